@@ -1,0 +1,31 @@
+// What callers may ask of the pipeline. Every command is ruled on by decide().
+import type { Account } from './records.ts';
+
+export interface ProposalInput {
+  readonly advanceTo?: string;
+  readonly valueUsd?: number;
+  readonly note?: string;
+}
+
+export type PipelineCommand =
+  | { type: 'CreateDeal'; account: Account; listValueUsd: number; mandate?: unknown }
+  | { type: 'AdvanceDeal'; dealId: string; proposal: ProposalInput }
+  | { type: 'ReportSignals'; dealId: string; signals: readonly string[] }
+  | { type: 'Deescalate'; dealId: string }
+  | { type: 'Reengage'; dealId: string }
+  | { type: 'EnrolCloser'; name: string; industries: readonly string[] }
+  | { type: 'ClaimGig'; gigId: string; closerId: string }
+  | { type: 'AdvanceGig'; gigId: string; closerId?: string; advanceTo: string; valueUsd?: number; note?: string }
+  | { type: 'ReviveGig'; gigId: string; closerId?: string; note?: string }
+  | { type: 'ReleaseGig'; gigId: string; closerId?: string }
+  /** platform: true for the timer, which only fires when due. */
+  | { type: 'ExpireClaim'; gigId: string; platform: boolean }
+  | { type: 'LapseGig'; gigId: string }
+  | { type: 'StallDeal'; dealId: string };
+
+/** What a decision may need beyond the state: the clock, the config and the next free ids. */
+export interface DecisionContext {
+  readonly now: number;
+  readonly claimTtlMs: number;
+  readonly nextIds: { readonly deal: string; readonly gig: string; readonly closer: string };
+}

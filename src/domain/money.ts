@@ -1,0 +1,71 @@
+// Money is integer cents inside and USD with at most two decimals outside (D-22).
+// Conversions go through the number's shortest decimal text, never through binary
+// floating-point multiplication, so 1.005 USD is 101 cents and 0.07 × 12345 cents is exact.
+
+export type Cents = number;
+
+interface Decimal {
+  digits: bigint; // value = digits × 10^-scale
+  scale: number;
+}
+
+function toDecimal(value: number): Decimal {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  const text = Math.abs(value).toString();
+  const [mantissa, exponentText] = text.split('e');
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
+  const [whole, fraction = ''] = mantissa.split('.');
+  let digits = BigInt(whole + fraction);
+  let scale = fraction.length - exponent;
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { digits: value < 0 ? -digits : digits, scale };
+}
+
+/** numerator / denominator rounded half-up (away from zero at exactly one half). */
+function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
+  const negative = numerator < 0n !== denominator < 0n;
+  const n = numerator < 0n ? -numerator : numerator;
+  const d = denominator < 0n ? -denominator : denominator;
+  const rounded = (n * 2n + d) / (d * 2n);
+  return negative ? -rounded : rounded;
+}
+
+/** USD amount → integer cents, rounded half-up to the cent (D-22). */
+export function usdToCents(usd: number): Cents {
+  const { digits, scale } = toDecimal(usd);
+  return Number(divideHalfUp(digits * 100n, 10n ** BigInt(scale)));
+}
+
+/** Integer cents → USD number with at most two decimals. */
+export function centsToUsd(cents: Cents): number {
+  return cents / 100;
+}
+
+/** cents × fraction, rounded half-up to the cent; exact for any decimal fraction. */
+export function applyFraction(cents: Cents, fraction: number): Cents {
+  const { digits, scale } = toDecimal(fraction);
+  return Number(divideHalfUp(BigInt(cents) * digits, 10n ** BigInt(scale)));
+}
+
+/** A fraction as a percentage text without float noise: 0.8 → "80%", 0.075 → "7.5%". */
+export function formatPercent(fraction: number): string {
+  const { digits, scale } = toDecimal(fraction);
+  // percent = digits × 10^(2 - scale)
+  const shift = 2 - scale;
+  if (shift >= 0) return `${(digits * 10n ** BigInt(shift)).toString()}%`;
+  const text = digits.toString().padStart(-shift + 1, '0');
+  const point = text.length + shift;
+  const fractionPart = text.slice(point).replace(/0+$/, '');
+  return `${text.slice(0, point)}${fractionPart ? `.${fractionPart}` : ''}%`;
+}
+
+/** "$1,234.50" for messages. */
+export function formatUsd(cents: Cents): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+}

@@ -1,0 +1,123 @@
+// The records the service keeps. Money is in integer cents, time in epoch milliseconds;
+// the HTTP layer turns them into USD and ISO 8601 text. Records are never mutated in place:
+// evolve() returns new objects, so a store may hand out references safely.
+import type { Cents } from './money.ts';
+import type { Role, Stage } from './stages.ts';
+
+export const ACTORS = ['B2B', 'B2C', 'B2D', 'B2A'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+export interface Account {
+  readonly name: string;
+  readonly industry?: string;
+  readonly actor: Actor;
+}
+
+export type StaffingRule =
+  | 'agent'
+  | 'human'
+  | { readonly humanIf: { readonly minDealSizeCents?: Cents; readonly signals?: readonly string[] } };
+
+export interface Mandate {
+  readonly staffing: Readonly<Record<Role, StaffingRule>>;
+  readonly commissionPct: number;
+  readonly maxCommissionPct: number;
+  readonly floorPct: number;
+  readonly fees: { readonly setterCents: Cents; readonly nurturerCents: Cents };
+  readonly stallTimeoutDays: number;
+}
+
+export type Actorship = 'service' | 'agent' | 'human';
+
+export interface ActivityEntry {
+  readonly at: number;
+  readonly by: Actorship;
+  readonly stage: Stage;
+  readonly note: string;
+}
+
+export interface Deal {
+  readonly id: string;
+  readonly account: Account;
+  readonly listValueCents: Cents;
+  readonly stage: Stage;
+  readonly signals: readonly string[];
+  readonly mandate: Mandate;
+  readonly activity: readonly ActivityEntry[];
+  readonly humanTrack?: boolean;
+  readonly finalValueCents?: Cents;
+  readonly closedBy?: 'agent' | 'human';
+  readonly lineage?: { readonly revivedFrom: string };
+  /** Last time a person, agent or Seller acted on the deal; platform timers do not count (D-17). */
+  readonly lastActedAt: number;
+  /** When the platform will report gone_dark (D-17); absent when terminal or already dark. */
+  readonly stallDueAt?: number;
+}
+
+export const GIG_STATUSES = ['open', 'claimed', 'fulfilled', 'released', 'expired'] as const;
+export type GigStatus = (typeof GIG_STATUSES)[number];
+
+export interface Brief {
+  readonly account: Account;
+  readonly listValueCents: Cents;
+  readonly stage: Stage;
+  readonly signals: readonly string[];
+  readonly floorCents: Cents;
+  readonly activity: readonly ActivityEntry[];
+}
+
+export type GigPricing =
+  | { readonly kind: 'commission'; readonly pct: number }
+  | { readonly kind: 'fee'; readonly amountCents: Cents };
+
+export type GigOutcome = 'closed_won' | 'closed_lost' | 'meeting' | 'revived';
+
+export interface Gig {
+  readonly id: string;
+  readonly status: GigStatus;
+  readonly dealId: string;
+  readonly role: Role;
+  readonly brief: Brief;
+  readonly pricing: GigPricing;
+  readonly closerId?: string;
+  readonly postedAt: number;
+  /** When the gig last became open (posted, or reopened after an expired claim). */
+  readonly openedAt: number;
+  readonly claimedAt?: number;
+  /** Last claim or move by the claimant; the claim timer runs from here (D-16). */
+  readonly lastMoveAt?: number;
+  readonly outcome?: GigOutcome;
+  readonly finalValueCents?: Cents;
+  readonly endedAt?: number;
+  /** When a platform timer falls due: claim expiry when claimed, lapse when open (D-16). */
+  readonly timerDueAt?: number;
+}
+
+export function isActiveGig(gig: Gig): boolean {
+  return gig.status === 'open' || gig.status === 'claimed';
+}
+
+export interface Register {
+  readonly gigs: number;
+  readonly wins: number;
+  readonly grossClosedCents: Cents;
+}
+
+export interface Closer {
+  readonly id: string;
+  readonly name: string;
+  readonly industries: readonly string[];
+  readonly record: Register;
+  readonly enrolledAt: number;
+}
+
+/** One append-only payout ledger line; a gig pays at most once, so gigId is its key. */
+export interface PayoutLine {
+  readonly at: number;
+  readonly closerId: string;
+  readonly gigId: string;
+  readonly dealId: string;
+  readonly role: Role;
+  readonly kind: 'commission' | 'fee';
+  readonly amountCents: Cents;
+}

@@ -1,0 +1,447 @@
+// The application service: for each request, one unit of work that loads what the decision
+// needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
+import type { DecisionContext, PipelineCommand, ProposalInput } from '../domain/commands.ts';
+import { decide } from '../domain/decide.ts';
+import type { PipelineEvent } from '../domain/events.ts';
+import { formatId, type IdKind } from '../domain/ids.ts';
+import { type Match, rankClosers } from '../domain/matching.ts';
+import type { Account, Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
+import { type Refusal, refuse } from '../domain/refusal.ts';
+import { type Settlement, settle } from '../domain/settlement.ts';
+import type { Role } from '../domain/stages.ts';
+import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
+import type { Store, StoreReader, UnitOfWork } from '../store/store.ts';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+export interface Clock {
+  /** Machine time in epoch milliseconds; the demo clock adds the stored offset. */
+  now(): number;
+}
+
+export interface ServiceConfig {
+  claimTtlHours: number;
+}
+
+export interface CloserWithLedger {
+  closer: Closer;
+  payouts: PayoutLine[];
+}
+
+export interface Escalation {
+  escalated: true;
+  role: Role;
+  gig: Gig;
+  deal: Deal;
+  suggestedClosers: (Omit<Match, 'closer'> & { closer: CloserWithLedger })[];
+}
+
+export type AdvanceOutcome = { kind: 'deal'; deal: Deal } | { kind: 'escalation'; escalation: Escalation };
+
+export interface GigOutcome {
+  gig: Gig;
+  deal: Deal;
+  closer?: CloserWithLedger;
+}
+
+export const SEED_CLOSERS = [
+  { name: 'Ada Brightwater (fictional)', industries: ['saas', 'fintech'] },
+  { name: 'Milo Fenwick (fictional)', industries: ['healthcare', 'logistics'] },
+] as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+const MAX_SELL_STEPS = 10;
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const fail = <T>(refusal: Refusal): Result<T> => ({ ok: false, refusal });
+
+/** Thrown inside a unit of work to roll it back and answer with a refusal. */
+class RefusedError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+export class PipelineService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly config: ServiceConfig,
+  ) {}
+
+  private async now(reader: StoreReader): Promise<number> {
+    return this.clock.now() + (await reader.clockOffsetMs());
+  }
+
+  /** Runs work in one unit of work; a refusal thrown inside rolls everything back. */
+  private async unit<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<Result<T>> {
+    try {
+      return ok(await this.store.transaction(work));
+    } catch (error) {
+      if (error instanceof RefusedError) return fail(error.refusal);
+      throw error;
+    }
+  }
+
+  /** Decides one command against the loaded state, stores the outcome, returns the new state. */
+  private async apply(
+    uow: UnitOfWork,
+    state: PipelineState,
+    command: PipelineCommand,
+    now: number,
+  ): Promise<{ state: PipelineState; events: PipelineEvent[]; escalation?: { role: Role; gigId: string } }> {
+    const numbers = await uow.nextNumbers();
+    const ctx: DecisionContext = {
+      now,
+      claimTtlMs: this.config.claimTtlHours * HOUR_MS,
+      nextIds: {
+        deal: formatId('deal', numbers.deal),
+        gig: formatId('gig', numbers.gig),
+        closer: formatId('closer', numbers.closer),
+      },
+    };
+    const decision = decide(state, command, ctx);
+    if (!decision.ok) throw new RefusedError(decision.refusal);
+    const next = evolveAll(state, decision.events);
+    await this.persist(uow, next, decision.events, ctx);
+    return { state: next, events: decision.events, escalation: decision.escalation };
+  }
+
+  private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[], ctx: DecisionContext) {
+    const deals = new Set<string>();
+    const gigs = new Set<string>();
+    const closers = new Set<string>();
+    const take = async (kind: IdKind, id: string) => {
+      const taken = formatId(kind, await uow.takeNumber(kind));
+      if (taken !== id) throw new Error(`id counter moved inside a unit of work: ${taken} != ${id}`);
+    };
+    for (const event of events) {
+      switch (event.type) {
+        case 'DealCreated':
+          await take('deal', ctx.nextIds.deal);
+          deals.add(event.deal.id);
+          break;
+        case 'GigPosted':
+          await take('gig', ctx.nextIds.gig);
+          gigs.add(event.gig.id);
+          break;
+        case 'CloserEnrolled':
+          await take('closer', ctx.nextIds.closer);
+          closers.add(event.closer.id);
+          break;
+        case 'GigFulfilled': {
+          gigs.add(event.gigId);
+          const closerId = state.gigs.get(event.gigId)?.closerId;
+          if (closerId) closers.add(closerId);
+          break;
+        }
+        case 'GigClaimed':
+        case 'GigMoved':
+        case 'GigReleased':
+        case 'GigReopened':
+        case 'GigLapsed':
+          gigs.add(event.gigId);
+          break;
+        case 'PayoutPosted':
+          break;
+        default:
+          deals.add(event.dealId);
+      }
+    }
+    for (const id of deals) await uow.putDeal(state.deals.get(id) as Deal);
+    for (const id of gigs) await uow.putGig(state.gigs.get(id) as Gig);
+    for (const id of closers) await uow.putCloser(state.closers.get(id) as Closer);
+    for (const event of events) if (event.type === 'PayoutPosted') await uow.appendPayout(event.line);
+  }
+
+  /** The deal, its gigs, and the closers named by them or by the caller. */
+  private async loadDeal(reader: StoreReader, dealId: string, closerIds: (string | undefined)[] = []) {
+    const deal = await reader.getDeal(dealId);
+    if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+    const gigs = await reader.gigsOfDeal(dealId);
+    const closers = new Map<string, Closer>();
+    for (const id of [...gigs.map((g) => g.closerId), ...closerIds]) {
+      if (id === undefined || closers.has(id)) continue;
+      const closer = await reader.getCloser(id);
+      if (closer) closers.set(id, closer);
+    }
+    return {
+      ...initialState(),
+      deals: new Map([[deal.id, deal]]),
+      gigs: new Map(gigs.map((g) => [g.id, g])),
+      closers,
+    } satisfies PipelineState;
+  }
+
+  private async loadGig(reader: StoreReader, gigId: string, closerId?: string) {
+    const gig = await reader.getGig(gigId);
+    if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
+    return this.loadDeal(reader, gig.dealId, [closerId]);
+  }
+
+  private async withLedger(reader: StoreReader, closer: Closer): Promise<CloserWithLedger> {
+    return { closer, payouts: await reader.payoutsOfCloser(closer.id) };
+  }
+
+  private async escalation(reader: StoreReader, state: PipelineState, dealId: string, role: Role, gigId: string) {
+    const deal = state.deals.get(dealId) as Deal;
+    const closers = await reader.listClosers();
+    const ranked = rankClosers(closers, deal.account.industry);
+    const suggestedClosers = [];
+    for (const match of ranked)
+      suggestedClosers.push({ ...match, closer: await this.withLedger(reader, match.closer) });
+    return { escalated: true, role, gig: state.gigs.get(gigId) as Gig, deal, suggestedClosers } satisfies Escalation;
+  }
+
+  // ── deals ────────────────────────────────────────────────────────────────────────────────
+
+  createDeal(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<Deal>> {
+    return this.unit(async (uow) => {
+      const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, await this.now(uow));
+      return [...created.state.deals.values()][0] as Deal;
+    });
+  }
+
+  /** Creates a deal and lets the agent advance it until it closes or escalates: one unit of work. */
+  sell(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<AdvanceOutcome>> {
+    return this.unit(async (uow) => {
+      const now = await this.now(uow);
+      let { state } = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now);
+      const dealId = [...state.deals.keys()][0] as string;
+      for (let step = 0; step < MAX_SELL_STEPS; step++) {
+        const deal = state.deals.get(dealId) as Deal;
+        if (deal.stage === 'closed_won' || deal.stage === 'closed_lost') break;
+        const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal: {} }, now);
+        state = advanced.state;
+        if (advanced.escalation) {
+          const { role, gigId } = advanced.escalation;
+          return { kind: 'escalation', escalation: await this.escalation(uow, state, dealId, role, gigId) } as const;
+        }
+      }
+      return { kind: 'deal', deal: state.deals.get(dealId) as Deal } as const;
+    });
+  }
+
+  getDeal(dealId: string): Promise<Result<Deal>> {
+    return this.readDeal(dealId, async (deal) => deal);
+  }
+
+  private async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
+    return this.store.read(async (reader): Promise<Result<T>> => {
+      const deal = await reader.getDeal(dealId);
+      if (!deal) return fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+      const value = await then(deal, reader);
+      return isRefusal(value) ? fail(value) : ok(value);
+    });
+  }
+
+  advanceDeal(dealId: string, proposal: ProposalInput): Promise<Result<AdvanceOutcome>> {
+    return this.unit(async (uow) => {
+      const state = await this.loadDeal(uow, dealId);
+      const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, await this.now(uow));
+      if (advanced.escalation) {
+        const { role, gigId } = advanced.escalation;
+        return {
+          kind: 'escalation',
+          escalation: await this.escalation(uow, advanced.state, dealId, role, gigId),
+        } as const;
+      }
+      return { kind: 'deal', deal: advanced.state.deals.get(dealId) as Deal } as const;
+    });
+  }
+
+  private dealCommand(dealId: string, command: PipelineCommand): Promise<Result<Deal>> {
+    return this.unit(async (uow) => {
+      const state = await this.loadDeal(uow, dealId);
+      const applied = await this.apply(uow, state, command, await this.now(uow));
+      return applied.state.deals.get(dealId) as Deal;
+    });
+  }
+
+  reportSignals(dealId: string, signals: readonly string[]): Promise<Result<Deal>> {
+    return this.dealCommand(dealId, { type: 'ReportSignals', dealId, signals });
+  }
+
+  deescalate(dealId: string): Promise<Result<Deal>> {
+    return this.dealCommand(dealId, { type: 'Deescalate', dealId });
+  }
+
+  reengage(dealId: string): Promise<Result<Deal>> {
+    return this.unit(async (uow) => {
+      const state = await this.loadDeal(uow, dealId);
+      const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, await this.now(uow));
+      const created = applied.events.find((e) => e.type === 'DealCreated');
+      return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
+    });
+  }
+
+  settlement(dealId: string): Promise<Result<Settlement>> {
+    return this.readDeal(dealId, async (deal, reader) => settle(deal, await reader.payoutsOfDeal(deal.id)));
+  }
+
+  // ── marketplace ──────────────────────────────────────────────────────────────────────────
+
+  enrolCloser(input: { name: string; industries: readonly string[] }): Promise<Result<CloserWithLedger>> {
+    return this.unit(async (uow) => {
+      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, await this.now(uow));
+      return { closer: [...applied.state.closers.values()][0] as Closer, payouts: [] };
+    });
+  }
+
+  listClosers(): Promise<CloserWithLedger[]> {
+    return this.store.read(async (reader) => {
+      const closers = await reader.listClosers();
+      return Promise.all(closers.map((closer) => this.withLedger(reader, closer)));
+    });
+  }
+
+  getCloser(closerId: string): Promise<Result<CloserWithLedger>> {
+    return this.store.read(async (reader) => {
+      const closer = await reader.getCloser(closerId);
+      if (!closer) return fail(refuse.notFound('CLOSER_NOT_FOUND', `No closer ${closerId}.`));
+      return ok(await this.withLedger(reader, closer));
+    });
+  }
+
+  /** D-25. valueUsd and role are part of the request but do not change the ranking. */
+  match(industry: string): Promise<Escalation['suggestedClosers']> {
+    return this.store.read(async (reader) => {
+      const ranked = rankClosers(await reader.listClosers(), industry);
+      return Promise.all(ranked.map(async (m) => ({ ...m, closer: await this.withLedger(reader, m.closer) })));
+    });
+  }
+
+  listGigs(status?: GigStatus): Promise<Gig[]> {
+    return this.store.read((reader) => reader.listGigs({ status }));
+  }
+
+  private gigCommand(
+    gigId: string,
+    closerId: string | undefined,
+    command: PipelineCommand,
+  ): Promise<Result<GigOutcome>> {
+    return this.unit(async (uow) => {
+      const state = await this.loadGig(uow, gigId, closerId);
+      const applied = await this.apply(uow, state, command, await this.now(uow));
+      const gig = applied.state.gigs.get(gigId) as Gig;
+      const outcome: GigOutcome = { gig, deal: applied.state.deals.get(gig.dealId) as Deal };
+      if (applied.events.some((e) => e.type === 'GigFulfilled') && gig.closerId) {
+        outcome.closer = await this.withLedger(uow, applied.state.closers.get(gig.closerId) as Closer);
+      }
+      return outcome;
+    });
+  }
+
+  claimGig(gigId: string, closerId: string) {
+    return this.gigCommand(gigId, closerId, { type: 'ClaimGig', gigId, closerId });
+  }
+
+  advanceGig(gigId: string, input: { closerId?: string; advanceTo: string; valueUsd?: number; note?: string }) {
+    return this.gigCommand(gigId, input.closerId, { type: 'AdvanceGig', gigId, ...input });
+  }
+
+  reviveGig(gigId: string, input: { closerId?: string; note?: string }) {
+    return this.gigCommand(gigId, input.closerId, { type: 'ReviveGig', gigId, ...input });
+  }
+
+  releaseGig(gigId: string, closerId?: string) {
+    return this.gigCommand(gigId, closerId, { type: 'ReleaseGig', gigId, closerId });
+  }
+
+  expireGig(gigId: string) {
+    return this.gigCommand(gigId, undefined, { type: 'ExpireClaim', gigId, platform: false });
+  }
+
+  // ── platform ─────────────────────────────────────────────────────────────────────────────
+
+  health(): Promise<{ deals: number; closers: number }> {
+    return this.store.read((reader) => reader.counts());
+  }
+
+  /** D-27: wipe everything and seed the two fictional closers. */
+  async reset(): Promise<string[]> {
+    const result = await this.unit(async (uow) => {
+      await uow.wipe();
+      return this.seed(uow);
+    });
+    if (!result.ok) throw new Error(result.refusal.message);
+    return result.value;
+  }
+
+  /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
+  async seedIfEmpty(): Promise<void> {
+    await this.unit(async (uow) => {
+      const numbers = await uow.nextNumbers();
+      const counts = await uow.counts();
+      if (counts.deals === 0 && counts.closers === 0 && numbers.closer === 1) await this.seed(uow);
+    });
+  }
+
+  private async seed(uow: UnitOfWork): Promise<string[]> {
+    const now = await this.now(uow);
+    const ids: string[] = [];
+    for (const closer of SEED_CLOSERS) {
+      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...closer }, now);
+      ids.push(...applied.state.closers.keys());
+    }
+    return ids;
+  }
+
+  /** D-19: moves the demo clock forward and runs the platform timers at once. */
+  async advanceClock(hours: number): Promise<number> {
+    const moved = await this.unit(async (uow) => {
+      await uow.setClockOffsetMs((await uow.clockOffsetMs()) + hours * HOUR_MS);
+    });
+    if (!moved.ok) throw new Error(moved.refusal.message);
+    await this.runTimers();
+    return this.store.read((reader) => this.now(reader));
+  }
+
+  /**
+   * D-16, D-17: fires every timer due now, gig timers first, then deal stalls, each in due
+   * order, each in its own unit of work. Returns how many fired.
+   */
+  async runTimers(): Promise<number> {
+    const now = await this.store.read((reader) => this.now(reader));
+    let fired = 0;
+    const tried = new Set<string>();
+    const sweep = async (
+      due: (reader: StoreReader) => Promise<{ id: string }[]>,
+      command: (record: { id: string }, uow: UnitOfWork) => Promise<PipelineCommand | undefined>,
+    ) => {
+      for (;;) {
+        const batch = (await this.store.read(due)).filter((r) => !tried.has(r.id));
+        if (batch.length === 0) return;
+        for (const record of batch) {
+          tried.add(record.id);
+          const result = await this.unit(async (uow) => {
+            const cmd = await command(record, uow);
+            if (!cmd) return;
+            const state =
+              cmd.type === 'StallDeal' ? await this.loadDeal(uow, cmd.dealId) : await this.loadGig(uow, record.id);
+            await this.apply(uow, state, cmd, now);
+          });
+          if (result.ok) fired++;
+        }
+      }
+    };
+    await sweep(
+      (reader) => reader.dueGigs(now, 100),
+      async (record, uow) => {
+        const gig = await uow.getGig(record.id);
+        if (gig?.status === 'claimed') return { type: 'ExpireClaim', gigId: gig.id, platform: true };
+        if (gig?.status === 'open') return { type: 'LapseGig', gigId: gig.id };
+        return undefined;
+      },
+    );
+    await sweep(
+      (reader) => reader.dueDeals(now, 100),
+      async (record) => ({ type: 'StallDeal', dealId: record.id }),
+    );
+    return fired;
+  }
+}
+
+function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'code' in value && 'message' in value;
+}

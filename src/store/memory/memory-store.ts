@@ -1,0 +1,192 @@
+// The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
+// serializes them, writes go straight to the maps and an undo log rolls them back on a throw.
+import type { IdKind } from '../../domain/ids.ts';
+import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
+import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
+
+interface Data {
+  deals: Map<string, Deal>;
+  gigs: Map<string, Gig>;
+  gigsByDeal: Map<string, string[]>;
+  closers: Map<string, Closer>;
+  payouts: Map<string, PayoutLine>; // keyed by gigId: a gig pays once
+  payoutsByCloser: Map<string, PayoutLine[]>;
+  payoutsByDeal: Map<string, PayoutLine[]>;
+  counters: Record<IdKind, number>;
+  clockOffsetMs: number;
+}
+
+const emptyData = (): Data => ({
+  deals: new Map(),
+  gigs: new Map(),
+  gigsByDeal: new Map(),
+  closers: new Map(),
+  payouts: new Map(),
+  payoutsByCloser: new Map(),
+  payoutsByDeal: new Map(),
+  counters: { deal: 0, gig: 0, closer: 0 },
+  clockOffsetMs: 0,
+});
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function append<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+class MemoryReader implements StoreReader {
+  constructor(protected data: Data) {}
+  async getDeal(id: string) {
+    return this.data.deals.get(id);
+  }
+  async getGig(id: string) {
+    return this.data.gigs.get(id);
+  }
+  async getCloser(id: string) {
+    return this.data.closers.get(id);
+  }
+  async gigsOfDeal(dealId: string) {
+    return (this.data.gigsByDeal.get(dealId) ?? []).map((id) => this.data.gigs.get(id) as Gig);
+  }
+  async listGigs(filter: { status?: GigStatus } = {}) {
+    const gigs = [...this.data.gigs.values()];
+    return (filter.status ? gigs.filter((g) => g.status === filter.status) : gigs).sort(byId);
+  }
+  async listClosers() {
+    return [...this.data.closers.values()].sort(byId);
+  }
+  async payoutsOfCloser(closerId: string) {
+    return [...(this.data.payoutsByCloser.get(closerId) ?? [])];
+  }
+  async payoutsOfDeal(dealId: string) {
+    return [...(this.data.payoutsByDeal.get(dealId) ?? [])];
+  }
+  async counts() {
+    return { deals: this.data.deals.size, closers: this.data.closers.size };
+  }
+  async clockOffsetMs() {
+    return this.data.clockOffsetMs;
+  }
+  async dueGigs(now: number, limit: number) {
+    const due: Gig[] = [];
+    for (const gig of this.data.gigs.values()) {
+      if (gig.timerDueAt !== undefined && gig.timerDueAt <= now) due.push(gig);
+    }
+    return due.sort((a, b) => (a.timerDueAt as number) - (b.timerDueAt as number) || byId(a, b)).slice(0, limit);
+  }
+  async dueDeals(now: number, limit: number) {
+    const due: Deal[] = [];
+    for (const deal of this.data.deals.values()) {
+      if (deal.stallDueAt !== undefined && deal.stallDueAt <= now) due.push(deal);
+    }
+    return due.sort((a, b) => (a.stallDueAt as number) - (b.stallDueAt as number) || byId(a, b)).slice(0, limit);
+  }
+}
+
+class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
+  readonly undo: (() => void)[] = [];
+  constructor(
+    data: Data,
+    private readonly replace: (data: Data) => void,
+  ) {
+    super(data);
+  }
+
+  private remember<V>(map: Map<string, V>, key: string): void {
+    const had = map.has(key);
+    const previous = map.get(key);
+    this.undo.push(() => (had ? map.set(key, previous as V) : map.delete(key)));
+  }
+
+  async nextNumbers() {
+    const { deal, gig, closer } = this.data.counters;
+    return { deal: deal + 1, gig: gig + 1, closer: closer + 1 };
+  }
+  async takeNumber(kind: IdKind) {
+    const counters = this.data.counters;
+    const previous = counters[kind];
+    this.undo.push(() => {
+      counters[kind] = previous;
+    });
+    counters[kind] = previous + 1;
+    return counters[kind];
+  }
+  async putDeal(deal: Deal) {
+    this.remember(this.data.deals, deal.id);
+    this.data.deals.set(deal.id, deal);
+  }
+  async putGig(gig: Gig) {
+    const { gigs, gigsByDeal } = this.data;
+    if (!gigs.has(gig.id)) {
+      append(gigsByDeal, gig.dealId, gig.id);
+      this.undo.push(() => gigsByDeal.get(gig.dealId)?.pop());
+    }
+    this.remember(gigs, gig.id);
+    gigs.set(gig.id, gig);
+  }
+  async putCloser(closer: Closer) {
+    this.remember(this.data.closers, closer.id);
+    this.data.closers.set(closer.id, closer);
+  }
+  async appendPayout(line: PayoutLine) {
+    const { payouts, payoutsByCloser, payoutsByDeal } = this.data;
+    if (payouts.has(line.gigId)) throw new DuplicatePayoutError(line.gigId);
+    payouts.set(line.gigId, line);
+    append(payoutsByCloser, line.closerId, line);
+    append(payoutsByDeal, line.dealId, line);
+    this.undo.push(() => {
+      payouts.delete(line.gigId);
+      payoutsByCloser.get(line.closerId)?.pop();
+      payoutsByDeal.get(line.dealId)?.pop();
+    });
+  }
+  async setClockOffsetMs(offsetMs: number) {
+    const previous = this.data.clockOffsetMs;
+    const data = this.data;
+    this.undo.push(() => {
+      data.clockOffsetMs = previous;
+    });
+    data.clockOffsetMs = offsetMs;
+  }
+  async wipe() {
+    const previous = this.data;
+    this.undo.push(() => this.replace(previous));
+    const fresh = emptyData();
+    this.replace(fresh);
+    this.data = fresh;
+  }
+}
+
+export class MemoryStore implements Store {
+  private data = emptyData();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs work after every earlier unit of work has finished. */
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+    return this.serialize(() => work(new MemoryReader(this.data)));
+  }
+
+  transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.serialize(async () => {
+      const uow = new MemoryUnitOfWork(this.data, (data) => {
+        this.data = data;
+      });
+      try {
+        return await work(uow);
+      } catch (error) {
+        for (const step of uow.undo.reverse()) step();
+        throw error;
+      }
+    });
+  }
+
+  async close() {}
+}

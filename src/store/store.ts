@@ -1,0 +1,57 @@
+// The store port. Adapters (memory now, PostgreSQL next) implement it and are held to one
+// contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
+import type { IdKind } from '../domain/ids.ts';
+import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
+
+export interface StoreReader {
+  getDeal(id: string): Promise<Deal | undefined>;
+  getGig(id: string): Promise<Gig | undefined>;
+  getCloser(id: string): Promise<Closer | undefined>;
+  gigsOfDeal(dealId: string): Promise<Gig[]>;
+  /** Gigs in id order, optionally of one status. */
+  listGigs(filter?: { status?: GigStatus }): Promise<Gig[]>;
+  /** Closers in id order. */
+  listClosers(): Promise<Closer[]>;
+  payoutsOfCloser(closerId: string): Promise<PayoutLine[]>;
+  payoutsOfDeal(dealId: string): Promise<PayoutLine[]>;
+  counts(): Promise<{ deals: number; closers: number }>;
+  /** The demo clock's offset from the machine clock, shared by everything that reads the store. */
+  clockOffsetMs(): Promise<number>;
+  /** Open or claimed gigs whose timer fell due at or before `now`, earliest first. */
+  dueGigs(now: number, limit: number): Promise<Gig[]>;
+  /** Deals whose stall timer fell due at or before `now`, earliest first. */
+  dueDeals(now: number, limit: number): Promise<Deal[]>;
+}
+
+export interface UnitOfWork extends StoreReader {
+  /** The numbers the next id of each kind would get, without taking them. */
+  nextNumbers(): Promise<Record<IdKind, number>>;
+  /** Takes the next number of this kind; rolled back with the unit of work. */
+  takeNumber(kind: IdKind): Promise<number>;
+  putDeal(deal: Deal): Promise<void>;
+  putGig(gig: Gig): Promise<void>;
+  putCloser(closer: Closer): Promise<void>;
+  /** Appends a payout line; a second line for the same gig throws DuplicatePayoutError. */
+  appendPayout(line: PayoutLine): Promise<void>;
+  setClockOffsetMs(offsetMs: number): Promise<void>;
+  /** Deletes every record and restarts the id counters and the demo clock. */
+  wipe(): Promise<void>;
+}
+
+export interface Store {
+  /** A consistent read; never sees a unit of work half-done. */
+  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
+  /**
+   * One unit of work: all its writes happen or none do (a throw rolls back), and units that
+   * touch the same records never interleave.
+   */
+  transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export class DuplicatePayoutError extends Error {
+  constructor(readonly gigId: string) {
+    super(`A payout for gig ${gigId} is already in the ledger.`);
+    this.name = 'DuplicatePayoutError';
+  }
+}
