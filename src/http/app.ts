@@ -1,0 +1,134 @@
+// Builds the Fastify application: parsers, validation, the error catalogue, and the routes
+// of each surface. Routes stay thin: parse, call the service, map the result.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { PipelineService } from '../service/pipeline-service.ts';
+import { TRANSPORT_ERRORS, transportError } from './errors.ts';
+import { dealRoutes } from './routes/deals.ts';
+import { marketplaceRoutes } from './routes/marketplace.ts';
+import { utilityRoutes } from './routes/utility.ts';
+import { ErrorSchema } from './schemas/common.ts';
+import { DealSchema, MandateSchema, SettlementSchema } from './schemas/deal.ts';
+import { CloserSchema, EscalationSchema, GigSchema } from './schemas/marketplace.ts';
+import { describeViolations, validatorCompiler } from './validation.ts';
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface AppOptions {
+  service: PipelineService;
+  dealPrefix: string;
+  logLevel?: string;
+}
+
+export interface IndexEntry {
+  method: string;
+  path: string;
+  surface: 'root' | 'demo';
+  summary: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    surface?: 'root' | 'demo';
+  }
+  // The OpenAPI fields each route declares next to its schemas.
+  interface FastifySchema {
+    summary?: string;
+    description?: string;
+    operationId?: string;
+    tags?: string[];
+  }
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logLevel ? { level: options.logLevel } : false,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  for (const schema of [
+    ErrorSchema,
+    MandateSchema,
+    DealSchema,
+    SettlementSchema,
+    CloserSchema,
+    GigSchema,
+    EscalationSchema,
+  ]) {
+    app.addSchema(schema);
+  }
+
+  // JSON only; an empty body is "no body" (so a bare POST works where the body is optional).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (text === '' || (typeof text === 'string' && text.trim() === '')) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text as string));
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      done(
+        Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
+        undefined,
+      );
+    }
+  });
+
+  const index: IndexEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      index.push({
+        method,
+        path: route.url.replace(/:([A-Za-z]+)/g, '{$1}'),
+        surface: route.config?.surface ?? 'demo',
+        summary: String((route.schema as { summary?: string } | undefined)?.summary ?? ''),
+      });
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(
+        transportError(
+          'ROUTE_NOT_FOUND',
+          `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`,
+        ),
+      );
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const part = error.validationContext ?? 'body';
+      const code = part === 'querystring' ? 'INVALID_QUERY' : part === 'params' ? 'INVALID_PARAMS' : 'INVALID_BODY';
+      const violations = describeViolations(error.validation as never, part);
+      return reply
+        .code(400)
+        .send(transportError(code, `${TRANSPORT_ERRORS[code].message} ${violations.join('; ')}`, violations));
+    }
+    switch (error.code) {
+      case 'INVALID_JSON':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.code(400).send(transportError('INVALID_JSON', error.message, [error.message]));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(400).send(transportError('INVALID_BODY', 'The body is empty.', ['body: is required']));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send(transportError('BODY_TOO_LARGE'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send(transportError('UNSUPPORTED_MEDIA_TYPE'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(transportError('INTERNAL'));
+  });
+
+  await app.register(utilityRoutes, { service: options.service, index });
+  await app.register(dealRoutes, { service: options.service, prefix: options.dealPrefix });
+  await app.register(marketplaceRoutes, { service: options.service, prefix: '/closers' });
+  return app;
+}

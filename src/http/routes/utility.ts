@@ -1,0 +1,100 @@
+// Utilities of the demo environment: the index, health, reset and the demo clock (D-2, D-19, D-27).
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { IndexEntry } from '../app.ts';
+import { errorResponses, optionalBody } from '../schemas/common.ts';
+import { iso } from '../views.ts';
+
+const SERVICE_NAME = 'sales-pipeline-service';
+export const SERVICE_VERSION = '0.1.0';
+
+const ClockBody = Type.Object(
+  { advanceHours: Type.Number({ minimum: 0, maximum: 2160, description: 'hours to move the demo clock forward' }) },
+  { additionalProperties: false },
+);
+
+export const utilityRoutes: FastifyPluginAsync<{ service: PipelineService; index: IndexEntry[] }> = async (
+  app,
+  { service, index },
+) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'JSON index of every endpoint of both surfaces',
+        operationId: 'getIndex',
+        tags: ['demo'],
+        response: {
+          200: Type.Object({
+            service: Type.String(),
+            version: Type.String(),
+            endpoints: Type.Array(
+              Type.Object({
+                method: Type.String(),
+                path: Type.String(),
+                surface: Type.Union([Type.Literal('root'), Type.Literal('demo')]),
+                summary: Type.String(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async () => ({
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      endpoints: [...index].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
+    }),
+  );
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness and store counts',
+        operationId: 'getHealth',
+        tags: ['demo'],
+        response: { 200: Type.Object({ ok: Type.Boolean(), closers: Type.Integer(), deals: Type.Integer() }) },
+      },
+    },
+    async () => {
+      const counts = await service.health();
+      return { ok: true, closers: counts.closers, deals: counts.deals };
+    },
+  );
+
+  app.post(
+    '/demo/reset',
+    {
+      schema: {
+        summary: 'Wipe all demo state and re-seed two fictional closers',
+        operationId: 'resetDemo',
+        tags: ['demo'],
+        body: optionalBody(Type.Object({}, { additionalProperties: false })),
+        response: {
+          200: Type.Object({ reset: Type.Literal(true), seeded: Type.Array(Type.String()) }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async () => ({ reset: true as const, seeded: await service.reset() }),
+  );
+
+  app.post(
+    '/demo/clock',
+    {
+      schema: {
+        summary: 'Move the demo clock forward and run the platform timers at once',
+        operationId: 'advanceDemoClock',
+        tags: ['demo'],
+        body: ClockBody,
+        response: { 200: Type.Object({ now: Type.String({ format: 'date-time' }) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { advanceHours } = request.body as { advanceHours: number };
+      return { now: iso(await service.advanceClock(advanceHours)) };
+    },
+  );
+};

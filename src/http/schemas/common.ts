@@ -1,0 +1,43 @@
+// Schemas shared by several surfaces. Each is declared once and used both to validate
+// requests and (later) to generate the OpenAPI contract.
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ACTORS, GIG_STATUSES } from '../../domain/records.ts';
+import { ROLES, STAGES } from '../../domain/stages.ts';
+
+/** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
+export const DOMAIN_VALIDATED = 'x-domain-validated';
+/** Marks a body that may be absent altogether (an empty POST). */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+export const optionalBody = <T extends TSchema>(schema: T): T => ({ ...schema, [OPTIONAL_BODY]: true });
+
+export const Usd = (description: string) => Type.Number({ description });
+/** A USD amount a caller sends: positive, at most 1e12, rounded half-up to the cent (D-22). */
+export const UsdInput = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: `${description} (USD, rounded half-up to the cent)` });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+export const StageSchema = Type.Union(
+  STAGES.map((s) => Type.Literal(s)),
+  { description: 'one of the seven stages' },
+);
+export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const GigStatusSchema = Type.Union(GIG_STATUSES.map((s) => Type.Literal(s)));
+export const ActorSchema = Type.Union(ACTORS.map((a) => Type.Literal(a)));
+export const Note = Type.String({ maxLength: 2000, description: 'free text for the activity log' });
+export const CloserId = Type.String({ minLength: 1, maxLength: 64, description: 'the acting closer, `closer_<NNNN>`' });
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'what went wrong, in words' }),
+    code: Type.String({ description: 'stable machine-readable code (docs/errors.md)' }),
+    violations: Type.Optional(Type.Array(Type.String())),
+    gate: Type.Optional(Type.Object({ error: Type.String(), code: Type.String() })),
+  },
+  { $id: 'Error' },
+);
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, Type.Ref(ErrorSchema)]));

@@ -1,0 +1,175 @@
+import { Type } from '@sinclair/typebox';
+import { MAX_SIGNALS_PER_CALL, SIGNAL_PATTERN } from '../../domain/mandate.ts';
+import {
+  ActorSchema,
+  DOMAIN_VALIDATED,
+  Note,
+  optionalBody,
+  RoleSchema,
+  StageSchema,
+  Timestamp,
+  Usd,
+  UsdInput,
+} from './common.ts';
+
+export const AccountSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    industry: Type.Optional(Type.String({ maxLength: 100, description: 'used for closer matching' })),
+    actor: ActorSchema,
+  },
+  { additionalProperties: false },
+);
+
+const StaffingRuleSchema = Type.Union([
+  Type.Literal('agent'),
+  Type.Literal('human'),
+  Type.Object(
+    {
+      humanIf: Type.Object(
+        {
+          minDealSizeUsd: Type.Optional(Type.Number({ minimum: 0 })),
+          signals: Type.Optional(Type.Array(Type.String())),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/** As the Seller may send it: any subset; checked by the domain so that problems are 422 (D-20). */
+export const MandateInputSchema = Type.Object(
+  {
+    staffing: Type.Optional(
+      Type.Object(
+        {
+          setter: Type.Optional(StaffingRuleSchema),
+          closer: Type.Optional(StaffingRuleSchema),
+          nurturer: Type.Optional(StaffingRuleSchema),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    commissionPct: Type.Optional(Type.Number({ minimum: 0, maximum: 0.12, description: 'default 0.10' })),
+    maxCommissionPct: Type.Optional(Type.Number({ minimum: 0, maximum: 0.12, description: 'default 0.12' })),
+    floorPct: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'default 0.8' })),
+    fees: Type.Optional(
+      Type.Object(
+        {
+          setterUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10000, description: 'default 250' })),
+          nurturerUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10000, description: 'default 150' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    stallTimeoutDays: Type.Optional(Type.Integer({ minimum: 3, maximum: 90, description: 'default 14, 7 for B2C' })),
+  },
+  {
+    additionalProperties: false,
+    [DOMAIN_VALIDATED]: true,
+    description: 'Any subset; platform defaults fill the rest. Problems answer 422 with violations.',
+  },
+);
+
+export const CreateDealBody = Type.Object(
+  {
+    account: AccountSchema,
+    listValueUsd: UsdInput('list value'),
+    mandate: Type.Optional(MandateInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ProposalBody = optionalBody(
+  Type.Object(
+    {
+      advanceTo: Type.Optional(
+        Type.String({ maxLength: 64, description: 'the proposed stage; default: the next stage' }),
+      ),
+      valueUsd: Type.Optional(UsdInput('close value for closed_won; default: the list value')),
+      note: Type.Optional(Note),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const SignalsBody = Type.Object(
+  {
+    signals: Type.Array(Type.String({ pattern: SIGNAL_PATTERN.source }), {
+      minItems: 1,
+      maxItems: MAX_SIGNALS_PER_CALL,
+      description: 'signals to add, e.g. gone_dark, procurement_involved',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const StaffingView = Type.Union([
+  Type.Literal('agent'),
+  Type.Literal('human'),
+  Type.Object({
+    humanIf: Type.Object({
+      minDealSizeUsd: Type.Optional(Type.Number()),
+      signals: Type.Optional(Type.Array(Type.String())),
+    }),
+  }),
+]);
+
+export const MandateSchema = Type.Object(
+  {
+    staffing: Type.Object({ setter: StaffingView, closer: StaffingView, nurturer: StaffingView }),
+    commissionPct: Type.Number(),
+    maxCommissionPct: Type.Number(),
+    floorPct: Type.Number(),
+    fees: Type.Object({ setterUsd: Type.Number(), nurturerUsd: Type.Number() }),
+    stallTimeoutDays: Type.Integer(),
+  },
+  { $id: 'Mandate' },
+);
+
+export const ActivitySchema = Type.Object({
+  at: Timestamp,
+  by: Type.Union([Type.Literal('service'), Type.Literal('agent'), Type.Literal('human')]),
+  stage: StageSchema,
+  note: Type.String(),
+});
+
+export const AccountView = Type.Object({
+  name: Type.String(),
+  industry: Type.Optional(Type.String()),
+  actor: ActorSchema,
+});
+
+export const DealSchema = Type.Object(
+  {
+    id: Type.String({ description: '`deal_<NNNN>`' }),
+    account: AccountView,
+    listValueUsd: Usd('list value'),
+    stage: StageSchema,
+    signals: Type.Array(Type.String()),
+    mandate: Type.Ref(MandateSchema),
+    activity: Type.Array(ActivitySchema, { description: 'full log, oldest first' }),
+    humanTrack: Type.Optional(Type.Boolean()),
+    finalValueUsd: Type.Optional(Usd('closed value, at closed_won')),
+    closedBy: Type.Optional(Type.Union([Type.Literal('agent'), Type.Literal('human')])),
+    lineage: Type.Optional(Type.Object({ revivedFrom: Type.String() })),
+  },
+  { $id: 'Deal' },
+);
+
+export const SettlementSchema = Type.Object(
+  {
+    dealId: Type.String(),
+    finalValueUsd: Usd('closed value'),
+    closedBy: Type.Union([Type.Literal('agent'), Type.Literal('human')]),
+    closerCommissionUsd: Usd('commission paid to the human closer; 0 when the agent closed'),
+    platformFeeUsd: Usd('5% of the closed value'),
+    feesSettledUsd: Usd('setter and nurturer fees settled at gig fulfilment'),
+    netToSellerUsd: Usd('final − commission − platform fee − fees settled'),
+    fees: Type.Array(
+      Type.Object({ gigId: Type.String(), role: RoleSchema, closerId: Type.String(), amountUsd: Type.Number() }),
+    ),
+  },
+  { $id: 'Settlement' },
+);

@@ -1,0 +1,129 @@
+import { Type } from '@sinclair/typebox';
+import {
+  CloserId,
+  GigStatusSchema,
+  Note,
+  optionalBody,
+  RoleSchema,
+  StageSchema,
+  Timestamp,
+  Usd,
+  UsdInput,
+} from './common.ts';
+import { AccountView, ActivitySchema, DealSchema } from './deal.ts';
+
+export const EnrolBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    industries: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, default: [] })),
+  },
+  { additionalProperties: false },
+);
+
+export const MatchBody = Type.Object(
+  {
+    industry: Type.String({ maxLength: 100 }),
+    valueUsd: Type.Number({ minimum: 0, maximum: 1e12 }),
+    role: RoleSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const GigListQuery = Type.Object({ status: Type.Optional(GigStatusSchema) }, { additionalProperties: false });
+
+export const ClaimBody = Type.Object({ closerId: CloserId }, { additionalProperties: false });
+
+export const GigAdvanceBody = Type.Object(
+  {
+    advanceTo: Type.String({ maxLength: 64, description: 'proposal, negotiation, closed_won or closed_lost' }),
+    valueUsd: Type.Optional(UsdInput('close value, needed for closed_won')),
+    note: Type.Optional(Note),
+    closerId: Type.Optional(CloserId),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviveBody = optionalBody(
+  Type.Object({ note: Type.Optional(Note), closerId: Type.Optional(CloserId) }, { additionalProperties: false }),
+);
+
+export const ReleaseBody = optionalBody(
+  Type.Object({ closerId: Type.Optional(CloserId) }, { additionalProperties: false }),
+);
+
+export const EmptyBody = optionalBody(Type.Object({}, { additionalProperties: false }));
+
+export const PayoutSchema = Type.Object({
+  at: Timestamp,
+  gigId: Type.String(),
+  dealId: Type.String(),
+  kind: Type.Union([Type.Literal('commission'), Type.Literal('fee')]),
+  amountUsd: Usd('amount paid'),
+});
+
+export const CloserSchema = Type.Object(
+  {
+    id: Type.String({ description: '`closer_<NNNN>`' }),
+    name: Type.String(),
+    industries: Type.Array(Type.String()),
+    record: Type.Object(
+      { gigs: Type.Integer(), wins: Type.Integer(), grossClosedUsd: Type.Number() },
+      { description: 'the Register, built only from settled outcomes' },
+    ),
+    payouts: Type.Array(PayoutSchema, { description: 'append-only ledger' }),
+  },
+  { $id: 'Closer' },
+);
+
+export const MatchSchema = Type.Object({
+  closer: Type.Ref(CloserSchema),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  winRate: Type.Number({ minimum: 0, maximum: 1 }),
+});
+
+export const GigSchema = Type.Object(
+  {
+    id: Type.String({ description: '`gig_<NNNN>`' }),
+    status: GigStatusSchema,
+    dealId: Type.String(),
+    role: RoleSchema,
+    brief: Type.Object(
+      {
+        account: AccountView,
+        listValueUsd: Type.Number(),
+        stage: StageSchema,
+        signals: Type.Array(Type.String()),
+        floorUsd: Type.Number(),
+        activity: Type.Array(ActivitySchema),
+      },
+      { description: 'snapshot taken when the gig was posted' },
+    ),
+    pricing: Type.Union([
+      Type.Object({ kind: Type.Literal('commission'), pct: Type.Number() }),
+      Type.Object({ kind: Type.Literal('fee'), amountUsd: Type.Number() }),
+    ]),
+    closerId: Type.Optional(Type.String()),
+    postedAt: Timestamp,
+    claimedAt: Type.Optional(Timestamp),
+    outcome: Type.Optional(Type.String()),
+    finalValueUsd: Type.Optional(Type.Number()),
+  },
+  { $id: 'Gig' },
+);
+
+export const EscalationSchema = Type.Object(
+  {
+    escalated: Type.Literal(true),
+    role: RoleSchema,
+    gig: Type.Ref(GigSchema),
+    suggestedClosers: Type.Array(MatchSchema, { description: 'ranked pool' }),
+    deal: Type.Ref(DealSchema),
+  },
+  { $id: 'Escalation' },
+);
+
+export const GigOutcomeSchema = Type.Object({
+  gig: Type.Ref(GigSchema),
+  deal: Type.Ref(DealSchema),
+  closer: Type.Optional(Type.Ref(CloserSchema)),
+});

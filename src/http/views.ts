@@ -1,0 +1,127 @@
+// Records → the JSON the API answers: cents become USD, epoch milliseconds become ISO 8601,
+// optional fields appear only when they mean something (D-34, D-35, D-36).
+import { mandateView } from '../domain/mandate.ts';
+import { centsToUsd } from '../domain/money.ts';
+import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/records.ts';
+import type { Settlement } from '../domain/settlement.ts';
+import type { CloserWithLedger, Escalation, GigOutcome } from '../service/pipeline-service.ts';
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+const accountView = (account: Account) => ({
+  name: account.name,
+  ...(account.industry !== undefined ? { industry: account.industry } : {}),
+  actor: account.actor,
+});
+
+const activityView = (entry: ActivityEntry) => ({
+  at: iso(entry.at),
+  by: entry.by,
+  stage: entry.stage,
+  note: entry.note,
+});
+
+export function dealView(deal: Deal) {
+  return {
+    id: deal.id,
+    account: accountView(deal.account),
+    listValueUsd: centsToUsd(deal.listValueCents),
+    stage: deal.stage,
+    signals: [...deal.signals],
+    mandate: mandateView(deal.mandate),
+    activity: deal.activity.map(activityView),
+    ...(deal.humanTrack !== undefined ? { humanTrack: deal.humanTrack } : {}),
+    ...(deal.finalValueCents !== undefined ? { finalValueUsd: centsToUsd(deal.finalValueCents) } : {}),
+    ...(deal.closedBy !== undefined ? { closedBy: deal.closedBy } : {}),
+    ...(deal.lineage !== undefined ? { lineage: { revivedFrom: deal.lineage.revivedFrom } } : {}),
+  };
+}
+
+export function gigView(gig: Gig) {
+  const { brief, pricing } = gig;
+  return {
+    id: gig.id,
+    status: gig.status,
+    dealId: gig.dealId,
+    role: gig.role,
+    brief: {
+      account: accountView(brief.account),
+      listValueUsd: centsToUsd(brief.listValueCents),
+      stage: brief.stage,
+      signals: [...brief.signals],
+      floorUsd: centsToUsd(brief.floorCents),
+      activity: brief.activity.map(activityView),
+    },
+    pricing:
+      pricing.kind === 'commission'
+        ? { kind: pricing.kind, pct: pricing.pct }
+        : { kind: pricing.kind, amountUsd: centsToUsd(pricing.amountCents) },
+    ...(gig.closerId !== undefined ? { closerId: gig.closerId } : {}),
+    postedAt: iso(gig.postedAt),
+    ...(gig.claimedAt !== undefined ? { claimedAt: iso(gig.claimedAt) } : {}),
+    ...(gig.outcome !== undefined ? { outcome: gig.outcome } : {}),
+    ...(gig.finalValueCents !== undefined ? { finalValueUsd: centsToUsd(gig.finalValueCents) } : {}),
+  };
+}
+
+const payoutView = (line: PayoutLine) => ({
+  at: iso(line.at),
+  gigId: line.gigId,
+  dealId: line.dealId,
+  kind: line.kind,
+  amountUsd: centsToUsd(line.amountCents),
+});
+
+export function closerView({ closer, payouts }: CloserWithLedger) {
+  return {
+    id: closer.id,
+    name: closer.name,
+    industries: [...closer.industries],
+    record: {
+      gigs: closer.record.gigs,
+      wins: closer.record.wins,
+      grossClosedUsd: centsToUsd(closer.record.grossClosedCents),
+    },
+    payouts: payouts.map(payoutView),
+  };
+}
+
+export function matchView(match: Escalation['suggestedClosers'][number]) {
+  return { closer: closerView(match.closer), score: match.score, winRate: match.winRate };
+}
+
+export function escalationView(escalation: Escalation) {
+  return {
+    escalated: true as const,
+    role: escalation.role,
+    gig: gigView(escalation.gig),
+    suggestedClosers: escalation.suggestedClosers.map(matchView),
+    deal: dealView(escalation.deal),
+  };
+}
+
+export function gigOutcomeView(outcome: GigOutcome) {
+  return {
+    gig: gigView(outcome.gig),
+    deal: dealView(outcome.deal),
+    ...(outcome.closer ? { closer: closerView(outcome.closer) } : {}),
+  };
+}
+
+export function settlementView(s: Settlement) {
+  return {
+    dealId: s.dealId,
+    finalValueUsd: centsToUsd(s.finalValueCents),
+    closedBy: s.closedBy,
+    closerCommissionUsd: centsToUsd(s.closerCommissionCents),
+    platformFeeUsd: centsToUsd(s.platformFeeCents),
+    feesSettledUsd: centsToUsd(s.feesSettledCents),
+    netToSellerUsd: centsToUsd(s.netToSellerCents),
+    fees: s.fees.map((fee) => ({
+      gigId: fee.gigId,
+      role: fee.role,
+      closerId: fee.closerId,
+      amountUsd: centsToUsd(fee.amountCents),
+    })),
+  };
+}

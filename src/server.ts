@@ -1,0 +1,66 @@
+// Wires a store, the service and the HTTP app together, and runs the platform timers on an
+// interval. main.ts starts one; the end-to-end tests start their own on a free port.
+import type { FastifyInstance } from 'fastify';
+import { type Config, loadConfig } from './config.ts';
+import { buildApp } from './http/app.ts';
+import { type Clock, PipelineService } from './service/pipeline-service.ts';
+import { MemoryStore } from './store/memory/memory-store.ts';
+import type { Store } from './store/store.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  service: PipelineService;
+  store: Store;
+  config: Config;
+  url: string;
+  close(): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export async function startServer(
+  options: { config?: Partial<Config>; clock?: Clock; store?: Store; log?: boolean } = {},
+): Promise<RunningServer> {
+  const config = { ...loadConfig(), ...options.config };
+  const store = options.store ?? new MemoryStore();
+  const service = new PipelineService(store, options.clock ?? systemClock, { claimTtlHours: config.claimTtlHours });
+  await service.seedIfEmpty();
+  const app = await buildApp({
+    service,
+    dealPrefix: config.dealPrefix,
+    logLevel: options.log === false ? undefined : config.logLevel,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let timer: NodeJS.Timeout | undefined;
+  if (config.timerIntervalSeconds > 0) {
+    let running = false;
+    timer = setInterval(() => {
+      if (running) return; // a slow sweep is never run twice at once
+      running = true;
+      service
+        .runTimers()
+        .catch((error) => app.log.error({ err: error }, 'platform timers failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, config.timerIntervalSeconds * 1000);
+    timer.unref();
+  }
+
+  return {
+    app,
+    service,
+    store,
+    config,
+    url: `http://${host}:${port}`,
+    async close() {
+      if (timer) clearInterval(timer);
+      await app.close();
+      await store.close();
+    },
+  };
+}
