@@ -1,4 +1,5 @@
 // D-25: every enrolled closer, ranked by industry fit, then win rate, then closed volume, then id.
+import { compareIds } from './ids.ts';
 import type { Closer } from './records.ts';
 
 export interface Match {
@@ -32,7 +33,7 @@ export function rankClosers(closers: readonly Closer[], industry: string | undef
       b.fit - a.fit ||
       b.rate - a.rate ||
       b.closer.record.grossClosedCents - a.closer.record.grossClosedCents ||
-      (a.closer.id < b.closer.id ? -1 : a.closer.id > b.closer.id ? 1 : 0),
+      compareIds(a.closer.id, b.closer.id),
   );
   return rows.map(({ closer, score, winRate }) => ({ closer, score, winRate }));
 }

@@ -1,6 +1,6 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
 // serializes them, writes go straight to the maps and an undo log rolls them back on a throw.
-import type { IdKind } from '../../domain/ids.ts';
+import { compareIds, type IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
 
@@ -28,7 +28,7 @@ const emptyData = (): Data => ({
   clockOffsetMs: 0,
 });
 
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
 
 function append<V>(map: Map<string, V[]>, key: string, value: V): void {
   const list = map.get(key);

@@ -1,0 +1,110 @@
+// Runs the README's walkthroughs as written: every ```sh block with curl, against a real
+// server, and checks that the answer of its last command contains the ```json block after it.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { startTestServer, type TestServer } from '../support/http.ts';
+
+const run = promisify(execFile);
+
+interface Step {
+  commands: string[];
+  expected?: unknown;
+  line: number;
+}
+
+/** The walkthrough sections of the README as steps: shell commands, then the documented answer. */
+function walkthroughSteps(markdown: string): { title: string; steps: Step[] }[] {
+  const sections: { title: string; steps: Step[] }[] = [];
+  const lines = markdown.split('\n');
+  let section: { title: string; steps: Step[] } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('## ')) {
+      section = line.startsWith('## Walkthrough') ? { title: line.slice(3), steps: [] } : undefined;
+      if (section) sections.push(section);
+      continue;
+    }
+    if (!section || !line.startsWith('```')) continue;
+    const lang = line.slice(3).trim();
+    const start = i + 1;
+    let end = start;
+    while (!lines[end].startsWith('```')) end++;
+    const body = lines.slice(start, end).join('\n');
+    i = end;
+    if (lang === 'sh') {
+      // One command per line, after joining backslash continuations and lines inside quotes.
+      const commands: string[] = [];
+      let pending = '';
+      for (const text of body.replace(/\\\n\s*/g, ' ').split('\n')) {
+        pending = pending ? `${pending}\n${text}` : text;
+        if ((pending.match(/'/g) ?? []).length % 2 === 0) {
+          if (pending.trim() !== '') commands.push(pending);
+          pending = '';
+        }
+      }
+      section.steps.push({ commands, line: start });
+    } else if (lang === 'json') {
+      const last = section.steps.at(-1);
+      assert.ok(last && last.expected === undefined, `README line ${start}: a json block must follow a sh block`);
+      last.expected = JSON.parse(body);
+    }
+  }
+  return sections;
+}
+
+/** expected ⊆ actual: objects by their documented keys, arrays element by element and of equal length. */
+function assertContains(actual: unknown, expected: unknown, path = '$'): void {
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${path}: expected an array, got ${JSON.stringify(actual)}`);
+    assert.equal(actual.length, expected.length, `${path}: array length`);
+    for (const [index, item] of expected.entries()) assertContains(actual[index], item, `${path}[${index}]`);
+  } else if (typeof expected === 'object' && expected !== null) {
+    assert.ok(
+      typeof actual === 'object' && actual !== null,
+      `${path}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [key, value] of Object.entries(expected)) {
+      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+    }
+  } else {
+    assert.deepEqual(actual, expected, path);
+  }
+}
+
+describe('README walkthroughs run as written', () => {
+  let api: TestServer;
+  before(async () => {
+    api = await startTestServer();
+  });
+  after(() => api.close());
+
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const sections = walkthroughSteps(readme);
+
+  it('the README has both walkthroughs, each with documented answers', () => {
+    assert.deepEqual(
+      sections.map((s) => s.title),
+      ['Walkthrough: the agent sells a deal', 'Walkthrough: a human closer through the marketplace'],
+    );
+    for (const section of sections) assert.ok(section.steps.filter((s) => s.expected !== undefined).length >= 5);
+  });
+
+  for (const section of sections) {
+    it(section.title, async () => {
+      for (const step of section.steps) {
+        let output = '';
+        for (const command of step.commands) {
+          assert.match(command, /^curl /, `README line ${step.line}: only curl commands`);
+          // curl runs in another process; the server answers from this one, so never block here.
+          ({ stdout: output } = await run('bash', ['-c', command.replaceAll('http://127.0.0.1:3000', api.url)]));
+        }
+        if (step.expected !== undefined) {
+          assertContains(JSON.parse(output), step.expected, `README line ${step.line}`);
+        }
+      }
+    });
+  }
+});

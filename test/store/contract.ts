@@ -1,0 +1,309 @@
+// The store contract: every adapter of the store port passes this same suite
+// (memory now; PostgreSQL and PGlite later). Call describeStoreContract from a test file.
+import assert from 'node:assert/strict';
+import { after, beforeEach, describe, it } from 'node:test';
+import { resolveMandate } from '../../src/domain/mandate.ts';
+import type { Closer, Deal, Gig, PayoutLine } from '../../src/domain/records.ts';
+import { DuplicatePayoutError, type Store } from '../../src/store/store.ts';
+
+const T0 = Date.parse('2026-01-05T09:00:00.000Z');
+const mandate = (() => {
+  const resolved = resolveMandate(undefined, 'B2B');
+  if (!resolved.ok) throw new Error('default mandate');
+  return resolved.mandate;
+})();
+
+export function sampleDeal(id: string, overrides: Partial<Deal> = {}): Deal {
+  return {
+    id,
+    account: { name: 'Fictional Co', actor: 'B2B', industry: 'saas' },
+    listValueCents: 10_000_000,
+    stage: 'sourced',
+    signals: [],
+    mandate,
+    activity: [{ at: T0, by: 'service', stage: 'sourced', note: 'created' }],
+    lastActedAt: T0,
+    ...overrides,
+  };
+}
+
+export function sampleGig(id: string, dealId: string, overrides: Partial<Gig> = {}): Gig {
+  return {
+    id,
+    status: 'open',
+    dealId,
+    role: 'closer',
+    brief: {
+      account: { name: 'Fictional Co', actor: 'B2B' },
+      listValueCents: 10_000_000,
+      stage: 'meeting',
+      signals: [],
+      floorCents: 8_000_000,
+      activity: [],
+    },
+    pricing: { kind: 'commission', pct: 0.1 },
+    postedAt: T0,
+    openedAt: T0,
+    ...overrides,
+  };
+}
+
+export function sampleCloser(id: string, overrides: Partial<Closer> = {}): Closer {
+  return {
+    id,
+    name: `Closer ${id}`,
+    industries: ['saas'],
+    record: { gigs: 0, wins: 0, grossClosedCents: 0 },
+    enrolledAt: T0,
+    ...overrides,
+  };
+}
+
+export function sampleLine(gigId: string, overrides: Partial<PayoutLine> = {}): PayoutLine {
+  return {
+    at: T0,
+    closerId: 'closer_0001',
+    gigId,
+    dealId: 'deal_0001',
+    role: 'closer',
+    kind: 'commission',
+    amountCents: 123_45,
+    ...overrides,
+  };
+}
+
+class Boom extends Error {}
+
+export function describeStoreContract(name: string, open: () => Promise<Store>) {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    const stores: Store[] = [];
+
+    beforeEach(async () => {
+      store = await open();
+      stores.push(store);
+      await store.transaction((uow) => uow.wipe());
+    });
+    after(async () => {
+      for (const s of stores) await s.close();
+    });
+
+    it('stores and reads back deals, gigs and closers unchanged', async () => {
+      const deal = sampleDeal('deal_0001', { humanTrack: true, stallDueAt: T0 + 5 });
+      const gig = sampleGig('gig_0001', 'deal_0001', { timerDueAt: T0 + 10 });
+      const closer = sampleCloser('closer_0001');
+      await store.transaction(async (uow) => {
+        await uow.putDeal(deal);
+        await uow.putGig(gig);
+        await uow.putCloser(closer);
+      });
+      await store.read(async (r) => {
+        assert.deepEqual(await r.getDeal('deal_0001'), deal);
+        assert.deepEqual(await r.getGig('gig_0001'), gig);
+        assert.deepEqual(await r.getCloser('closer_0001'), closer);
+        assert.equal(await r.getDeal('deal_0404'), undefined);
+        assert.equal(await r.getGig('gig_0404'), undefined);
+        assert.equal(await r.getCloser('closer_0404'), undefined);
+        assert.deepEqual(await r.counts(), { deals: 1, closers: 1 });
+      });
+    });
+
+    it('replaces a record on a second put, keeping one copy', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001'));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
+      });
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001', { stage: 'qualified' }));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001', { status: 'claimed', closerId: 'closer_0001' }));
+      });
+      await store.read(async (r) => {
+        assert.equal((await r.getDeal('deal_0001'))?.stage, 'qualified');
+        const gigs = await r.gigsOfDeal('deal_0001');
+        assert.equal(gigs.length, 1);
+        assert.equal(gigs[0].status, 'claimed');
+        assert.deepEqual(await r.counts(), { deals: 1, closers: 0 });
+      });
+    });
+
+    it('lists gigs in id order, filtered by status, and the gigs of one deal', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putGig(sampleGig('gig_0002', 'deal_0001', { status: 'released' }));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0002'));
+        await uow.putGig(sampleGig('gig_0003', 'deal_0001'));
+      });
+      await store.read(async (r) => {
+        assert.deepEqual(
+          (await r.listGigs()).map((g) => g.id),
+          ['gig_0001', 'gig_0002', 'gig_0003'],
+        );
+        assert.deepEqual(
+          (await r.listGigs({ status: 'open' })).map((g) => g.id),
+          ['gig_0001', 'gig_0003'],
+        );
+        assert.deepEqual(await r.listGigs({ status: 'fulfilled' }), []);
+        assert.deepEqual((await r.gigsOfDeal('deal_0001')).map((g) => g.id).sort(), ['gig_0002', 'gig_0003']);
+        assert.deepEqual(await r.gigsOfDeal('deal_0404'), []);
+      });
+    });
+
+    it('lists in number order past 9999 (gig_9999 before gig_10000)', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putGig(sampleGig('gig_10000', 'deal_0001'));
+        await uow.putGig(sampleGig('gig_9999', 'deal_0001'));
+      });
+      assert.deepEqual(
+        (await store.read((r) => r.listGigs())).map((g) => g.id),
+        ['gig_9999', 'gig_10000'],
+      );
+    });
+
+    it('lists closers in id order', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putCloser(sampleCloser('closer_0002'));
+        await uow.putCloser(sampleCloser('closer_0001'));
+      });
+      assert.deepEqual(
+        (await store.read((r) => r.listClosers())).map((c) => c.id),
+        ['closer_0001', 'closer_0002'],
+      );
+    });
+
+    it('hands out id numbers in sequence, one counter per kind, peeking takes nothing', async () => {
+      await store.transaction(async (uow) => {
+        assert.deepEqual(await uow.nextNumbers(), { deal: 1, gig: 1, closer: 1 });
+        assert.deepEqual(await uow.nextNumbers(), { deal: 1, gig: 1, closer: 1 });
+        assert.equal(await uow.takeNumber('deal'), 1);
+        assert.equal(await uow.takeNumber('deal'), 2);
+        assert.equal(await uow.takeNumber('gig'), 1);
+        assert.deepEqual(await uow.nextNumbers(), { deal: 3, gig: 2, closer: 1 });
+      });
+      await store.transaction(async (uow) => assert.equal(await uow.takeNumber('deal'), 3));
+    });
+
+    it('rolls back every write of a unit of work that throws, id counters included', async () => {
+      await store.transaction(async (uow) => {
+        await uow.takeNumber('deal');
+        await uow.putDeal(sampleDeal('deal_0001'));
+      });
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.takeNumber('deal');
+          await uow.takeNumber('gig');
+          await uow.putDeal(sampleDeal('deal_0001', { stage: 'qualified' }));
+          await uow.putDeal(sampleDeal('deal_0002'));
+          await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
+          await uow.putCloser(sampleCloser('closer_0001'));
+          await uow.appendPayout(sampleLine('gig_0001'));
+          await uow.setClockOffsetMs(5000);
+          throw new Boom('refused');
+        }),
+        Boom,
+      );
+      await store.read(async (r) => {
+        assert.equal((await r.getDeal('deal_0001'))?.stage, 'sourced');
+        assert.equal(await r.getDeal('deal_0002'), undefined);
+        assert.equal(await r.getGig('gig_0001'), undefined);
+        assert.deepEqual(await r.gigsOfDeal('deal_0001'), []);
+        assert.equal(await r.getCloser('closer_0001'), undefined);
+        assert.deepEqual(await r.payoutsOfCloser('closer_0001'), []);
+        assert.deepEqual(await r.payoutsOfDeal('deal_0001'), []);
+        assert.equal(await r.clockOffsetMs(), 0);
+        assert.deepEqual(await r.counts(), { deals: 1, closers: 0 });
+      });
+      await store.transaction(async (uow) => assert.deepEqual(await uow.nextNumbers(), { deal: 2, gig: 1, closer: 1 }));
+    });
+
+    it('keeps the payout ledger append-only: one line per gig, ever', async () => {
+      await store.transaction(async (uow) => {
+        await uow.appendPayout(sampleLine('gig_0001'));
+        await uow.appendPayout(sampleLine('gig_0002', { kind: 'fee', dealId: 'deal_0002', amountCents: 25_000 }));
+      });
+      await assert.rejects(
+        store.transaction((uow) => uow.appendPayout(sampleLine('gig_0001', { amountCents: 1 }))),
+        DuplicatePayoutError,
+      );
+      await store.read(async (r) => {
+        const lines = await r.payoutsOfCloser('closer_0001');
+        assert.deepEqual(
+          lines.map((l) => [l.gigId, l.amountCents]),
+          [
+            ['gig_0001', 123_45],
+            ['gig_0002', 25_000],
+          ],
+        );
+        assert.deepEqual(
+          (await r.payoutsOfDeal('deal_0002')).map((l) => l.gigId),
+          ['gig_0002'],
+        );
+      });
+    });
+
+    it('finds due gig and deal timers, earliest first, up to the limit', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001', { timerDueAt: T0 + 300 }));
+        await uow.putGig(sampleGig('gig_0002', 'deal_0001', { timerDueAt: T0 + 100 }));
+        await uow.putGig(sampleGig('gig_0003', 'deal_0001', { timerDueAt: T0 + 900 }));
+        await uow.putGig(sampleGig('gig_0004', 'deal_0001', { status: 'released' }));
+        await uow.putDeal(sampleDeal('deal_0001', { stallDueAt: T0 + 200 }));
+        await uow.putDeal(sampleDeal('deal_0002', { stallDueAt: T0 + 50 }));
+        await uow.putDeal(sampleDeal('deal_0003'));
+      });
+      await store.read(async (r) => {
+        assert.deepEqual(
+          (await r.dueGigs(T0 + 300, 10)).map((g) => g.id),
+          ['gig_0002', 'gig_0001'],
+        );
+        assert.deepEqual(
+          (await r.dueGigs(T0 + 1000, 2)).map((g) => g.id),
+          ['gig_0002', 'gig_0001'],
+        );
+        assert.deepEqual(await r.dueGigs(T0, 10), []);
+        assert.deepEqual(
+          (await r.dueDeals(T0 + 1000, 10)).map((d) => d.id),
+          ['deal_0002', 'deal_0001'],
+        );
+      });
+    });
+
+    it('shares the demo clock offset through the store', async () => {
+      await store.transaction((uow) => uow.setClockOffsetMs(3_600_000));
+      assert.equal(await store.read((r) => r.clockOffsetMs()), 3_600_000);
+    });
+
+    it('wipes everything and restarts the counters and the clock', async () => {
+      await store.transaction(async (uow) => {
+        await uow.takeNumber('closer');
+        await uow.putCloser(sampleCloser('closer_0001'));
+        await uow.putDeal(sampleDeal('deal_0001'));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
+        await uow.appendPayout(sampleLine('gig_0001'));
+        await uow.setClockOffsetMs(1000);
+      });
+      await store.transaction((uow) => uow.wipe());
+      await store.read(async (r) => {
+        assert.deepEqual(await r.counts(), { deals: 0, closers: 0 });
+        assert.deepEqual(await r.listGigs(), []);
+        assert.deepEqual(await r.payoutsOfCloser('closer_0001'), []);
+        assert.equal(await r.clockOffsetMs(), 0);
+      });
+      await store.transaction(async (uow) => assert.deepEqual(await uow.nextNumbers(), { deal: 1, gig: 1, closer: 1 }));
+    });
+
+    it('serializes units of work: racing read-modify-writes lose no update', async () => {
+      await store.transaction((uow) => uow.putCloser(sampleCloser('closer_0001')));
+      await Promise.all(
+        Array.from({ length: 25 }, () =>
+          store.transaction(async (uow) => {
+            const closer = (await uow.getCloser('closer_0001')) as Closer;
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            await uow.putCloser({ ...closer, record: { ...closer.record, gigs: closer.record.gigs + 1 } });
+            await uow.takeNumber('deal');
+          }),
+        ),
+      );
+      assert.equal((await store.read((r) => r.getCloser('closer_0001')))?.record.gigs, 25);
+      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 26));
+    });
+  });
+}
