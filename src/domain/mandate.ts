@@ -142,6 +142,9 @@ function resolveStaffingRule(rule: unknown, path: string, violations: string[]):
   for (const key of Object.keys(conditions)) {
     if (key !== 'minDealSizeUsd' && key !== 'signals') violations.push(`${path}.humanIf.${key}: unknown field`);
   }
+  if (Object.keys(conditions).length === 0) {
+    violations.push(`${path}.humanIf: needs minDealSizeUsd or signals (a rule with no condition never holds)`);
+  }
   const min = conditions.minDealSizeUsd;
   if (min !== undefined) {
     if (!isFiniteNumber(min) || min < 0 || min > PLATFORM.maxDealSizeUsd) {

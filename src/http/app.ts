@@ -12,6 +12,7 @@ import { CloserSchema, EscalationSchema, GigSchema } from './schemas/marketplace
 import { describeViolations, validatorCompiler } from './validation.ts';
 
 export const BODY_LIMIT = 64 * 1024;
+const NULL_BODY = 'body: must be a JSON object';
 
 export interface AppOptions {
   service: PipelineService;
@@ -64,15 +65,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if (text === '' || (typeof text === 'string' && text.trim() === '')) return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text as string));
+      parsed = JSON.parse(text as string);
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       done(
         Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
         undefined,
       );
+      return;
     }
+    // Fastify hands an absent body to the validator as null, so a JSON `null` would pass where the
+    // body is optional: refuse it here, as any other body that is not an object (D-5).
+    if (parsed === null) {
+      done(Object.assign(new Error(NULL_BODY), { statusCode: 400, code: 'INVALID_BODY' }), undefined);
+      return;
+    }
+    done(null, parsed);
   });
 
   const index: IndexEntry[] = [];
@@ -113,6 +123,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       case 'INVALID_JSON':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return reply.code(400).send(transportError('INVALID_JSON', error.message, [error.message]));
+      case 'INVALID_BODY':
+        return reply
+          .code(400)
+          .send(transportError('INVALID_BODY', `${TRANSPORT_ERRORS.INVALID_BODY.message} ${NULL_BODY}`, [NULL_BODY]));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send(transportError('INVALID_BODY', 'The body is empty.', ['body: is required']));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

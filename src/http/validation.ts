@@ -47,6 +47,8 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return check;
 };
 
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
 /** Ajv errors → one readable line each: "account.name: must NOT have fewer than 1 characters". */
 export function describeViolations(errors: readonly ErrorObject[], part: string): string[] {
   const where = (e: ErrorObject) => e.instancePath.slice(1).replaceAll('/', '.');
@@ -72,7 +74,9 @@ export function describeViolations(errors: readonly ErrorObject[], part: string)
         lines.push(`${path || part}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
         break;
       case 'type':
-        lines.push(`${path || part}: must be ${e.params.type === 'object' ? 'a JSON object' : `a ${e.params.type}`}`);
+        lines.push(
+          `${path || part}: must be ${e.params.type === 'object' ? 'a JSON object' : article(String(e.params.type))}`,
+        );
         break;
       default:
         lines.push(`${path || part}: ${e.message}`);

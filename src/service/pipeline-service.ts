@@ -50,6 +50,18 @@ export const SEED_CLOSERS = [
 ] as const;
 
 const HOUR_MS = 60 * 60 * 1000;
+const PLACEHOLDER_IDS: Record<IdKind, string> = { deal: 'deal_pending', gig: 'gig_pending', closer: 'closer_pending' };
+
+/** The kinds of record a decision creates, each needing a fresh id. */
+function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
+  const kinds = new Set<IdKind>();
+  for (const event of events) {
+    if (event.type === 'DealCreated') kinds.add('deal');
+    else if (event.type === 'GigPosted') kinds.add('gig');
+    else if (event.type === 'CloserEnrolled') kinds.add('closer');
+  }
+  return [...kinds];
+}
 const MAX_SELL_STEPS = 10;
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -83,50 +95,50 @@ export class PipelineService {
     }
   }
 
-  /** Decides one command against the loaded state, stores the outcome, returns the new state. */
+  /**
+   * Decides one command against the loaded state, stores the outcome, returns the new state.
+   * Ids are taken only for what the decision creates: a draft decision with placeholder ids
+   * says which kinds it needs; those numbers are taken inside the unit of work (so a refusal
+   * takes none, D-28) and the command is decided again, deterministically, with the real ids.
+   */
   private async apply(
     uow: UnitOfWork,
     state: PipelineState,
     command: PipelineCommand,
     now: number,
   ): Promise<{ state: PipelineState; events: PipelineEvent[]; escalation?: { role: Role; gigId: string } }> {
-    const numbers = await uow.nextNumbers();
-    const ctx: DecisionContext = {
+    const context = (ids: Record<IdKind, string>): DecisionContext => ({
       now,
       claimTtlMs: this.config.claimTtlHours * HOUR_MS,
-      nextIds: {
-        deal: formatId('deal', numbers.deal),
-        gig: formatId('gig', numbers.gig),
-        closer: formatId('closer', numbers.closer),
-      },
-    };
-    const decision = decide(state, command, ctx);
+      nextIds: ids,
+    });
+    let decision = decide(state, command, context(PLACEHOLDER_IDS));
     if (!decision.ok) throw new RefusedError(decision.refusal);
+    const needed = createdKinds(decision.events);
+    if (needed.length > 0) {
+      const ids = { ...PLACEHOLDER_IDS };
+      for (const kind of needed) ids[kind] = formatId(kind, await uow.takeNumber(kind));
+      decision = decide(state, command, context(ids));
+      if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
+    }
     const next = evolveAll(state, decision.events);
-    await this.persist(uow, next, decision.events, ctx);
+    await this.persist(uow, next, decision.events);
     return { state: next, events: decision.events, escalation: decision.escalation };
   }
 
-  private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[], ctx: DecisionContext) {
+  private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[]) {
     const deals = new Set<string>();
     const gigs = new Set<string>();
     const closers = new Set<string>();
-    const take = async (kind: IdKind, id: string) => {
-      const taken = formatId(kind, await uow.takeNumber(kind));
-      if (taken !== id) throw new Error(`id counter moved inside a unit of work: ${taken} != ${id}`);
-    };
     for (const event of events) {
       switch (event.type) {
         case 'DealCreated':
-          await take('deal', ctx.nextIds.deal);
           deals.add(event.deal.id);
           break;
         case 'GigPosted':
-          await take('gig', ctx.nextIds.gig);
           gigs.add(event.gig.id);
           break;
         case 'CloserEnrolled':
-          await take('closer', ctx.nextIds.closer);
           closers.add(event.closer.id);
           break;
         case 'GigFulfilled': {
@@ -371,9 +383,8 @@ export class PipelineService {
   /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
   async seedIfEmpty(): Promise<void> {
     await this.unit(async (uow) => {
-      const numbers = await uow.nextNumbers();
       const counts = await uow.counts();
-      if (counts.deals === 0 && counts.closers === 0 && numbers.closer === 1) await this.seed(uow);
+      if (counts.deals === 0 && counts.closers === 0) await this.seed(uow);
     });
   }
 

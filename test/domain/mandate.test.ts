@@ -74,15 +74,19 @@ describe('D-20 mandate defaults', () => {
     });
   });
 
-  it('D-20: a well-formed humanIf is kept (signals de-duplicated, size in cents); an empty humanIf is well-formed', () => {
+  it('D-20: a well-formed humanIf is kept (signals de-duplicated, size in cents)', () => {
     const mandate = resolved({
-      staffing: {
-        setter: { humanIf: { minDealSizeUsd: 1000.005, signals: ['a', 'b_2', 'a'] } },
-        closer: { humanIf: {} },
-      },
+      staffing: { setter: { humanIf: { minDealSizeUsd: 1000.005, signals: ['a', 'b_2', 'a'] } } },
     });
     assert.deepEqual(mandate.staffing.setter, { humanIf: { minDealSizeCents: 100_001, signals: ['a', 'b_2'] } });
-    assert.deepEqual(mandate.staffing.closer, { humanIf: {} });
+  });
+
+  it('P-7a: a humanIf with no condition is a violation (it could never hold)', () => {
+    const resolution = resolveMandate({ staffing: { closer: { humanIf: {} } } }, 'B2B');
+    assert.ok(!resolution.ok);
+    assert.deepEqual(resolution.violations, [
+      'mandate.staffing.closer.humanIf: needs minDealSizeUsd or signals (a rule with no condition never holds)',
+    ]);
   });
 
   it('D-20: fees are taken to the cent, rounded half-up', () => {
