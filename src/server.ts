@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 import type { Store } from './store/store.ts';
@@ -18,6 +19,13 @@ export interface RunningServer {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+let catalogOnce: Promise<RootCatalog> | undefined;
+/** The sandbox is the same for every server in a process, so it is built once. */
+function sandboxCatalog(): Promise<RootCatalog> {
+  catalogOnce ??= RootCatalog.create();
+  return catalogOnce;
+}
+
 export async function startServer(
   options: { config?: Partial<Config>; clock?: Clock; store?: Store; log?: boolean } = {},
 ): Promise<RunningServer> {
@@ -25,8 +33,10 @@ export async function startServer(
   const store = options.store ?? new MemoryStore();
   const service = new PipelineService(store, options.clock ?? systemClock, { claimTtlHours: config.claimTtlHours });
   await service.seedIfEmpty();
+  const catalog = await sandboxCatalog();
   const app = await buildApp({
     service,
+    catalog,
     dealPrefix: config.dealPrefix,
     logLevel: options.log === false ? undefined : config.logLevel,
   });

@@ -1,6 +1,7 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import type { RootCatalog } from '../root/catalog.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { TRANSPORT_ERRORS, transportError } from './errors.ts';
 import { dealRoutes } from './routes/deals.ts';
@@ -16,6 +17,8 @@ const NULL_BODY = 'body: must be a JSON object';
 
 export interface AppOptions {
   service: PipelineService;
+  /** The ROOT sandbox collections (D-29). */
+  catalog: RootCatalog;
   dealPrefix: string;
   logLevel?: string;
 }
