@@ -1,15 +1,26 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { TRANSPORT_ERRORS, transportError } from './errors.ts';
 import { dealRoutes } from './routes/deals.ts';
+import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
-import { utilityRoutes } from './routes/utility.ts';
+import { rootRoutes } from './routes/root.ts';
+import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
 import { ErrorSchema } from './schemas/common.ts';
 import { DealSchema, MandateSchema, SettlementSchema } from './schemas/deal.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './schemas/marketplace.ts';
+import {
+  BlockedEnvelope,
+  DealEnvelope,
+  DealsEnvelope,
+  EmptyEnvelope,
+  GigsEnvelope,
+  OfferEnvelope,
+} from './schemas/root.ts';
 import { describeViolations, validatorCompiler } from './validation.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -34,13 +45,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     surface?: 'root' | 'demo';
   }
-  // The OpenAPI fields each route declares next to its schemas.
-  interface FastifySchema {
-    summary?: string;
-    description?: string;
-    operationId?: string;
-    tags?: string[];
-  }
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -52,17 +56,41 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [
-    ErrorSchema,
-    MandateSchema,
-    DealSchema,
-    SettlementSchema,
-    CloserSchema,
-    GigSchema,
-    EscalationSchema,
-  ]) {
-    app.addSchema(schema);
-  }
+  const shared = [ErrorSchema, MandateSchema, DealSchema, SettlementSchema, CloserSchema, GigSchema, EscalationSchema];
+  const envelopes = [EmptyEnvelope, BlockedEnvelope, DealsEnvelope, DealEnvelope, GigsEnvelope, OfferEnvelope];
+  for (const schema of [...shared, ...envelopes]) app.addSchema(schema);
+
+  // The contract is generated from the same route schemas that validate requests (D-32).
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sales pipeline service',
+        version: SERVICE_VERSION,
+        description:
+          'Deals through seven stages; executors only propose, one gate commits or refuses. ROOT paths are keyless, ' +
+          'read-only sandbox collections; DEMO paths run the full mechanics in memory.',
+      },
+      tags: [
+        { name: 'root', description: 'Public origin: read-only sandbox collections and machine surfaces' },
+        { name: 'deals', description: `Demo deal service under ${options.dealPrefix}` },
+        { name: 'marketplace', description: 'Demo closer marketplace under /closers' },
+        { name: 'demo', description: 'Demo utilities' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  let contract: ReturnType<FastifyInstance['swagger']> | undefined;
+  const openapi = () => {
+    contract ??= app.swagger();
+    return contract as never;
+  };
+
+  // ROOT reads may come from any origin.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.routeOptions.config?.surface === 'root') reply.header('access-control-allow-origin', '*');
+    return payload;
+  });
 
   // JSON only; an empty body is "no body" (so a bare POST works where the body is optional).
   app.removeAllContentTypeParsers();
@@ -91,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const index: IndexEntry[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of methods) {
       if (method === 'HEAD') continue;
       index.push({
@@ -146,6 +175,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(utilityRoutes, { service: options.service, index });
+  await app.register(rootRoutes, { catalog: options.catalog });
+  await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(dealRoutes, { service: options.service, prefix: options.dealPrefix });
   await app.register(marketplaceRoutes, { service: options.service, prefix: '/closers' });
   return app;
