@@ -2,15 +2,16 @@
 // so it can never drift from it and needs nothing from a CDN.
 import { PRICING_STATEMENT } from './pricing.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked loosely, for display only
 type Json = Record<string, any>;
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
-const pretty = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`;
+const pretty = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
 
 function operation(path: string, method: string, op: Json): string {
   const id = op.operationId ?? `${method}-${path}`;
@@ -18,15 +19,15 @@ function operation(path: string, method: string, op: Json): string {
   const body = op.requestBody?.content?.['application/json']?.schema;
   const responses = Object.entries((op.responses ?? {}) as Json);
   return `
-<section class="op" id="${escape(id)}">
-  <h3><span class="method ${escape(method)}">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>
-  <p>${escape(op.summary ?? '')} <a class="anchor" href="#${escape(id)}">${escape(id)}</a></p>
+<section class="op" id="${escapeHtml(id)}">
+  <h3><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>
+  <p>${escapeHtml(op.summary ?? '')} <a class="anchor" href="#${escapeHtml(id)}">${escapeHtml(id)}</a></p>
   ${
     params.length
       ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>required</th><th>schema</th></tr>${params
           .map(
             (p) =>
-              `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escape(
+              `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(
                 JSON.stringify(p.schema ?? {}),
               )}</code></td></tr>`,
           )
@@ -38,7 +39,7 @@ function operation(path: string, method: string, op: Json): string {
   <ul>${responses
     .map(
       ([status, r]) =>
-        `<li><details><summary><code>${escape(status)}</code> ${escape(r.description ?? '')}</summary>${pretty(
+        `<li><details><summary><code>${escapeHtml(status)}</code> ${escapeHtml(r.description ?? '')}</summary>${pretty(
           r.content?.['application/json']?.schema ?? {},
         )}</details></li>`,
     )
@@ -60,7 +61,7 @@ export function renderDocs(openapi: Json): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(openapi.info?.title ?? 'API')} ${escape(openapi.info?.version ?? '')}: API reference</title>
+<title>${escapeHtml(openapi.info?.title ?? 'API')} ${escapeHtml(openapi.info?.version ?? '')}: API reference</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d2330}
 code,pre{font:13px ui-monospace,monospace}pre{background:#f4f5f7;padding:.75rem;overflow:auto;border-radius:4px}
@@ -71,15 +72,15 @@ nav a{margin-right:1rem}
 </style>
 </head>
 <body>
-<h1>${escape(openapi.info?.title ?? 'API')} <small>${escape(openapi.info?.version ?? '')}</small></h1>
-<p>${escape(openapi.info?.description ?? '')}</p>
-<nav>${[...byTag.keys()].map((t) => `<a href="#tag-${escape(t)}">${escape(t)}</a>`).join('')}<a href="#schemas">schemas</a><a href="#pricing-ledger">pricing</a></nav>
-<p>OpenAPI ${escape(openapi.openapi ?? '')} contract: <a href="/openapi.json">/openapi.json</a>.</p>
-${[...byTag.entries()].map(([tag, ops]) => `<h2 id="tag-${escape(tag)}">${escape(tag)}</h2>${ops.join('')}`).join('\n')}
+<h1>${escapeHtml(openapi.info?.title ?? 'API')} <small>${escapeHtml(openapi.info?.version ?? '')}</small></h1>
+<p>${escapeHtml(openapi.info?.description ?? '')}</p>
+<nav>${[...byTag.keys()].map((t) => `<a href="#tag-${escapeHtml(t)}">${escapeHtml(t)}</a>`).join('')}<a href="#schemas">schemas</a><a href="#pricing-ledger">pricing</a></nav>
+<p>OpenAPI ${escapeHtml(openapi.openapi ?? '')} contract: <a href="/openapi.json">/openapi.json</a>.</p>
+${[...byTag.entries()].map(([tag, ops]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join('')}`).join('\n')}
 <h2 id="schemas">Schemas</h2>
-${schemas.map(([name, schema]) => `<details id="schema-${escape(name)}"><summary><code>${escape(name)}</code></summary>${pretty(schema)}</details>`).join('\n')}
+${schemas.map(([name, schema]) => `<details id="schema-${escapeHtml(name)}"><summary><code>${escapeHtml(name)}</code></summary>${pretty(schema)}</details>`).join('\n')}
 <h2 id="pricing-ledger">Pricing ledger</h2>
-<p>${escape(PRICING_STATEMENT)}</p>
+<p>${escapeHtml(PRICING_STATEMENT)}</p>
 <p>Open item: publish binding terms (a <code>termsUrl</code>) before keys are issued. Until then
 <a href="/pricing">/pricing</a> declares <code>binding: false</code>.</p>
 </body>

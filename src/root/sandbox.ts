@@ -64,8 +64,9 @@ export async function buildSandbox(): Promise<SandboxData> {
   await claim(await escalated(reopened), 'closer_0002');
   await service.advanceClock(80);
 
-  // Phase 3: a deal at every stage, agent and human closes, stalls, releases, a re-engagement.
-  const sourced = await create('Fernhill Fictional Analytics', 'saas', 48_000);
+  // Phase 3: a deal at every stage (the first stays at sourced), agent and human closes, stalls,
+  // releases, a re-engagement.
+  await create('Fernhill Fictional Analytics', 'saas', 48_000);
   const qualified = await create('Glenrock Fictional Logistics', 'logistics', 27_500);
   await advance(qualified);
   const meeting = await create('Harbor Fictional Health', 'healthcare', 61_000);
