@@ -1,0 +1,255 @@
+// `npm run bench`: the service in its own process, driven by autocannon from this one.
+// Prints a table (requests/s, p50/p99 latency, errors, ratio to /health measured in the same
+// run) and writes the figures as JSON. Options:
+//   --store memory|postgres|pglite   (postgres reads DATABASE_URL or TEST_DATABASE_URL)
+//   --duration <s>  seconds per scenario (default 10)   --connections <n> (default 10)
+//   --smoke         one second per scenario, no budget verdict (for CI)
+//   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import autocannon from 'autocannon';
+import { startServiceProcess } from './service-process.ts';
+
+interface Options {
+  store: 'memory' | 'postgres' | 'pglite';
+  duration: number;
+  connections: number;
+  smoke: boolean;
+  out?: string;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--store') options.store = value() as Options['store'];
+    else if (arg === '--duration') options.duration = Number(value());
+    else if (arg === '--connections') options.connections = Number(value());
+    else if (arg === '--smoke') options.smoke = true;
+    else if (arg === '--out') options.out = value();
+    else throw new Error(`unknown option ${arg}`);
+  }
+  if (!['memory', 'postgres', 'pglite'].includes(options.store))
+    throw new Error('--store is memory, postgres or pglite');
+  if (options.smoke) options.duration = 1;
+  return options;
+}
+
+const PREFIX = '/pipeline';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const dealBody = (i: number, mandate?: unknown) =>
+  JSON.stringify({
+    account: { name: `Bench Fictional ${i}`, industry: 'saas', actor: 'B2B' },
+    listValueUsd: 50_000 + (i % 1000),
+    ...(mandate ? { mandate } : {}),
+  });
+
+async function post(url: string, body?: string): Promise<any> {
+  const response = await fetch(url, { method: 'POST', headers: body ? JSON_HEADERS : {}, body });
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Runs `count` setup requests with some concurrency (setup is not measured). */
+async function inParallel<T>(count: number, work: (i: number) => Promise<T>, width = 16): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await work(i);
+      }
+    }),
+  );
+  return results;
+}
+
+/** autocannon takes the path from `requests`, not from the top-level options. */
+const one = (request: autocannon.Request): Partial<autocannon.Options> => ({ requests: [request] });
+
+interface Scenario {
+  name: string;
+  /** Work done before measuring; returns the autocannon request options. */
+  prepare(url: string, expected: number): Promise<Partial<autocannon.Options>>;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'GET /health', prepare: async () => one({ method: 'GET', path: '/health' }) },
+  {
+    name: `GET ${PREFIX}/deals/{id}`,
+    prepare: async (url) => {
+      const deal = await post(`${url}${PREFIX}/deals`, dealBody(0));
+      return one({ method: 'GET', path: `${PREFIX}/deals/${deal.id}` });
+    },
+  },
+  {
+    name: `POST ${PREFIX}/deals`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/deals`, headers: JSON_HEADERS, body: dealBody(1) }),
+  },
+  {
+    name: `POST ${PREFIX}/deals/{id}/advance`,
+    prepare: async (url, expected) => {
+      // Each deal takes five advances to close; enough deals that none is advanced past terminal.
+      const ids = await inParallel(
+        Math.ceil(expected / 5),
+        async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id,
+      );
+      let n = 0;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request: any) => {
+              request.path = `${PREFIX}/deals/${ids[n++ % ids.length]}/advance`;
+              return request;
+            },
+          },
+        ],
+      };
+    },
+  },
+  {
+    name: `POST ${PREFIX}/sell`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+  },
+  {
+    name: 'POST /closers/gigs/{id}/claim',
+    prepare: async (url, expected) => {
+      // One open gig per claim: deals whose closer role calls for a human escalate at meeting.
+      const mandate = { staffing: { closer: 'human' } };
+      const gigs = await inParallel(
+        expected,
+        async (i) => (await post(`${url}${PREFIX}/sell`, dealBody(i, mandate))).gig.id,
+      );
+      let n = 0;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ closerId: 'closer_0001' }),
+            setupRequest: (request: any) => {
+              request.path = `/closers/gigs/${gigs[n++ % gigs.length]}/claim`;
+              return request;
+            },
+          },
+        ],
+      };
+    },
+  },
+  {
+    name: 'GET /deals?stage=negotiation (ROOT)',
+    prepare: async () => one({ method: 'GET', path: '/deals?stage=negotiation' }),
+  },
+];
+
+interface Figure {
+  scenario: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+  ratioToHealth: number;
+}
+
+/** The budget of issue 5 (in-memory store): ratios to /health in the same run. */
+export const BUDGET: Record<string, number> = {
+  [`POST ${PREFIX}/sell`]: 0.4,
+  [`POST ${PREFIX}/deals`]: 0.6,
+  [`GET ${PREFIX}/deals/{id}`]: 0.8,
+};
+
+function storeEnv(options: Options): Record<string, string> {
+  if (options.store === 'memory') return { DATABASE_URL: '' };
+  if (options.store === 'pglite') return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}` };
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('--store postgres needs DATABASE_URL (or TEST_DATABASE_URL)');
+  return { DATABASE_URL: url };
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const env = { ...storeEnv(options), TIMER_INTERVAL_SECONDS: '0' };
+  const figures: Figure[] = [];
+  let healthRps = 0;
+  console.log(
+    `benchmark: store ${options.store}, ${options.duration}s per scenario, ${options.connections} connections`,
+  );
+  for (const scenario of SCENARIOS) {
+    // A fresh service per scenario, so one scenario's data does not slow the next.
+    const service = await startServiceProcess(env);
+    try {
+      await post(`${service.url}/demo/reset`);
+      const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
+      const request = await scenario.prepare(service.url, scenario.name === 'GET /health' ? 0 : expected);
+      const result = await autocannon({
+        url: service.url,
+        connections: options.connections,
+        duration: options.duration,
+        ...request,
+      });
+      const rps = result.requests.average;
+      if (scenario.name === 'GET /health') healthRps = rps;
+      figures.push({
+        scenario: scenario.name,
+        requestsPerSecond: Math.round(rps),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        requests: result.requests.total,
+        errors: result.errors + result.timeouts + result.non2xx,
+        ratioToHealth: healthRps ? Math.round((rps / healthRps) * 100) / 100 : 0,
+      });
+    } finally {
+      await service.stop();
+    }
+  }
+
+  console.table(
+    figures.map((f) => ({
+      scenario: f.scenario,
+      'req/s': f.requestsPerSecond,
+      'p50 ms': f.p50Ms,
+      'p99 ms': f.p99Ms,
+      errors: f.errors,
+      'vs /health': f.ratioToHealth,
+      budget: BUDGET[f.scenario] ? `≥ ${BUDGET[f.scenario]}` : '',
+    })),
+  );
+  const report = {
+    takenAt: new Date().toISOString(),
+    store: options.store,
+    durationSeconds: options.duration,
+    connections: options.connections,
+    node: process.version,
+    figures,
+  };
+  const out = options.out ?? `bench/results/latest-${options.store}${options.smoke ? '-smoke' : ''}.json`;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`figures written to ${out}`);
+
+  const errors = figures.filter((f) => f.errors > 0);
+  if (errors.length > 0) {
+    console.error(`errors in: ${errors.map((f) => `${f.scenario} (${f.errors})`).join(', ')}`);
+    process.exitCode = 1;
+  }
+  if (!options.smoke && options.store === 'memory') {
+    const misses = figures.filter((f) => BUDGET[f.scenario] !== undefined && f.ratioToHealth < BUDGET[f.scenario]);
+    for (const f of misses)
+      console.error(`over budget: ${f.scenario} at ${f.ratioToHealth} of /health (budget ${BUDGET[f.scenario]})`);
+    if (misses.length > 0) process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
