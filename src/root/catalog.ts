@@ -42,10 +42,6 @@ const envelope = (status: number, body: Record<string, unknown>): Envelope => ({
 const empty = (status: number, message: string) => envelope(status, { type: 'EMPTY', message });
 
 export const encodeCursor = (afterId: string) => Buffer.from(afterId, 'utf8').toString('base64url');
-const decodeCursor = (cursor: string) => {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  return /^deal_\d{4,}$/.test(id) ? id : undefined;
-};
 
 export class RootCatalog {
   private readonly deals: { deal: Deal; view: SandboxDealView }[];
@@ -56,6 +52,17 @@ export class RootCatalog {
       .sort((a, b) => compareIds(a.id, b.id))
       .map((deal) => ({ deal, view: sandboxDeal(deal) }));
     this.gigs = [...data.gigs].sort((a, b) => compareIds(a.id, b.id)).map((gig) => ({ gig, view: sandboxGig(gig) }));
+  }
+
+  /**
+   * A cursor names the last deal of a page. Only a cursor this service gives out is taken: the
+   * canonical base64url of a sandbox deal id (Node's decoder skips stray characters, so the text
+   * is encoded back and compared; an id outside the data set was never handed out).
+   */
+  private decodeCursor(cursor: string): string | undefined {
+    const id = Buffer.from(cursor, 'base64url').toString('utf8');
+    if (encodeCursor(id) !== cursor) return undefined;
+    return this.deals.some(({ deal }) => deal.id === id) ? id : undefined;
   }
 
   static async create(): Promise<RootCatalog> {
@@ -79,7 +86,7 @@ export class RootCatalog {
     }
     let after: string | undefined;
     if (query.cursor !== undefined) {
-      after = decodeCursor(query.cursor);
+      after = this.decodeCursor(query.cursor);
       if (!after)
         return { status: 400, body: { error: 'cursor is not one this service gave out.', code: 'INVALID_CURSOR' } };
     }

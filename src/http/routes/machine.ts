@@ -5,9 +5,31 @@ import { renderDocs } from '../../root/docs-html.ts';
 import { pricingDocument } from '../../root/pricing.ts';
 import { probeSuiteJson, probeSuiteMarkdown } from '../../root/probes.ts';
 import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../root/surfaces.ts';
+import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { rootGet } from './root.ts';
 
-type OpenApi = { paths?: Record<string, Record<string, { operationId?: string }>> } & Record<string, unknown>;
+type Operation = {
+  operationId?: string;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+};
+type OpenApi = { paths?: Record<string, Record<string, Operation>> } & Record<string, unknown>;
+
+/**
+ * @fastify/swagger marks every request body `required: true`, but a body marked optional
+ * (x-optional-body) may be left out altogether: the contract says so, or a client generated
+ * from it would be made to send one.
+ */
+export function withOptionalBodies(openapi: OpenApi): OpenApi {
+  const copy = structuredClone(openapi);
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      const body = op.requestBody;
+      const optional = Object.values(body?.content ?? {}).some((media) => media.schema?.[OPTIONAL_BODY] === true);
+      if (body && optional) body.required = false;
+    }
+  }
+  return copy;
+}
 
 /** Every operationId of the contract (D-32: one pricing row each). */
 export function operationIds(openapi: OpenApi): string[] {
@@ -20,8 +42,13 @@ export function operationIds(openapi: OpenApi): string[] {
 
 export const machineRoutes: FastifyPluginAsync<{ dealPrefix: string; openapi: () => OpenApi }> = async (
   app,
-  { dealPrefix, openapi },
+  { dealPrefix, openapi: generated },
 ) => {
+  let contract: OpenApi | undefined;
+  const openapi = () => {
+    contract ??= withOptionalBodies(generated());
+    return contract;
+  };
   const json = (summary: string, operationId: string) => ({ schema: { summary, operationId, tags: ['root'] } });
 
   rootGet(app, '/openapi.json', json('The OpenAPI 3.1 contract of both surfaces', 'getOpenApi'), async () => openapi());

@@ -1,7 +1,14 @@
 // The public ROOT origin: keyless, read-only collections over the sandbox data (D-29, D-30).
 // Writes answer 405; reads may come from any origin (CORS *).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
 import { ErrorSchema } from '../schemas/common.ts';
 import {
@@ -24,28 +31,32 @@ export function rootGet(
   handler: RouteHandlerMethod,
 ) {
   app.get(url, { ...options, config: { ...options.config, surface: 'root' } }, handler);
+  // Writes are refused in onRequest, before the body is read: a write on ROOT is 405 whatever
+  // it carries (malformed JSON, another media type, an oversized body), never 400, 413 or 415.
+  const refuseWrite = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'OPTIONS') {
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+        .header('access-control-allow-headers', 'content-type, accept')
+        .header('access-control-max-age', '86400')
+        .send();
+    }
+    return reply
+      .code(405)
+      .header('allow', 'GET, HEAD, OPTIONS')
+      .send({
+        error: `The ROOT origin is read-only: ${request.method} ${request.url.split('?')[0]} is not allowed.`,
+        code: 'METHOD_NOT_ALLOWED',
+      });
+  };
   app.route({
     method: [...WRITE_METHODS, 'OPTIONS'],
     url,
     schema: { hide: true } as never,
     config: { surface: 'root' },
-    handler: async (request, reply) => {
-      if (request.method === 'OPTIONS') {
-        return reply
-          .code(204)
-          .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
-          .header('access-control-allow-headers', 'content-type, accept')
-          .header('access-control-max-age', '86400')
-          .send();
-      }
-      return reply
-        .code(405)
-        .header('allow', 'GET, HEAD, OPTIONS')
-        .send({
-          error: `The ROOT origin is read-only: ${request.method} ${url} is not allowed.`,
-          code: 'METHOD_NOT_ALLOWED',
-        });
-    },
+    onRequest: refuseWrite,
+    handler: refuseWrite,
   });
 }
 
