@@ -8,6 +8,7 @@ import { TRANSPORT_ERRORS, transportError } from './errors.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
 import { ErrorSchema } from './schemas/common.ts';
@@ -179,5 +180,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(dealRoutes, { service: options.service, prefix: options.dealPrefix });
   await app.register(marketplaceRoutes, { service: options.service, prefix: '/closers' });
+  await app.register(mcpRoutes, { service: options.service, catalog: options.catalog });
   return app;
 }

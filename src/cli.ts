@@ -1,0 +1,105 @@
+// The project's command line (bin/pipeline.mjs runs it through tsx):
+//   pipeline mcp               the demo's MCP server over stdio, on a fresh in-memory store
+//   pipeline verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
+// In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadConfig } from './config.ts';
+import { createDemoMcpServer } from './mcp/demo-server.ts';
+import { PipelineService } from './service/pipeline-service.ts';
+import { MemoryStore } from './store/memory/memory-store.ts';
+
+export const USAGE = `Usage: pipeline <command>
+
+Commands:
+  mcp                 Run the demo's MCP server over stdio (tools sell, get_deal, advance_deal)
+                      on a fresh in-memory store seeded like the demo. Logs go to stderr.
+  verify <base-url>   Run the probe suite of /verify against a deployment, e.g.
+                      pipeline verify http://127.0.0.1:3000; exits 1 if a probe fails.
+  --help              Show this help.
+`;
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs one command; resolves to the exit code, or undefined for a server that keeps running. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'mcp':
+      if (rest.length > 0) return usage(io, `pipeline mcp takes no arguments, got: ${rest.join(' ')}`);
+      await serveStdio(io);
+      return undefined;
+    case 'verify':
+      if (rest.length !== 1) return usage(io, 'pipeline verify takes one argument: the base URL of a deployment');
+      return verify(rest[0], io);
+    case '--help':
+    case '-h':
+    case 'help':
+      io.out(USAGE.trimEnd());
+      return 0;
+    default:
+      return usage(io, command === undefined ? 'no command given' : `unknown command: ${command}`);
+  }
+}
+
+function usage(io: Io, problem: string): number {
+  io.err(`pipeline: ${problem}\n`);
+  io.err(USAGE.trimEnd());
+  return 2;
+}
+
+async function serveStdio(io: Io) {
+  const config = loadConfig();
+  const store = new MemoryStore();
+  const service = new PipelineService(store, { now: () => Date.now() }, { claimTtlHours: config.claimTtlHours });
+  await service.seedIfEmpty();
+  // The platform timers run as in the live service (claim expiry, unclaimed gigs, stalls).
+  if (config.timerIntervalSeconds > 0) {
+    let running = false;
+    setInterval(() => {
+      if (running) return;
+      running = true;
+      service
+        .runTimers()
+        .catch((error) => io.err(`pipeline mcp: platform timers failed: ${String(error)}`))
+        .finally(() => {
+          running = false;
+        });
+    }, config.timerIntervalSeconds * 1000).unref();
+  }
+  const server = createDemoMcpServer(service);
+  const transport = new StdioServerTransport();
+  transport.onerror = (error) => io.err(`pipeline mcp: ${error.message}`);
+  // The stdio transport does not watch for the end of stdin: when the client goes, so do we.
+  process.stdin.once('end', () => {
+    void server.close().finally(() => process.exit(0));
+  });
+  await server.connect(transport);
+  io.err('pipeline mcp: demo MCP server on stdio (tools sell, get_deal, advance_deal); in-memory demo store');
+}
+
+async function verify(baseUrl: string, io: Io): Promise<number> {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    return usage(io, `not an http(s) URL: ${baseUrl}`);
+  }
+  const { runProbes } = await import('./root/probes.ts');
+  const report = await runProbes(baseUrl);
+  for (const result of report.results) io.out(`${result.ok ? 'ok  ' : 'FAIL'} ${result.id}: ${result.detail}`);
+  const failed = report.results.filter((r) => !r.ok).length;
+  io.out(
+    failed === 0
+      ? `all ${report.results.length} probes passed against ${baseUrl}`
+      : `${failed} of ${report.results.length} probes failed against ${baseUrl}`,
+  );
+  return report.ok ? 0 : 1;
+}

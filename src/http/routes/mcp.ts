@@ -1,0 +1,133 @@
+// Both MCP doors as stateless Streamable HTTP endpoints (D-33): POST /mcp (ROOT, read tools over
+// the sandbox) and POST /demo/mcp (the demo's tools over the live store). Every request gets its
+// own server and transport, closed with the response: no session, no SSE stream to resume, so
+// GET and DELETE answer 405.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createDemoMcpServer } from '../../mcp/demo-server.ts';
+import { createRootMcpServer } from '../../mcp/root-server.ts';
+import type { RootCatalog } from '../../root/catalog.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import { DOMAIN_VALIDATED, errorResponses } from '../schemas/common.ts';
+
+const JsonRpcMessage = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    method: Type.Optional(Type.String({ description: 'e.g. initialize, tools/list, tools/call' })),
+    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    result: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+
+// The MCP transport checks the message itself and answers a JSON-RPC error, so the node is
+// left out of the app's request validation (as domain-validated nodes are) and only documents it.
+const McpBody = {
+  ...Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })]),
+  [DOMAIN_VALIDATED]: true,
+  description: 'A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them).',
+};
+
+const McpResponses = {
+  200: {
+    ...Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage)]),
+    description: 'The JSON-RPC response(s) (content-type application/json)',
+  },
+  202: Type.Null({ description: 'Accepted: the body held only notifications or responses' }),
+  400: { ...JsonRpcMessage, description: 'A JSON-RPC error: the body is not a JSON-RPC message' },
+  406: { ...JsonRpcMessage, description: 'A JSON-RPC error: Accept must list application/json and text/event-stream' },
+  ...errorResponses(415),
+};
+
+const STATELESS =
+  'Stateless Streamable HTTP MCP: POST JSON-RPC messages with accept: application/json, text/event-stream; ' +
+  'no session, no SSE stream (GET and DELETE answer 405).';
+
+/** Hands one request to a fresh MCP server over a fresh stateless transport. */
+async function serve(request: FastifyRequest, reply: FastifyReply, server: McpServer) {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  reply.hijack(); // the transport writes the raw response; Fastify must not answer too
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  try {
+    await server.connect(transport);
+    // The body is already parsed; an empty one is handed on as null, which the transport refuses
+    // as a JSON-RPC error (it cannot read the request stream again).
+    await transport.handleRequest(request.raw, reply.raw, request.body ?? null);
+  } catch (error) {
+    request.log.error({ err: error }, 'MCP request failed');
+    if (!reply.raw.headersSent) {
+      reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+    }
+  }
+}
+
+const methodNotAllowed = (url: string) => async (request: FastifyRequest, reply: FastifyReply) =>
+  reply
+    .code(405)
+    .header('allow', 'POST')
+    .send({
+      error: `${request.method} ${url} is not allowed: this MCP endpoint is stateless (no SSE stream, no session); POST JSON-RPC messages.`,
+      code: 'METHOD_NOT_ALLOWED',
+    });
+
+export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: RootCatalog }> = async (
+  app,
+  { service, catalog },
+) => {
+  const doors = [
+    {
+      url: '/mcp',
+      surface: 'root' as const,
+      operationId: 'mcpRoot',
+      tags: ['root'],
+      summary: 'MCP door of the ROOT origin: tools listDeals, getDeal, listGigs over the sandbox collections',
+      create: () => createRootMcpServer(catalog),
+    },
+    {
+      url: '/demo/mcp',
+      surface: 'demo' as const,
+      operationId: 'mcpDemo',
+      tags: ['demo'],
+      summary: "The demo's MCP server: tools sell, get_deal, advance_deal over the demo store",
+      create: () => createDemoMcpServer(service),
+    },
+  ];
+
+  for (const door of doors) {
+    app.post(
+      door.url,
+      {
+        config: { surface: door.surface },
+        schema: {
+          summary: door.summary,
+          description: STATELESS,
+          operationId: door.operationId,
+          tags: door.tags,
+          body: McpBody,
+          response: McpResponses,
+        },
+      },
+      (request, reply) => serve(request, reply, door.create()),
+    );
+    // Not operations, only the transport's refusals: left out of the contract and the index like
+    // the ROOT 405s, and answered in onRequest, before any body is read (always 405, never 415).
+    const refuse = methodNotAllowed(door.url);
+    app.route({
+      method: ['GET', 'DELETE'],
+      url: door.url,
+      config: { surface: door.surface },
+      schema: { hide: true, response: errorResponses(405) } as never,
+      onRequest: refuse,
+      handler: refuse,
+    });
+  }
+};
