@@ -6,6 +6,10 @@ export interface Config {
   claimTtlHours: number;
   timerIntervalSeconds: number;
   logLevel: string;
+  /** Unset: the in-memory demo store; postgres://… or pglite:… a durable one (src/store/create-store.ts). */
+  databaseUrl?: string;
+  /** PostgreSQL connections one instance may hold. */
+  databasePoolSize: number;
 }
 
 const RESERVED_PREFIXES = ['/closers', '/demo', '/deals', '/gigs', '/health', '/docs', '/mcp', '/.well-known'];
@@ -39,5 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     claimTtlHours: number(env, 'CLAIM_TTL_HOURS', 72, 0.001, 24 * 365),
     timerIntervalSeconds: number(env, 'TIMER_INTERVAL_SECONDS', 5, 0, 86_400),
     logLevel: env.LOG_LEVEL || 'info',
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
   };
 }

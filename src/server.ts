@@ -5,7 +5,7 @@ import { type Config, loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
-import { MemoryStore } from './store/memory/memory-store.ts';
+import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
 
 export interface RunningServer {
@@ -30,7 +30,7 @@ export async function startServer(
   options: { config?: Partial<Config>; clock?: Clock; store?: Store; log?: boolean } = {},
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...options.config };
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize }));
   const service = new PipelineService(store, options.clock ?? systemClock, { claimTtlHours: config.claimTtlHours });
   await service.seedIfEmpty();
   const catalog = await sandboxCatalog();

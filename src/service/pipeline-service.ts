@@ -383,6 +383,8 @@ export class PipelineService {
   /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
   async seedIfEmpty(): Promise<void> {
     await this.unit(async (uow) => {
+      // Two instances starting at once on one empty database must not both seed.
+      await uow.lock('seed');
       const counts = await uow.counts();
       if (counts.deals === 0 && counts.closers === 0) await this.seed(uow);
     });

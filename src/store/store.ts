@@ -34,6 +34,11 @@ export interface UnitOfWork extends StoreReader {
   /** Appends a payout line; a second line for the same gig throws DuplicatePayoutError. */
   appendPayout(line: PayoutLine): Promise<void>;
   setClockOffsetMs(offsetMs: number): Promise<void>;
+  /**
+   * Holds a named lock until the unit of work ends: units that take the same name run one at a
+   * time, even across service instances (so that "seed if empty" never seeds twice).
+   */
+  lock(name: string): Promise<void>;
   /** Deletes every record and restarts the id counters and the demo clock. */
   wipe(): Promise<void>;
 }

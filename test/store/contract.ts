@@ -1,5 +1,6 @@
-// The store contract: every adapter of the store port passes this same suite
-// (memory now; PostgreSQL and PGlite later). Call describeStoreContract from a test file.
+// The store contract: every adapter of the store port passes this same suite (memory,
+// PGlite, PostgreSQL). Call describeStoreContract from a test file; a durable adapter also
+// passes the durability cases, where `open` gives a new store over the same data.
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, it } from 'node:test';
 import { resolveMandate } from '../../src/domain/mandate.ts';
@@ -74,7 +75,12 @@ export function sampleLine(gigId: string, overrides: Partial<PayoutLine> = {}): 
 
 class Boom extends Error {}
 
-export function describeStoreContract(name: string, open: () => Promise<Store>) {
+export interface ContractOptions {
+  /** The adapter keeps its data: a store opened after another closed sees what it stored. */
+  durable?: boolean;
+}
+
+export function describeStoreContract(name: string, open: () => Promise<Store>, options: ContractOptions = {}) {
   describe(`store contract: ${name}`, () => {
     let store: Store;
     const stores: Store[] = [];
@@ -305,5 +311,195 @@ export function describeStoreContract(name: string, open: () => Promise<Store>) 
       assert.equal((await store.read((r) => r.getCloser('closer_0001')))?.record.gigs, 25);
       await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 26));
     });
+
+    it('keeps every optional field through a round trip, and leaves absent ones absent', async () => {
+      const deal = sampleDeal('deal_0002', {
+        stage: 'closed_won',
+        signals: ['gone_dark', 'budget_cut'],
+        humanTrack: false,
+        finalValueCents: 9_999_999,
+        closedBy: 'human',
+        lineage: { revivedFrom: 'deal_0001' },
+        mandate: {
+          ...mandate,
+          staffing: {
+            setter: 'agent',
+            closer: { humanIf: { minDealSizeCents: 5_000_000, signals: ['vip'] } },
+            nurturer: 'human',
+          },
+          commissionPct: 0.085,
+        },
+        activity: [
+          { at: T0, by: 'service', stage: 'sourced', note: 'created — “quotes”, émigré, 🚀, \\ and \u0000-free' },
+          { at: T0 + 1, by: 'human', stage: 'closed_won', note: 'Closed won at $99,999.99' },
+        ],
+      });
+      const gig = sampleGig('gig_0002', 'deal_0002', {
+        status: 'fulfilled',
+        role: 'nurturer',
+        pricing: { kind: 'fee', amountCents: 15_000 },
+        closerId: 'closer_0001',
+        claimedAt: T0 + 2,
+        lastMoveAt: T0 + 3,
+        outcome: 'revived',
+        finalValueCents: 1,
+        endedAt: T0 + 4,
+      });
+      const bare = sampleGig('gig_0003', 'deal_0002');
+      const closer = sampleCloser('closer_0001', {
+        industries: [],
+        record: { gigs: 3, wins: 2, grossClosedCents: 123_456_789_012 },
+      });
+      await store.transaction(async (uow) => {
+        await uow.putDeal(deal);
+        await uow.putGig(gig);
+        await uow.putGig(bare);
+        await uow.putCloser(closer);
+      });
+      await store.read(async (r) => {
+        assert.deepEqual(await r.getDeal(deal.id), deal);
+        assert.deepEqual(await r.getGig(gig.id), gig);
+        const readBare = await r.getGig(bare.id);
+        assert.deepEqual(readBare, bare);
+        assert.equal('closerId' in (readBare as Gig), false);
+        assert.deepEqual(await r.getCloser(closer.id), closer);
+      });
+    });
+
+    it('lets a unit of work read its own writes', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001', { stallDueAt: T0 }));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001', { timerDueAt: T0 }));
+        await uow.putCloser(sampleCloser('closer_0001'));
+        assert.equal((await uow.getDeal('deal_0001'))?.id, 'deal_0001');
+        assert.deepEqual(
+          (await uow.gigsOfDeal('deal_0001')).map((g) => g.id),
+          ['gig_0001'],
+        );
+        assert.deepEqual(await uow.counts(), { deals: 1, closers: 1 });
+        await uow.putDeal(sampleDeal('deal_0001', { stage: 'qualified' }));
+        assert.equal((await uow.getDeal('deal_0001'))?.stage, 'qualified');
+        assert.deepEqual(
+          (await uow.dueGigs(T0, 10)).map((g) => g.id),
+          ['gig_0001'],
+        );
+        assert.deepEqual(
+          (await uow.dueDeals(T0, 10)).map((d) => d.id),
+          [],
+          'the second put cleared the stall timer',
+        );
+        await uow.appendPayout(sampleLine('gig_0001'));
+        assert.equal((await uow.payoutsOfDeal('deal_0001')).length, 1);
+      });
+      assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
+    });
+
+    it('wipes the puts made earlier in the same unit of work too', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001'));
+        await uow.wipe();
+        await uow.putCloser(sampleCloser('closer_0001'));
+      });
+      assert.deepEqual(await store.read((r) => r.counts()), { deals: 0, closers: 1 });
+    });
+
+    it('serializes racing units of work on one gig: no update lost', async () => {
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001'));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001', { lastMoveAt: 0 }));
+      });
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.transaction(async (uow) => {
+            const gig = (await uow.getGig('gig_0001')) as Gig;
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            await uow.putGig({ ...gig, lastMoveAt: (gig.lastMoveAt ?? 0) + 1 });
+          }),
+        ),
+      );
+      assert.equal((await store.read((r) => r.getGig('gig_0001')))?.lastMoveAt, 20);
+    });
+
+    it('writes one ledger line when racing units of work pay the same gig', async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          store.transaction((uow) => uow.appendPayout(sampleLine('gig_0001', { amountCents: 100 + i }))),
+        ),
+      );
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof DuplicatePayoutError);
+      assert.equal((await store.read((r) => r.payoutsOfCloser('closer_0001'))).length, 1);
+    });
+
+    it('runs units of work that take the same named lock one at a time (seed if empty seeds once)', async () => {
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.transaction(async (uow) => {
+            await uow.lock('seed');
+            if ((await uow.counts()).closers > 0) return;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            await uow.putCloser(sampleCloser(`closer_000${await uow.takeNumber('closer')}`));
+          }),
+        ),
+      );
+      assert.deepEqual(
+        (await store.read((r) => r.listClosers())).map((c) => c.id),
+        ['closer_0001'],
+      );
+    });
+
+    if (options.durable) {
+      it('keeps every record, counter and the clock across closing and reopening the store', async () => {
+        const deal = sampleDeal('deal_0001', { stallDueAt: T0 + 5, humanTrack: true });
+        const gig = sampleGig('gig_0001', 'deal_0001', { status: 'claimed', closerId: 'closer_0001', timerDueAt: T0 });
+        const closer = sampleCloser('closer_0001');
+        const line = sampleLine('gig_0009');
+        await store.transaction(async (uow) => {
+          await uow.takeNumber('deal');
+          await uow.takeNumber('gig');
+          await uow.putDeal(deal);
+          await uow.putGig(gig);
+          await uow.putCloser(closer);
+          await uow.appendPayout(line);
+          await uow.setClockOffsetMs(7_200_000);
+        });
+        await store.close();
+        const reopened = await open();
+        stores.push(reopened);
+        await reopened.read(async (r) => {
+          assert.deepEqual(await r.getDeal(deal.id), deal);
+          assert.deepEqual(await r.getGig(gig.id), gig);
+          assert.deepEqual(await r.getCloser(closer.id), closer);
+          assert.deepEqual(await r.payoutsOfCloser('closer_0001'), [line]);
+          assert.deepEqual(
+            (await r.dueGigs(T0, 10)).map((g) => g.id),
+            ['gig_0001'],
+          );
+          assert.equal(await r.clockOffsetMs(), 7_200_000);
+        });
+        await reopened.transaction(async (uow) =>
+          assert.deepEqual(await uow.nextNumbers(), { deal: 2, gig: 2, closer: 1 }),
+        );
+        await assert.rejects(
+          reopened.transaction((uow) => uow.appendPayout(line)),
+          DuplicatePayoutError,
+          'the ledger key survives too',
+        );
+        store = reopened;
+      });
+
+      it('opens again and again over the same data without migrating twice or wiping', async () => {
+        await store.transaction((uow) => uow.putDeal(sampleDeal('deal_0001')));
+        await store.close();
+        for (let i = 0; i < 2; i++) {
+          const again = await open();
+          stores.push(again);
+          assert.deepEqual(await again.read((r) => r.counts()), { deals: 1, closers: 0 });
+          await again.close();
+        }
+        store = await open();
+        stores.push(store);
+      });
+    }
   });
 }

@@ -150,6 +150,9 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     });
     data.clockOffsetMs = offsetMs;
   }
+  async lock(_name: string) {
+    // Every unit of work already runs alone here (P-23): holding any lock is implied.
+  }
   async wipe() {
     const previous = this.data;
     this.undo.push(() => this.replace(previous));

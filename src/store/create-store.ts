@@ -1,0 +1,60 @@
+// Store selection from DATABASE_URL: unset → the in-memory demo store (D-3);
+// postgres://… or postgresql://… → PostgreSQL; pglite:PATH → embedded PGlite on a data folder
+// (pglite:memory:// for one that lives in memory). Adapters are imported only when chosen.
+import { resolve } from 'node:path';
+import { MemoryStore } from './memory/memory-store.ts';
+import { describeError } from './postgres/sql-database.ts';
+import type { Store } from './store.ts';
+
+export interface StoreOptions {
+  /** PostgreSQL connections this instance may hold (default 10). */
+  poolSize?: number;
+}
+
+/** The URL with its password masked, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+  }
+}
+
+/** The data folder of a pglite: URL, or undefined for an in-memory PGlite. */
+export function pgliteDataDir(url: string): string | undefined {
+  const rest = url.slice('pglite:'.length).replace(/^\/\//, '');
+  if (rest === '' || rest === 'memory' || rest === 'memory:' || rest === 'memory://') return undefined;
+  return resolve(rest);
+}
+
+export async function createStore(databaseUrl?: string, options: StoreOptions = {}): Promise<Store> {
+  const url = databaseUrl?.trim();
+  if (!url) return new MemoryStore();
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      throw new Error(`DATABASE_URL is not a valid URL: ${redactUrl(url)}`);
+    }
+    const { openPostgresStore } = await import('./postgres/postgres-store.ts');
+    try {
+      return await openPostgresStore(url, { poolSize: options.poolSize });
+    } catch (error) {
+      throw new Error(`cannot open the PostgreSQL database at ${redactUrl(url)}: ${describeError(error)}`);
+    }
+  }
+  if (/^pglite:/i.test(url)) {
+    const dataDir = pgliteDataDir(url);
+    const { openPgliteStore } = await import('./pglite/pglite-store.ts');
+    try {
+      return await openPgliteStore(dataDir);
+    } catch (error) {
+      throw new Error(`cannot open the PGlite database ${dataDir ?? 'in memory'}: ${describeError(error)}`);
+    }
+  }
+  throw new Error(
+    `DATABASE_URL must start with postgres://, postgresql:// or pglite: (for example pglite:./data), got ${redactUrl(url)}`,
+  );
+}

@@ -1,0 +1,37 @@
+// SqlDatabase on PGlite: PostgreSQL compiled to WebAssembly, in this process, over a data
+// folder (or in memory). It has one connection, so sessions (units of work) run one at a time.
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlDatabase, SqlSession } from '../postgres/sql-database.ts';
+
+export class PgliteDatabase implements SqlDatabase {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly sql: SqlSession;
+
+  private constructor(private readonly db: PGlite) {
+    this.sql = {
+      query: async <R>(text: string, params?: readonly unknown[]) =>
+        (await db.query<R>(text, params as unknown[] | undefined)).rows,
+      exec: async (text: string) => {
+        await db.exec(text);
+      },
+    };
+  }
+
+  /** A data folder path, or undefined for a database that lives in memory only. */
+  static async open(dataDir: string | undefined): Promise<PgliteDatabase> {
+    if (dataDir) await mkdir(dataDir, { recursive: true });
+    return new PgliteDatabase(await PGlite.create(dataDir ?? 'memory://'));
+  }
+
+  session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => work(this.sql));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close() {
+    await this.queue;
+    await this.db.close();
+  }
+}

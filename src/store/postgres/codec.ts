@@ -1,0 +1,45 @@
+// Records ↔ rows. A record is stored whole as its JSON document: JSON.stringify leaves absent
+// optional fields absent and keeps numbers exact (cents and epoch milliseconds are integers
+// far below 2^53), so what is read back deep-equals what was put. The payout ledger is plain
+// columns, since it is the money trail a person may query with SQL.
+import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+
+export interface PayoutRow {
+  at: string | number;
+  closer_id: string;
+  gig_id: string;
+  deal_id: string;
+  role: PayoutLine['role'];
+  kind: PayoutLine['kind'];
+  amount_cents: string | number;
+}
+
+/** int8 columns come back as strings from `pg` and as numbers from PGlite. */
+export function payoutFromRow(row: PayoutRow): PayoutLine {
+  return {
+    at: Number(row.at),
+    closerId: row.closer_id,
+    gigId: row.gig_id,
+    dealId: row.deal_id,
+    role: row.role,
+    kind: row.kind,
+    amountCents: Number(row.amount_cents),
+  };
+}
+
+export const payoutParams = (line: PayoutLine) => [
+  line.gigId,
+  line.closerId,
+  line.dealId,
+  line.role,
+  line.kind,
+  line.amountCents,
+  line.at,
+];
+
+/** The column values of one row of a multi-row upsert, in the table's column order. */
+export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, JSON.stringify(d)];
+
+export const gigValues = (g: Gig) => [g.id, g.dealId, g.status, g.timerDueAt ?? null, JSON.stringify(g)];
+
+export const closerValues = (c: Closer) => [c.id, JSON.stringify(c)];

@@ -1,0 +1,33 @@
+// The small query interface the SQL store is written against, so that one adapter (and one set
+// of SQL) runs on a PostgreSQL server through `pg` and embedded through PGlite.
+
+export interface SqlSession {
+  /** One statement with $1… parameters; the rows it returns. */
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Several statements separated by semicolons, no parameters, one round trip. */
+  exec(text: string): Promise<void>;
+}
+
+export interface SqlDatabase {
+  /**
+   * Runs work on one connection held for its whole duration (a transaction lives on one
+   * connection). PGlite has a single connection, so its sessions run one at a time.
+   */
+  session<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The SQLSTATE of a database error, if it is one. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** A readable message for any error, including the AggregateError of a failed multi-address connect. */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return [...new Set(error.errors.map(describeError))].join('; ');
+  }
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
+}
