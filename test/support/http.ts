@@ -1,8 +1,14 @@
 // End-to-end harness: a real service on a free loopback port, and a small fetch client.
+// TEST_STORE picks the store of every test server: `memory` (default), `postgres` (each server
+// on a fresh schema of TEST_DATABASE_URL, dropped when it closes) or `pglite` (in memory), so
+// the same end-to-end suite runs unchanged on every adapter. DATABASE_URL is never used here.
 import type { Config } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import type { Clock } from '../../src/service/pipeline-service.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { createTestSchema } from './postgres.ts';
 
 export interface Answer<T = any> {
   status: number;
@@ -26,17 +32,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(
-  options: { config?: Partial<Config>; clock?: Clock; store?: Store } = {},
-): Promise<TestServer> {
-  const server = await startServer({
-    config: { port: 0, host: '127.0.0.1', timerIntervalSeconds: 0, ...options.config },
-    clock: options.clock,
-    store: options.store,
-    log: false,
-  });
+/** A small fetch client for a service at url (a test server, or a service process). */
+export function httpClient(url: string): Pick<TestServer, 'get' | 'post' | 'raw'> {
   const raw = async (method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) => {
-    const response = await fetch(server.url + path, { method, body, headers });
+    const response = await fetch(url + path, { method, body, headers });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -47,16 +46,54 @@ export async function startTestServer(
     return { status: response.status, body: parsed as any, headers: response.headers };
   };
   return {
-    server,
-    url: server.url,
-    prefix: server.config.dealPrefix,
     get: (path) => raw('GET', path, undefined),
     post: (path, body, headers) =>
       body === undefined
         ? raw('POST', path, undefined, headers)
         : raw('POST', path, JSON.stringify(body), { 'content-type': 'application/json', ...headers }),
     raw,
-    close: () => server.close(),
+  };
+}
+
+/** The store a test server runs on, and what to clean up after the server closed. */
+async function testStore(): Promise<{ store: Store; cleanup(): Promise<void> }> {
+  const kind = process.env.TEST_STORE || 'memory';
+  const none = async () => undefined;
+  if (kind === 'memory') return { store: new MemoryStore(), cleanup: none };
+  if (kind === 'pglite') return { store: await createStore('pglite:memory://'), cleanup: none };
+  if (kind === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL (.ci/start-postgres prints one)');
+    const schema = await createTestSchema(base, 'e2e');
+    try {
+      return { store: await createStore(schema.url, { poolSize: 5 }), cleanup: () => schema.drop() };
+    } catch (error) {
+      await schema.drop();
+      throw error;
+    }
+  }
+  throw new Error(`TEST_STORE must be memory, postgres or pglite, got ${JSON.stringify(kind)}`);
+}
+
+export async function startTestServer(
+  options: { config?: Partial<Config>; clock?: Clock; store?: Store } = {},
+): Promise<TestServer> {
+  const chosen = options.store ? { store: options.store, cleanup: async () => undefined } : await testStore();
+  const server = await startServer({
+    config: { port: 0, host: '127.0.0.1', timerIntervalSeconds: 0, ...options.config },
+    clock: options.clock,
+    store: chosen.store,
+    log: false,
+  });
+  return {
+    server,
+    url: server.url,
+    prefix: server.config.dealPrefix,
+    ...httpClient(server.url),
+    async close() {
+      await server.close();
+      await chosen.cleanup();
+    },
   };
 }
 

@@ -1,0 +1,249 @@
+// Several service instances over one PostgreSQL database (issue 4): two real service
+// processes (`node --import tsx src/main.ts`) on one schema, requests raced across them. Of
+// racing claims exactly one wins, ids stay distinct and gap-free, a gig pays once, each
+// platform timer fires once while both sweep, and a restart keeps every deal.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type Answer, httpClient, type TestServer } from '../support/http.ts';
+import {
+  ADA,
+  type CloserView,
+  claim,
+  createDeal,
+  type DealView,
+  dealBody,
+  enrol,
+  getCloser,
+  getDeal,
+  getGig,
+  HUMAN_CLOSER,
+  MILO,
+  negotiatingCloserGig,
+  openCloserGig,
+  pctOfUsd,
+} from '../support/marketplace-e2e.ts';
+import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const server = await postgresForTests();
+
+interface Instance extends TestServer {
+  process: ChildProcess;
+  output: string[];
+}
+
+/** Starts `npm start`'s command on a free port over the database, and waits until it listens. */
+async function startInstance(databaseUrl: string): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      // Both instances sweep the timers often, so that their sweeps overlap.
+      TIMER_INTERVAL_SECONDS: '0.2',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timeout = setTimeout(() => reject(new Error(`no "listening" line within 60 s:\n${output.join('')}`)), 60_000);
+    const scan = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const found = /listening on (http:\/\/[\w.:[\]]+)/.exec(output.join(''));
+      if (found) {
+        clearTimeout(timeout);
+        resolve(found[1]);
+      }
+    };
+    child.stdout?.on('data', scan);
+    child.stderr?.on('data', scan);
+    child.once('exit', (code) => {
+      clearTimeout(timeout);
+      reject(new Error(`the service exited (${code}) before listening:\n${output.join('')}`));
+    });
+  });
+  return {
+    ...httpClient(url),
+    url,
+    prefix: '/pipeline',
+    server: undefined as never,
+    process: child,
+    output,
+    close: () => stopInstance(child),
+  };
+}
+
+async function stopInstance(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
+const statuses = (answers: Answer[]) => answers.map((a) => a.status).join(',');
+const dealNumber = (id: string) => Number(id.replace('deal_', ''));
+
+describe('several instances over one PostgreSQL database', { skip: server.skip }, () => {
+  let schema: TestSchema;
+  let a: Instance;
+  let b: Instance;
+  /** Both instances, alternately: request i goes to instance i mod 2. */
+  const across = (i: number) => (i % 2 === 0 ? a : b);
+  const dealIds = new Set<string>();
+
+  before(async () => {
+    schema = await createTestSchema(server.url as string, 'multi');
+    // Started at once on an empty schema: both migrate and both try to seed.
+    [a, b] = await Promise.all([startInstance(schema.url), startInstance(schema.url)]);
+  });
+  after(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await schema?.drop();
+  });
+
+  it('two instances starting at once on an empty database seed the two closers once', async () => {
+    for (const instance of [a, b]) {
+      const closers = await instance.get<CloserView[]>('/closers/closers');
+      assert.equal(closers.status, 200);
+      assert.deepEqual(
+        closers.body.map((c) => c.id),
+        [ADA, MILO],
+      );
+    }
+  });
+
+  it('racing creates across instances: every one 201, ids distinct and gap-free', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        across(i).post<DealView>('/pipeline/deals', dealBody({ account: { name: `Race ${i}` } })),
+      ),
+    );
+    assert.equal(count(answers, 201), 20, statuses(answers));
+    const numbers = answers.map((x) => dealNumber(x.body.id)).sort((x, y) => x - y);
+    assert.equal(new Set(numbers).size, 20);
+    assert.equal(numbers[19] - numbers[0], 19, `gap-free: ${numbers}`);
+    for (const [i, x] of answers.entries()) {
+      dealIds.add(x.body.id);
+      // Each instance reads what the other wrote.
+      assert.equal((await getDeal(across(i + 1), x.body.id)).account.name, `Race ${i}`);
+    }
+  });
+
+  it('racing claims of one gig sent to both instances: exactly one 200, the rest 409', async () => {
+    const racers = [ADA, MILO];
+    for (let i = 0; i < 8; i++) racers.push((await enrol(across(i), `Racer ${i} (fictional)`, ['saas'])).id);
+    const { gig, deal } = await openCloserGig(a);
+    dealIds.add(deal.id);
+    const answers = await Promise.all(
+      racers.map((closerId, i) => across(i).post(`/closers/gigs/${gig.id}/claim`, { closerId })),
+    );
+    assert.equal(count(answers, 200), 1, statuses(answers));
+    assert.equal(count(answers, 409), racers.length - 1, statuses(answers));
+    const winner = racers[answers.findIndex((x) => x.status === 200)];
+    for (const instance of [a, b]) {
+      const stored = await getGig(instance, gig.id);
+      assert.equal(stored.status, 'claimed');
+      assert.equal(stored.closerId, winner);
+    }
+    const claims = (await getDeal(b, deal.id)).activity.filter((e) => /claimed/i.test(e.note));
+    assert.equal(claims.length, 1, 'one claim entry in the activity');
+  });
+
+  it('racing advances of one deal across instances: one stage each, five successes, the rest 409', async () => {
+    const deal = await createDeal(a);
+    dealIds.add(deal.id);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => across(i).post(`/pipeline/deals/${deal.id}/advance`)),
+    );
+    assert.equal(count(answers, 200), 5, statuses(answers));
+    assert.equal(count(answers, 409), 7, statuses(answers));
+    const stored = await getDeal(b, deal.id);
+    assert.equal(stored.stage, 'closed_won');
+    assert.deepEqual(
+      stored.activity.map((e) => e.stage),
+      ['sourced', 'qualified', 'meeting', 'proposal', 'negotiation', 'closed_won'],
+    );
+  });
+
+  it('racing closes of one gig across instances: one 200, one payout line', async () => {
+    const before = await getCloser(a, ADA);
+    const { gig, deal } = await negotiatingCloserGig(b, ADA, { listValueUsd: 50_000 });
+    dealIds.add(deal.id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        across(i).post(`/closers/gigs/${gig.id}/advance`, { advanceTo: 'closed_won', valueUsd: 45_000 + i }),
+      ),
+    );
+    assert.equal(count(answers, 200), 1, statuses(answers));
+    assert.equal(count(answers, 409), 9, statuses(answers));
+    for (const instance of [a, b]) {
+      const closer = await getCloser(instance, ADA);
+      assert.equal(closer.payouts.filter((p) => p.gigId === gig.id).length, 1);
+      assert.equal(closer.payouts.length, before.payouts.length + 1);
+      assert.equal(closer.record.wins, before.record.wins + 1);
+      assert.equal(closer.record.gigs, before.record.gigs + 1);
+    }
+    const settled = await a.get(`/pipeline/deals/${deal.id}/settlement`);
+    assert.equal(settled.status, 200);
+    const finalValueUsd = answers.find((x) => x.status === 200)?.body.deal.finalValueUsd;
+    assert.equal(settled.body.closerCommissionUsd, pctOfUsd(finalValueUsd, 0.1));
+  });
+
+  it('each due timer fires once while both instances sweep', async () => {
+    // Claims that expire after CLAIM_TTL_HOURS (72), and plain deals that go dark after 14 days.
+    const claimed: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { gig, deal } = await openCloserGig(across(i), { mandate: HUMAN_CLOSER });
+      await claim(across(i + 1), gig.id, MILO);
+      claimed.push(deal.id);
+      dealIds.add(deal.id);
+    }
+    const quiet: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const deal = await createDeal(across(i));
+      quiet.push(deal.id);
+      dealIds.add(deal.id);
+    }
+    const entries = async (dealId: string, pattern: RegExp) =>
+      (await getDeal(a, dealId)).activity.filter((e) => pattern.test(e.note)).length;
+
+    // The clock moves on one instance (its offset is in the database, so both see it) and the
+    // other runs its timers at the same moment; both also sweep every 0.2 s.
+    const [moved] = await Promise.all([
+      a.post('/demo/clock', { advanceHours: 73 }),
+      b.post('/demo/clock', { advanceHours: 0 }),
+    ]);
+    assert.equal(moved.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const id of claimed) assert.equal(await entries(id, /expired; the gig is open again/), 1, id);
+
+    await Promise.all([b.post('/demo/clock', { advanceHours: 15 * 24 }), a.post('/demo/clock', { advanceHours: 0 })]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const id of [...quiet, ...claimed]) {
+      assert.equal(await entries(id, /reported gone_dark/), 1, `${id} went dark once`);
+      assert.equal((await getDeal(b, id)).signals.filter((s) => s === 'gone_dark').length, 1);
+    }
+    for (const id of claimed) assert.ok((await entries(id, /expired unclaimed|released/i)) <= 1, id);
+  });
+
+  it('a restart keeps every deal, the closers and the id counters', async () => {
+    const deals = new Map<string, DealView>();
+    for (const id of dealIds) deals.set(id, await getDeal(a, id));
+    const closers = (await a.get<CloserView[]>('/closers/closers')).body;
+    await Promise.all([a.close(), b.close()]);
+
+    a = await startInstance(schema.url);
+    for (const [id, deal] of deals) assert.deepEqual(await getDeal(a, id), deal, id);
+    assert.deepEqual((await a.get<CloserView[]>('/closers/closers')).body, closers, 'not seeded again');
+    const next = await createDeal(a);
+    assert.equal(dealNumber(next.id), Math.max(...[...dealIds].map(dealNumber)) + 1);
+    b = await startInstance(schema.url);
+    assert.deepEqual(await getDeal(b, next.id), next);
+  });
+});
