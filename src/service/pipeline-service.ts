@@ -195,13 +195,24 @@ export class PipelineService {
     return { closer, payouts: await reader.payoutsOfCloser(closer.id) };
   }
 
+  /** Every closer with its ledger, read at once (one query on a database, not one per closer). */
+  private async withLedgers(reader: StoreReader, closers: readonly Closer[]): Promise<CloserWithLedger[]> {
+    const ledgers = await reader.payoutsOfClosers(closers.map((c) => c.id));
+    return closers.map((closer) => ({ closer, payouts: ledgers.get(closer.id) ?? [] }));
+  }
+
+  private async rankedWithLedgers(reader: StoreReader, industry: string | undefined) {
+    const ranked = rankClosers(await reader.listClosers(), industry);
+    const closers = await this.withLedgers(
+      reader,
+      ranked.map((m) => m.closer),
+    );
+    return ranked.map((match, i) => ({ ...match, closer: closers[i] }));
+  }
+
   private async escalation(reader: StoreReader, state: PipelineState, dealId: string, role: Role, gigId: string) {
     const deal = state.deals.get(dealId) as Deal;
-    const closers = await reader.listClosers();
-    const ranked = rankClosers(closers, deal.account.industry);
-    const suggestedClosers = [];
-    for (const match of ranked)
-      suggestedClosers.push({ ...match, closer: await this.withLedger(reader, match.closer) });
+    const suggestedClosers = await this.rankedWithLedgers(reader, deal.account.industry);
     return { escalated: true, role, gig: state.gigs.get(gigId) as Gig, deal, suggestedClosers } satisfies Escalation;
   }
 
@@ -301,10 +312,7 @@ export class PipelineService {
   }
 
   listClosers(): Promise<CloserWithLedger[]> {
-    return this.store.read(async (reader) => {
-      const closers = await reader.listClosers();
-      return Promise.all(closers.map((closer) => this.withLedger(reader, closer)));
-    });
+    return this.store.read(async (reader) => this.withLedgers(reader, await reader.listClosers()));
   }
 
   getCloser(closerId: string): Promise<Result<CloserWithLedger>> {
@@ -317,10 +325,7 @@ export class PipelineService {
 
   /** D-25. valueUsd and role are part of the request but do not change the ranking. */
   match(industry: string): Promise<Escalation['suggestedClosers']> {
-    return this.store.read(async (reader) => {
-      const ranked = rankClosers(await reader.listClosers(), industry);
-      return Promise.all(ranked.map(async (m) => ({ ...m, closer: await this.withLedger(reader, m.closer) })));
-    });
+    return this.store.read((reader) => this.rankedWithLedgers(reader, industry));
   }
 
   listGigs(status?: GigStatus): Promise<Gig[]> {

@@ -13,6 +13,8 @@ export interface StoreReader {
   /** Closers in id order. */
   listClosers(): Promise<Closer[]>;
   payoutsOfCloser(closerId: string): Promise<PayoutLine[]>;
+  /** The ledger lines of each of these closers in one read: every id is a key ([] if none). */
+  payoutsOfClosers(closerIds: readonly string[]): Promise<Map<string, PayoutLine[]>>;
   payoutsOfDeal(dealId: string): Promise<PayoutLine[]>;
   counts(): Promise<{ deals: number; closers: number }>;
   /** The demo clock's offset from the machine clock, shared by everything that reads the store. */

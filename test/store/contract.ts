@@ -245,6 +245,23 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       });
     });
 
+    it('reads the ledgers of several closers at once, in append order, [] for none', async () => {
+      await store.transaction(async (uow) => {
+        await uow.appendPayout(sampleLine('gig_0003', { closerId: 'closer_0002' }));
+        await uow.appendPayout(sampleLine('gig_0001'));
+        await uow.appendPayout(sampleLine('gig_0002', { closerId: 'closer_0002', amountCents: 7 }));
+      });
+      const ledgers = await store.read((r) => r.payoutsOfClosers(['closer_0002', 'closer_0001', 'closer_0404']));
+      assert.deepEqual([...ledgers.keys()].sort(), ['closer_0001', 'closer_0002', 'closer_0404']);
+      assert.deepEqual(
+        ledgers.get('closer_0002')?.map((l) => l.gigId),
+        ['gig_0003', 'gig_0002'],
+      );
+      assert.deepEqual(ledgers.get('closer_0001'), [sampleLine('gig_0001')]);
+      assert.deepEqual(ledgers.get('closer_0404'), []);
+      assert.deepEqual(await store.read((r) => r.payoutsOfClosers([])), new Map());
+    });
+
     it('finds due gig and deal timers, earliest first, up to the limit', async () => {
       await store.transaction(async (uow) => {
         await uow.putGig(sampleGig('gig_0001', 'deal_0001', { timerDueAt: T0 + 300 }));

@@ -60,6 +60,9 @@ class MemoryReader implements StoreReader {
   async payoutsOfCloser(closerId: string) {
     return [...(this.data.payoutsByCloser.get(closerId) ?? [])];
   }
+  async payoutsOfClosers(closerIds: readonly string[]) {
+    return new Map(closerIds.map((id) => [id, [...(this.data.payoutsByCloser.get(id) ?? [])]]));
+  }
   async payoutsOfDeal(dealId: string) {
     return [...(this.data.payoutsByDeal.get(dealId) ?? [])];
   }

@@ -91,6 +91,20 @@ class SqlReader implements StoreReader {
     return this.payouts('closer_id', closerId);
   }
 
+  async payoutsOfClosers(closerIds: readonly string[]) {
+    const ledgers = new Map<string, PayoutLine[]>(closerIds.map((id) => [id, []]));
+    if (closerIds.length === 0) return ledgers;
+    await this.beforeRead();
+    // The ids travel as one JSON array parameter: the same SQL on `pg` and on PGlite.
+    const rows = await this.session.query<PayoutRow>(
+      `SELECT ${PAYOUT_COLUMNS} FROM payouts
+       WHERE closer_id IN (SELECT json_array_elements_text($1::json)) ORDER BY seq`,
+      [JSON.stringify(closerIds)],
+    );
+    for (const row of rows) ledgers.get(row.closer_id)?.push(payoutFromRow(row));
+    return ledgers;
+  }
+
   payoutsOfDeal(dealId: string) {
     return this.payouts('deal_id', dealId);
   }
