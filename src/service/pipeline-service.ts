@@ -408,7 +408,7 @@ export class PipelineService {
   /** D-19: moves the demo clock forward and runs the platform timers at once. */
   async advanceClock(hours: number): Promise<number> {
     const moved = await this.unit(async (uow) => {
-      await uow.setClockOffsetMs((await uow.clockOffsetMs()) + hours * HOUR_MS);
+      await uow.advanceClockOffsetMs(hours * HOUR_MS);
     });
     if (!moved.ok) throw new Error(moved.refusal.message);
     await this.runTimers();

@@ -37,6 +37,11 @@ export interface UnitOfWork extends StoreReader {
   appendPayout(line: PayoutLine): Promise<void>;
   setClockOffsetMs(offsetMs: number): Promise<void>;
   /**
+   * Moves the demo clock offset forward by deltaMs in one step and returns the new offset, so
+   * that racing advances (from several instances) all count.
+   */
+  advanceClockOffsetMs(deltaMs: number): Promise<number>;
+  /**
    * Holds a named lock until the unit of work ends: units that take the same name run one at a
    * time, even across service instances (so that "seed if empty" never seeds twice).
    */

@@ -294,6 +294,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       assert.equal(await store.read((r) => r.clockOffsetMs()), 3_600_000);
     });
 
+    it('counts every one of racing clock advances', async () => {
+      const offsets = await Promise.all(
+        Array.from({ length: 10 }, () => store.transaction((uow) => uow.advanceClockOffsetMs(1_000))),
+      );
+      assert.deepEqual(
+        [...offsets].sort((x, y) => x - y),
+        Array.from({ length: 10 }, (_, i) => (i + 1) * 1_000),
+      );
+      assert.equal(await store.read((r) => r.clockOffsetMs()), 10_000);
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.advanceClockOffsetMs(5);
+          throw new Boom('refused');
+        }),
+        Boom,
+      );
+      assert.equal(await store.read((r) => r.clockOffsetMs()), 10_000, 'rolled back with its unit of work');
+    });
+
     it('wipes everything and restarts the counters and the clock', async () => {
       await store.transaction(async (uow) => {
         await uow.takeNumber('closer');

@@ -153,6 +153,10 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     });
     data.clockOffsetMs = offsetMs;
   }
+  async advanceClockOffsetMs(deltaMs: number) {
+    await this.setClockOffsetMs(this.data.clockOffsetMs + deltaMs);
+    return this.data.clockOffsetMs;
+  }
   async lock(_name: string) {
     // Every unit of work already runs alone here (P-23): holding any lock is implied.
   }

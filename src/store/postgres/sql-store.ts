@@ -236,6 +236,15 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     await this.session.query('UPDATE settings SET clock_offset_ms = $1', [offsetMs]);
   }
 
+  async advanceClockOffsetMs(deltaMs: number) {
+    // One UPDATE: a read then a write would let a racing advance from another instance be lost.
+    const [row] = await this.session.query<{ ms: string | number }>(
+      'UPDATE settings SET clock_offset_ms = clock_offset_ms + $1 RETURNING clock_offset_ms AS ms',
+      [deltaMs],
+    );
+    return Number(row.ms);
+  }
+
   async lock(name: string) {
     await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
   }
