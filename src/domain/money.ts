@@ -35,6 +35,9 @@ function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
 
 /** USD amount → integer cents, rounded half-up to the cent (D-22). */
 export function usdToCents(usd: number): Cents {
+  // Fast path: an amount with at most two decimals comes back exactly from its cents.
+  const cents = Math.round(usd * 100);
+  if (cents / 100 === usd && Number.isSafeInteger(cents)) return cents;
   const { digits, scale } = toDecimal(usd);
   return Number(divideHalfUp(digits * 100n, 10n ** BigInt(scale)));
 }
@@ -44,8 +47,17 @@ export function centsToUsd(cents: Cents): number {
   return cents / 100;
 }
 
+const MILLIONTHS = 1_000_000;
+
 /** cents × fraction, rounded half-up to the cent; exact for any decimal fraction. */
 export function applyFraction(cents: Cents, fraction: number): Cents {
+  // Fast path in exact integer arithmetic: a non-negative fraction with at most six decimals
+  // whose product stays a safe integer (the usual 0.8 × list value, 0.1 × final value).
+  const millionths = Math.round(fraction * MILLIONTHS);
+  if (millionths / MILLIONTHS === fraction && cents >= 0 && millionths >= 0) {
+    const scaled = cents * millionths + MILLIONTHS / 2;
+    if (Number.isSafeInteger(scaled)) return (scaled - (scaled % MILLIONTHS)) / MILLIONTHS;
+  }
   const { digits, scale } = toDecimal(fraction);
   return Number(divideHalfUp(BigInt(cents) * digits, 10n ** BigInt(scale)));
 }

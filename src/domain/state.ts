@@ -32,10 +32,11 @@ export function daysToMs(days: number): number {
   return days * DAY_MS;
 }
 
-function put<V>(map: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> {
-  const next = new Map(map);
-  next.set(key, value);
-  return next;
+interface Draft {
+  deals: Map<string, Deal>;
+  gigs: Map<string, Gig>;
+  closers: Map<string, Closer>;
+  payouts: PayoutLine[];
 }
 
 function must<V>(map: ReadonlyMap<string, V>, key: string, what: string): V {
@@ -50,48 +51,50 @@ function omit<T extends object, K extends keyof T>(record: T, ...keys: K[]): Omi
   return copy;
 }
 
-export function evolve(state: PipelineState, event: PipelineEvent): PipelineState {
-  const updateDeal = (id: string, change: (deal: Deal) => Deal): PipelineState => ({
-    ...state,
-    deals: put(state.deals, id, withStallDue(change(must(state.deals, id, 'deal')))),
-  });
-  const updateGig = (id: string, change: (gig: Gig) => Gig): PipelineState => ({
-    ...state,
-    gigs: put(state.gigs, id, change(must(state.gigs, id, 'gig'))),
-  });
+function updateDeal(draft: Draft, id: string, change: (deal: Deal) => Deal): void {
+  draft.deals.set(id, withStallDue(change(must(draft.deals, id, 'deal'))));
+}
 
+function updateGig(draft: Draft, id: string, change: (gig: Gig) => Gig): void {
+  draft.gigs.set(id, change(must(draft.gigs, id, 'gig')));
+}
+
+/** Applies one event to a draft: new record objects, in maps private to this evolve. */
+function apply(draft: Draft, event: PipelineEvent): void {
   switch (event.type) {
     case 'DealCreated':
-      return { ...state, deals: put(state.deals, event.deal.id, withStallDue(event.deal)) };
+      draft.deals.set(event.deal.id, withStallDue(event.deal));
+      return;
     case 'DealMoved':
-      return updateDeal(event.dealId, (deal) => ({
+      return updateDeal(draft, event.dealId, (deal) => ({
         ...deal,
         stage: event.to,
         ...(event.finalValueCents !== undefined ? { finalValueCents: event.finalValueCents } : {}),
         ...(event.closedBy !== undefined ? { closedBy: event.closedBy } : {}),
       }));
     case 'ActivityRecorded':
-      return updateDeal(event.dealId, (deal) => ({
+      return updateDeal(draft, event.dealId, (deal) => ({
         ...deal,
         activity: [...deal.activity, event.entry],
         lastActedAt: event.acted ? event.entry.at : deal.lastActedAt,
       }));
     case 'SignalsAdded':
-      return updateDeal(event.dealId, (deal) => ({
+      return updateDeal(draft, event.dealId, (deal) => ({
         ...deal,
         signals: [...deal.signals, ...event.signals.filter((s) => !deal.signals.includes(s))],
       }));
     case 'SignalsCleared':
-      return updateDeal(event.dealId, (deal) => ({
+      return updateDeal(draft, event.dealId, (deal) => ({
         ...deal,
         signals: deal.signals.filter((s) => !event.signals.includes(s)),
       }));
     case 'HumanTrackSet':
-      return updateDeal(event.dealId, (deal) => ({ ...deal, humanTrack: event.humanTrack }));
+      return updateDeal(draft, event.dealId, (deal) => ({ ...deal, humanTrack: event.humanTrack }));
     case 'GigPosted':
-      return { ...state, gigs: put(state.gigs, event.gig.id, event.gig) };
+      draft.gigs.set(event.gig.id, event.gig);
+      return;
     case 'GigClaimed':
-      return updateGig(event.gigId, (gig) => ({
+      return updateGig(draft, event.gigId, (gig) => ({
         ...gig,
         status: 'claimed',
         closerId: event.closerId,
@@ -100,47 +103,67 @@ export function evolve(state: PipelineState, event: PipelineEvent): PipelineStat
         timerDueAt: event.dueAt,
       }));
     case 'GigMoved':
-      return updateGig(event.gigId, (gig) => ({ ...gig, lastMoveAt: event.at, timerDueAt: event.dueAt }));
+      return updateGig(draft, event.gigId, (gig) => ({ ...gig, lastMoveAt: event.at, timerDueAt: event.dueAt }));
     case 'GigReopened':
-      return updateGig(event.gigId, (gig) => ({
+      return updateGig(draft, event.gigId, (gig) => ({
         ...omit(gig, 'closerId', 'claimedAt', 'lastMoveAt'),
         status: 'open',
         openedAt: event.at,
         timerDueAt: event.dueAt,
       }));
     case 'GigReleased':
-      return updateGig(event.gigId, (gig) => ({ ...omit(gig, 'timerDueAt'), status: 'released', endedAt: event.at }));
+      return updateGig(draft, event.gigId, (gig) => ({
+        ...omit(gig, 'timerDueAt'),
+        status: 'released',
+        endedAt: event.at,
+      }));
     case 'GigLapsed':
-      return updateGig(event.gigId, (gig) => ({ ...omit(gig, 'timerDueAt'), status: 'expired', endedAt: event.at }));
+      return updateGig(draft, event.gigId, (gig) => ({
+        ...omit(gig, 'timerDueAt'),
+        status: 'expired',
+        endedAt: event.at,
+      }));
     case 'GigFulfilled': {
-      const gig = must(state.gigs, event.gigId, 'gig');
+      const gig = must(draft.gigs, event.gigId, 'gig');
       const closerId = gig.closerId ?? '';
-      const closer = must(state.closers, closerId, 'closer');
+      const closer = must(draft.closers, closerId, 'closer');
       const won = event.outcome === 'closed_won';
       const record = {
         gigs: closer.record.gigs + 1,
         wins: closer.record.wins + (won ? 1 : 0),
         grossClosedCents: closer.record.grossClosedCents + (won ? (event.finalValueCents ?? 0) : 0),
       };
-      return {
-        ...state,
-        gigs: put(state.gigs, gig.id, {
-          ...omit(gig, 'timerDueAt'),
-          status: 'fulfilled',
-          outcome: event.outcome,
-          ...(event.finalValueCents !== undefined ? { finalValueCents: event.finalValueCents } : {}),
-          endedAt: event.at,
-        }),
-        closers: put(state.closers, closerId, { ...closer, record }),
-      };
+      draft.gigs.set(gig.id, {
+        ...omit(gig, 'timerDueAt'),
+        status: 'fulfilled',
+        outcome: event.outcome,
+        ...(event.finalValueCents !== undefined ? { finalValueCents: event.finalValueCents } : {}),
+        endedAt: event.at,
+      });
+      draft.closers.set(closerId, { ...closer, record });
+      return;
     }
     case 'PayoutPosted':
-      return { ...state, payouts: [...state.payouts, event.line] };
+      draft.payouts.push(event.line);
+      return;
     case 'CloserEnrolled':
-      return { ...state, closers: put(state.closers, event.closer.id, event.closer) };
+      draft.closers.set(event.closer.id, event.closer);
+      return;
   }
 }
 
+/** The state after the events. The given state is left as it was (the maps are copied once). */
 export function evolveAll(state: PipelineState, events: readonly PipelineEvent[]): PipelineState {
-  return events.reduce(evolve, state);
+  const draft: Draft = {
+    deals: new Map(state.deals),
+    gigs: new Map(state.gigs),
+    closers: new Map(state.closers),
+    payouts: [...state.payouts],
+  };
+  for (const event of events) apply(draft, event);
+  return draft;
+}
+
+export function evolve(state: PipelineState, event: PipelineEvent): PipelineState {
+  return evolveAll(state, [event]);
 }

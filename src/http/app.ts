@@ -57,6 +57,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Response schemas document the contract; the bytes come from JSON.stringify of the views.
+  // (Schema-driven serialization validates every anyOf branch at run time, e.g. each staffing
+  // rule and the deal-or-escalation answer, which cost more than it saved.)
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const shared = [ErrorSchema, MandateSchema, DealSchema, SettlementSchema, CloserSchema, GigSchema, EscalationSchema];
   const envelopes = [EmptyEnvelope, BlockedEnvelope, DealsEnvelope, DealEnvelope, GigsEnvelope, OfferEnvelope];
   for (const schema of [...shared, ...envelopes]) app.addSchema(schema);

@@ -52,6 +52,13 @@ export const SEED_CLOSERS = [
 const HOUR_MS = 60 * 60 * 1000;
 const PLACEHOLDER_IDS: Record<IdKind, string> = { deal: 'deal_pending', gig: 'gig_pending', closer: 'closer_pending' };
 
+/** Commands that create a record whenever they are accepted. */
+const ALWAYS_CREATES: Partial<Record<PipelineCommand['type'], IdKind>> = {
+  CreateDeal: 'deal',
+  Reengage: 'deal',
+  EnrolCloser: 'closer',
+};
+
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
   const kinds = new Set<IdKind>();
@@ -96,34 +103,41 @@ export class PipelineService {
   }
 
   /**
-   * Decides one command against the loaded state, stores the outcome, returns the new state.
-   * Ids are taken only for what the decision creates: a draft decision with placeholder ids
-   * says which kinds it needs; those numbers are taken inside the unit of work (so a refusal
-   * takes none, D-28) and the command is decided again, deterministically, with the real ids.
+   * Decides one command against the loaded state and returns the state after it; `apply` also
+   * stores the outcome. Ids are taken only for what the decision creates (a refusal takes none,
+   * D-28): a command that always creates takes its id first (a refusal rolls the unit of work
+   * back, counter included); otherwise a draft decision with placeholder ids says which kinds
+   * it needs, those are taken, and the command is decided again, deterministically, with them.
    */
-  private async apply(
-    uow: UnitOfWork,
-    state: PipelineState,
-    command: PipelineCommand,
-    now: number,
-  ): Promise<{ state: PipelineState; events: PipelineEvent[]; escalation?: { role: Role; gigId: string } }> {
+  private async decideStep(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
     const context = (ids: Record<IdKind, string>): DecisionContext => ({
       now,
       claimTtlMs: this.config.claimTtlHours * HOUR_MS,
       nextIds: ids,
     });
-    let decision = decide(state, command, context(PLACEHOLDER_IDS));
+    const creates = ALWAYS_CREATES[command.type];
+    let decision = creates
+      ? decide(
+          state,
+          command,
+          context({ ...PLACEHOLDER_IDS, [creates]: formatId(creates, await uow.takeNumber(creates)) }),
+        )
+      : decide(state, command, context(PLACEHOLDER_IDS));
     if (!decision.ok) throw new RefusedError(decision.refusal);
-    const needed = createdKinds(decision.events);
+    const needed = creates ? [] : createdKinds(decision.events);
     if (needed.length > 0) {
       const ids = { ...PLACEHOLDER_IDS };
       for (const kind of needed) ids[kind] = formatId(kind, await uow.takeNumber(kind));
       decision = decide(state, command, context(ids));
       if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
     }
-    const next = evolveAll(state, decision.events);
-    await this.persist(uow, next, decision.events);
-    return { state: next, events: decision.events, escalation: decision.escalation };
+    return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
+  }
+
+  private async apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
+    const step = await this.decideStep(uow, state, command, now);
+    await this.persist(uow, step.state, step.events);
+    return step;
   }
 
   private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[]) {
@@ -225,21 +239,30 @@ export class PipelineService {
     });
   }
 
-  /** Creates a deal and lets the agent advance it until it closes or escalates: one unit of work. */
+  /**
+   * Creates a deal and lets the agent advance it until it closes or escalates: one unit of
+   * work, its records written once at the end.
+   */
   sell(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
       const now = await this.now(uow);
-      let { state } = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now);
+      const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now);
+      let state = created.state;
+      const events = [...created.events];
       const dealId = [...state.deals.keys()][0] as string;
-      for (let step = 0; step < MAX_SELL_STEPS; step++) {
+      let escalation: { role: Role; gigId: string } | undefined;
+      for (let step = 0; step < MAX_SELL_STEPS && !escalation; step++) {
         const deal = state.deals.get(dealId) as Deal;
         if (deal.stage === 'closed_won' || deal.stage === 'closed_lost') break;
-        const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal: {} }, now);
+        const advanced = await this.decideStep(uow, state, { type: 'AdvanceDeal', dealId, proposal: {} }, now);
         state = advanced.state;
-        if (advanced.escalation) {
-          const { role, gigId } = advanced.escalation;
-          return { kind: 'escalation', escalation: await this.escalation(uow, state, dealId, role, gigId) } as const;
-        }
+        events.push(...advanced.events);
+        escalation = advanced.escalation;
+      }
+      await this.persist(uow, state, events);
+      if (escalation) {
+        const { role, gigId } = escalation;
+        return { kind: 'escalation', escalation: await this.escalation(uow, state, dealId, role, gigId) } as const;
       }
       return { kind: 'deal', deal: state.deals.get(dealId) as Deal } as const;
     });
