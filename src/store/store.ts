@@ -2,12 +2,18 @@
 // contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
 import type { IdKind } from '../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
+import type { Stage } from '../domain/stages.ts';
 
 export interface StoreReader {
   getDeal(id: string): Promise<Deal | undefined>;
   getGig(id: string): Promise<Gig | undefined>;
   getCloser(id: string): Promise<Closer | undefined>;
   gigsOfDeal(dealId: string): Promise<Gig[]>;
+  /**
+   * A page of deals in id order, optionally of one stage, after a deal id (exclusive). Indexed:
+   * a page never reads every deal (issue 5: a page of 100 in under 5 ms at a million deals).
+   */
+  listDeals(filter: { stage?: Stage; afterId?: string; limit: number }): Promise<Deal[]>;
   /** Gigs in id order, optionally of one status. */
   listGigs(filter?: { status?: GigStatus }): Promise<Gig[]>;
   /** Closers in id order. */

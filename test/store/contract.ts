@@ -132,6 +132,49 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       });
     });
 
+    it('pages deals in id order, by stage, after a cursor, and follows stage changes', async () => {
+      await store.transaction(async (uow) => {
+        for (let n = 1; n <= 12; n++) {
+          const stage = n % 3 === 0 ? 'negotiation' : 'sourced';
+          await uow.putDeal(sampleDeal(`deal_${String(n).padStart(4, '0')}`, { stage }));
+        }
+        await uow.putDeal(sampleDeal('deal_10000', { stage: 'negotiation' }));
+      });
+      await store.read(async (r) => {
+        const ids = async (filter: Parameters<typeof r.listDeals>[0]) => (await r.listDeals(filter)).map((d) => d.id);
+        assert.deepEqual(await ids({ stage: 'negotiation', limit: 10 }), [
+          'deal_0003',
+          'deal_0006',
+          'deal_0009',
+          'deal_0012',
+          'deal_10000',
+        ]);
+        assert.deepEqual(await ids({ stage: 'negotiation', afterId: 'deal_0006', limit: 2 }), [
+          'deal_0009',
+          'deal_0012',
+        ]);
+        assert.deepEqual(await ids({ stage: 'negotiation', afterId: 'deal_0012', limit: 2 }), ['deal_10000']);
+        assert.deepEqual(await ids({ limit: 3 }), ['deal_0001', 'deal_0002', 'deal_0003']);
+        assert.deepEqual(await ids({ afterId: 'deal_0011', limit: 5 }), ['deal_0012', 'deal_10000']);
+        assert.deepEqual(await ids({ stage: 'closed_won', limit: 5 }), []);
+      });
+      await store.transaction((uow) => uow.putDeal(sampleDeal('deal_0003', { stage: 'closed_won' })));
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.putDeal(sampleDeal('deal_0006', { stage: 'closed_won' }));
+          throw new Boom('refused');
+        }),
+        Boom,
+      );
+      await store.read(async (r) => {
+        assert.deepEqual(
+          (await r.listDeals({ stage: 'closed_won', limit: 5 })).map((d) => d.id),
+          ['deal_0003'],
+        );
+        assert.equal((await r.listDeals({ stage: 'negotiation', limit: 1 }))[0].id, 'deal_0006');
+      });
+    });
+
     it('lists gigs in id order, filtered by status, and the gigs of one deal', async () => {
       await store.transaction(async (uow) => {
         await uow.putGig(sampleGig('gig_0002', 'deal_0001', { status: 'released' }));

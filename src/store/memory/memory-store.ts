@@ -1,11 +1,15 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
 // serializes them, writes go straight to the maps and an undo log rolls them back on a throw.
-import { compareIds, type IdKind } from '../../domain/ids.ts';
+import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
+import type { Stage } from '../../domain/stages.ts';
 import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
+import { StageIndex } from './stage-index.ts';
 
 interface Data {
   deals: Map<string, Deal>;
+  /** Stage of each deal by number, for stage-filtered pages (deal ids are deal_<number>). */
+  stages: StageIndex;
   gigs: Map<string, Gig>;
   gigsByDeal: Map<string, string[]>;
   closers: Map<string, Closer>;
@@ -18,6 +22,7 @@ interface Data {
 
 const emptyData = (): Data => ({
   deals: new Map(),
+  stages: new StageIndex(),
   gigs: new Map(),
   gigsByDeal: new Map(),
   closers: new Map(),
@@ -27,6 +32,12 @@ const emptyData = (): Data => ({
   counters: { deal: 0, gig: 0, closer: 0 },
   clockOffsetMs: 0,
 });
+
+/** deal_0042 → 42; undefined for an id of another form. */
+function dealNumber(id: string): number | undefined {
+  const match = /^deal_(\d+)$/.exec(id);
+  return match ? Number(match[1]) : undefined;
+}
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
 
@@ -40,6 +51,12 @@ class MemoryReader implements StoreReader {
   constructor(protected data: Data) {}
   async getDeal(id: string) {
     return this.data.deals.get(id);
+  }
+  async listDeals(filter: { stage?: Stage; afterId?: string; limit: number }) {
+    const after = filter.afterId === undefined ? -1 : (dealNumber(filter.afterId) ?? -1);
+    return this.data.stages
+      .page(filter.stage, after, filter.limit)
+      .map((n) => this.data.deals.get(formatId('deal', n)) as Deal);
   }
   async getGig(id: string) {
     return this.data.gigs.get(id);
@@ -117,8 +134,15 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     return counters[kind];
   }
   async putDeal(deal: Deal) {
-    this.remember(this.data.deals, deal.id);
-    this.data.deals.set(deal.id, deal);
+    const { deals, stages } = this.data;
+    const previous = deals.get(deal.id);
+    this.remember(deals, deal.id);
+    deals.set(deal.id, deal);
+    const number = dealNumber(deal.id);
+    if (number !== undefined && previous?.stage !== deal.stage) {
+      stages.set(number, deal.stage);
+      this.undo.push(() => stages.set(number, previous?.stage));
+    }
   }
   async putGig(gig: Gig) {
     const { gigs, gigsByDeal } = this.data;

@@ -12,8 +12,10 @@
 // - Puts are buffered and written as one multi-row upsert per table, before the next read of
 //   the records and at commit, so a sell (a create and several moves) is one write.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
+
 import type { IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
+import type { Stage } from '../../domain/stages.ts';
 import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
 import { closerValues, dealValues, gigValues, type PayoutRow, payoutFromRow, payoutParams } from './codec.ts';
 import { migrate } from './migrate.ts';
@@ -77,6 +79,22 @@ class SqlReader implements StoreReader {
   }
 
   // Lists, ledgers, counts and timer scans never lock: they inform, the locked reads decide.
+  listDeals(filter: { stage?: Stage; afterId?: string; limit: number }) {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (filter.stage !== undefined) {
+      params.push(filter.stage);
+      where.push(`stage = $${params.length}`);
+    }
+    if (filter.afterId !== undefined) {
+      params.push(filter.afterId);
+      where.push(`(length(id), id) > (length($${params.length}::text), $${params.length}::text COLLATE "C")`);
+    }
+    params.push(filter.limit);
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
+    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${BY_ID} LIMIT $${params.length}`, params);
+  }
+
   listGigs(filter: { status?: GigStatus } = {}) {
     return filter.status
       ? this.docs<Gig>(`SELECT doc FROM gigs WHERE status = $1 ORDER BY ${BY_ID}`, [filter.status])
