@@ -125,3 +125,21 @@ export function settlementView(s: Settlement) {
     })),
   };
 }
+
+const DEAL_JSON_CACHE_SIZE = 10_000;
+const dealJsonCache = new Map<string, { deal: Deal; json: string }>();
+
+/**
+ * The deal's JSON, reused while the record is the same object: records are immutable, so a
+ * changed deal is a new object and misses. Bounded: the oldest entry goes past 10,000.
+ */
+export function dealJson(deal: Deal): string {
+  const hit = dealJsonCache.get(deal.id);
+  if (hit?.deal === deal) return hit.json;
+  const json = JSON.stringify(dealView(deal));
+  if (hit) dealJsonCache.delete(deal.id);
+  else if (dealJsonCache.size >= DEAL_JSON_CACHE_SIZE)
+    dealJsonCache.delete(dealJsonCache.keys().next().value as string);
+  dealJsonCache.set(deal.id, { deal, json });
+  return json;
+}

@@ -8,7 +8,7 @@ import { sendRefusal } from '../errors.ts';
 import { errorResponses, IdParams } from '../schemas/common.ts';
 import { CreateDealBody, DealSchema, ProposalBody, SettlementSchema, SignalsBody } from '../schemas/deal.ts';
 import { EmptyBody, EscalationSchema } from '../schemas/marketplace.ts';
-import { dealView, escalationView, settlementView } from '../views.ts';
+import { dealJson, dealView, escalationView, settlementView } from '../views.ts';
 
 type CreateDealInput = { account: Account; listValueUsd: number; mandate?: unknown };
 type IdParam = { Params: { id: string } };
@@ -69,7 +69,7 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
     async (request, reply) => {
       const result = await service.getDeal(request.params.id);
       if (!result.ok) return sendRefusal(reply, result.refusal);
-      return dealView(result.value);
+      return reply.type('application/json; charset=utf-8').send(dealJson(result.value));
     },
   );
 
