@@ -88,8 +88,21 @@ export class PipelineService {
     private readonly config: ServiceConfig,
   ) {}
 
+  /**
+   * The time: the stored demo clock offset plus the machine clock, read once the offset has
+   * arrived, so that both are read after every lock the unit of work asked for before it.
+   */
   private async now(reader: StoreReader): Promise<number> {
-    return this.clock.now() + (await reader.clockOffsetMs());
+    const offsetMs = await reader.clockOffsetMs();
+    return this.clock.now() + offsetMs;
+  }
+
+  /**
+   * The time, and the number of the record a command that always creates makes (D-28), asked
+   * for together: one round trip on a database, the time still read first.
+   */
+  private nowAndNumber(uow: UnitOfWork, kind: IdKind): Promise<[number, number]> {
+    return Promise.all([this.now(uow), uow.takeNumber(kind)]);
   }
 
   /** Runs work in one unit of work; a refusal thrown inside rolls everything back. */
@@ -108,8 +121,15 @@ export class PipelineService {
    * D-28): a command that always creates takes its id first (a refusal rolls the unit of work
    * back, counter included); otherwise a draft decision with placeholder ids says which kinds
    * it needs, those are taken, and the command is decided again, deterministically, with them.
+   * `createdNumber` is the number a command that always creates already took (nowAndNumber).
    */
-  private async decideStep(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
+  private async decideStep(
+    uow: UnitOfWork,
+    state: PipelineState,
+    command: PipelineCommand,
+    now: number,
+    createdNumber?: number,
+  ) {
     const context = (ids: Record<IdKind, string>): DecisionContext => ({
       now,
       claimTtlMs: this.config.claimTtlHours * HOUR_MS,
@@ -120,22 +140,34 @@ export class PipelineService {
       ? decide(
           state,
           command,
-          context({ ...PLACEHOLDER_IDS, [creates]: formatId(creates, await uow.takeNumber(creates)) }),
+          context({
+            ...PLACEHOLDER_IDS,
+            [creates]: formatId(creates, createdNumber ?? (await uow.takeNumber(creates))),
+          }),
         )
       : decide(state, command, context(PLACEHOLDER_IDS));
     if (!decision.ok) throw new RefusedError(decision.refusal);
     const needed = creates ? [] : createdKinds(decision.events);
     if (needed.length > 0) {
       const ids = { ...PLACEHOLDER_IDS };
-      for (const kind of needed) ids[kind] = formatId(kind, await uow.takeNumber(kind));
+      const numbers = await Promise.all(needed.map((kind) => uow.takeNumber(kind)));
+      needed.forEach((kind, i) => {
+        ids[kind] = formatId(kind, numbers[i]);
+      });
       decision = decide(state, command, context(ids));
       if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
     }
     return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
   }
 
-  private async apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
-    const step = await this.decideStep(uow, state, command, now);
+  private async apply(
+    uow: UnitOfWork,
+    state: PipelineState,
+    command: PipelineCommand,
+    now: number,
+    createdNumber?: number,
+  ) {
+    const step = await this.decideStep(uow, state, command, now, createdNumber);
     await this.persist(uow, step.state, step.events);
     return step;
   }
@@ -177,20 +209,29 @@ export class PipelineService {
     for (const id of deals) await uow.putDeal(state.deals.get(id) as Deal);
     for (const id of gigs) await uow.putGig(state.gigs.get(id) as Gig);
     for (const id of closers) await uow.putCloser(state.closers.get(id) as Closer);
-    for (const event of events) if (event.type === 'PayoutPosted') await uow.appendPayout(event.line);
+    // Appended in event order, sent together (one round trip on a database).
+    await Promise.all(events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])));
   }
 
-  /** The deal, its gigs, and the closers named by them or by the caller. */
-  private async loadDeal(reader: StoreReader, dealId: string, closerIds: (string | undefined)[] = []) {
-    const deal = await reader.getDeal(dealId);
+  /**
+   * The deal and its gigs (asked for together, the deal first: the lock order), then the closers
+   * named by them or by the caller, all at once, and with them whatever `alongside` asks for
+   * (sent behind the closers, so after every lock): one round trip each on a database.
+   */
+  private async loadDeal(
+    reader: StoreReader,
+    dealId: string,
+    closerIds: (string | undefined)[] = [],
+    alongside?: () => Promise<void>,
+  ): Promise<PipelineState> {
+    const [deal, gigs] = await Promise.all([reader.getDeal(dealId), reader.gigsOfDeal(dealId)]);
     if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
-    const gigs = await reader.gigsOfDeal(dealId);
+    const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])].filter((id) => id !== undefined);
+    const [found] = await Promise.all([Promise.all(ids.map((id) => reader.getCloser(id))), alongside?.()]);
     const closers = new Map<string, Closer>();
-    for (const id of [...gigs.map((g) => g.closerId), ...closerIds]) {
-      if (id === undefined || closers.has(id)) continue;
-      const closer = await reader.getCloser(id);
-      if (closer) closers.set(id, closer);
-    }
+    found.forEach((closer, i) => {
+      if (closer) closers.set(ids[i], closer);
+    });
     return {
       ...initialState(),
       deals: new Map([[deal.id, deal]]),
@@ -199,10 +240,19 @@ export class PipelineService {
     } satisfies PipelineState;
   }
 
-  private async loadGig(reader: StoreReader, gigId: string, closerId?: string) {
+  private async loadGig(reader: StoreReader, gigId: string, closerId?: string, alongside?: () => Promise<void>) {
     const gig = await reader.getGig(gigId);
     if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
-    return this.loadDeal(reader, gig.dealId, [closerId]);
+    return this.loadDeal(reader, gig.dealId, [closerId], alongside);
+  }
+
+  /** loadDeal, and the time read behind its locks: what a command on a deal is decided with. */
+  private async loadDealNow(uow: UnitOfWork, dealId: string) {
+    let now = 0;
+    const state = await this.loadDeal(uow, dealId, [], async () => {
+      now = await this.now(uow);
+    });
+    return { state, now };
   }
 
   private async withLedger(reader: StoreReader, closer: Closer): Promise<CloserWithLedger> {
@@ -234,7 +284,8 @@ export class PipelineService {
 
   createDeal(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
-      const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, await this.now(uow));
+      const [now, number] = await this.nowAndNumber(uow, 'deal');
+      const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
       return [...created.state.deals.values()][0] as Deal;
     });
   }
@@ -245,8 +296,8 @@ export class PipelineService {
    */
   sell(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
-      const now = await this.now(uow);
-      const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now);
+      const [now, number] = await this.nowAndNumber(uow, 'deal');
+      const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
       let state = created.state;
       const events = [...created.events];
       const dealId = [...state.deals.keys()][0] as string;
@@ -283,8 +334,8 @@ export class PipelineService {
 
   advanceDeal(dealId: string, proposal: ProposalInput): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
-      const state = await this.loadDeal(uow, dealId);
-      const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, await this.now(uow));
+      const { state, now } = await this.loadDealNow(uow, dealId);
+      const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, now);
       if (advanced.escalation) {
         const { role, gigId } = advanced.escalation;
         return {
@@ -298,8 +349,8 @@ export class PipelineService {
 
   private dealCommand(dealId: string, command: PipelineCommand): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
-      const state = await this.loadDeal(uow, dealId);
-      const applied = await this.apply(uow, state, command, await this.now(uow));
+      const { state, now } = await this.loadDealNow(uow, dealId);
+      const applied = await this.apply(uow, state, command, now);
       return applied.state.deals.get(dealId) as Deal;
     });
   }
@@ -314,8 +365,12 @@ export class PipelineService {
 
   reengage(dealId: string): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
-      const state = await this.loadDeal(uow, dealId);
-      const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, await this.now(uow));
+      let now = 0;
+      let number = 0;
+      const state = await this.loadDeal(uow, dealId, [], async () => {
+        [now, number] = await this.nowAndNumber(uow, 'deal');
+      });
+      const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, now, number);
       const created = applied.events.find((e) => e.type === 'DealCreated');
       return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
     });
@@ -329,7 +384,8 @@ export class PipelineService {
 
   enrolCloser(input: { name: string; industries: readonly string[] }): Promise<Result<CloserWithLedger>> {
     return this.unit(async (uow) => {
-      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, await this.now(uow));
+      const [now, number] = await this.nowAndNumber(uow, 'closer');
+      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, now, number);
       return { closer: [...applied.state.closers.values()][0] as Closer, payouts: [] };
     });
   }
@@ -361,8 +417,11 @@ export class PipelineService {
     command: PipelineCommand,
   ): Promise<Result<GigOutcome>> {
     return this.unit(async (uow) => {
-      const state = await this.loadGig(uow, gigId, closerId);
-      const applied = await this.apply(uow, state, command, await this.now(uow));
+      let now = 0;
+      const state = await this.loadGig(uow, gigId, closerId, async () => {
+        now = await this.now(uow);
+      });
+      const applied = await this.apply(uow, state, command, now);
       const gig = applied.state.gigs.get(gigId) as Gig;
       const outcome: GigOutcome = { gig, deal: applied.state.deals.get(gig.dealId) as Deal };
       if (applied.events.some((e) => e.type === 'GigFulfilled') && gig.closerId) {

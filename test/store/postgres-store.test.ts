@@ -3,11 +3,15 @@
 // ledger's append-only trigger.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Deal } from '../../src/domain/records.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
+import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
+import { type SqlDatabase, sqlState } from '../../src/store/postgres/sql-database.ts';
+import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
-import { describeStoreContract, sampleLine } from './contract.ts';
+import { describeStoreContract, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
 
 const server = await postgresForTests();
 
@@ -97,6 +101,106 @@ if (server.skip !== undefined) {
         const { rows } = await c.query('SELECT count(*)::int AS n, sum(amount_cents)::int AS total FROM payouts');
         assert.deepEqual(rows[0], { n: 1, total: 123_45 });
       });
+    });
+  });
+
+  describe('postgres store: pipelined statements and held records', () => {
+    let schema: TestSchema;
+    let store: Store;
+    /** Every statement the store sends, in order. */
+    const sent: string[] = [];
+    before(async () => {
+      schema = await createTestSchema(baseUrl, 'pipeline');
+      // One connection: a unit of work that failed must leave it usable for the next.
+      const pg = new PgDatabase(schema.url, { poolSize: 1 });
+      const db: SqlDatabase = {
+        session: (work) =>
+          pg.session((session) =>
+            work({
+              query: (text, params) => {
+                sent.push(text.replace(/\s+/g, ' ').trim());
+                return session.query(text, params);
+              },
+              exec: (text) => {
+                sent.push(text);
+                return session.exec(text);
+              },
+            }),
+          ),
+        close: () => pg.close(),
+      };
+      store = await SqlStore.open(db);
+      await store.transaction(async (uow) => {
+        await uow.putDeal(sampleDeal('deal_0001'));
+        await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
+        await uow.putGig(sampleGig('gig_0002', 'deal_0001', { status: 'claimed', closerId: 'closer_0001' }));
+        await uow.putCloser(sampleCloser('closer_0001'));
+      });
+    });
+    after(async () => {
+      await store.close();
+      await schema.drop();
+    });
+
+    // A deal without a stage breaks the NOT NULL on deals.stage: a write the server refuses.
+    const unwritable = () => sampleDeal('deal_0002', { stage: undefined as unknown as Deal['stage'] });
+
+    it('throws the error of a last write sent with COMMIT, and keeps nothing of the unit of work', async () => {
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          assert.equal(await uow.takeNumber('deal'), 1);
+          await uow.putDeal(unwritable());
+        }),
+        (error: unknown) => sqlState(error) === '23502',
+      );
+      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 1, 'counter rolled back'));
+      assert.equal(await store.read((r) => r.getDeal('deal_0002')), undefined);
+    });
+
+    it('throws the error of a write sent before a read, not the read failing behind it', async () => {
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.putDeal(unwritable());
+          await uow.listDeals({ limit: 10 });
+        }),
+        (error: unknown) => sqlState(error) === '23502',
+      );
+      assert.deepEqual(await store.read((r) => r.counts()), { deals: 1, closers: 1 });
+    });
+
+    it("locks a gig with its deal and all the deal's gigs once, then reads them again without a statement", async () => {
+      sent.length = 0;
+      await store.transaction(async (uow) => {
+        const gig = await uow.getGig('gig_0002');
+        assert.equal(gig?.closerId, 'closer_0001');
+        assert.equal((await uow.getGig('gig_0002'))?.id, 'gig_0002');
+        assert.equal((await uow.getDeal('deal_0001'))?.id, 'deal_0001');
+        assert.deepEqual(
+          (await uow.gigsOfDeal('deal_0001')).map((g) => g.id),
+          ['gig_0001', 'gig_0002'],
+        );
+        assert.equal((await uow.getCloser('closer_0001'))?.id, 'closer_0001');
+        assert.equal((await uow.getCloser('closer_0001'))?.id, 'closer_0001');
+        // What it puts is what it reads back, including a new gig among the held ones.
+        await uow.putGig(sampleGig('gig_0010', 'deal_0001'));
+        await uow.putDeal(sampleDeal('deal_0001', { stage: 'qualified' }));
+        assert.equal((await uow.getDeal('deal_0001'))?.stage, 'qualified');
+        assert.deepEqual(
+          (await uow.gigsOfDeal('deal_0001')).map((g) => g.id),
+          ['gig_0001', 'gig_0002', 'gig_0010'],
+        );
+      });
+      assert.deepEqual(sent, [
+        'BEGIN',
+        'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
+        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY length(id), id FOR UPDATE',
+        'SELECT doc FROM closers WHERE id = $1 FOR UPDATE',
+        sent[4],
+        'COMMIT',
+      ]);
+      assert.match(sent[4], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
+      assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
+      assert.equal((await store.read((r) => r.gigsOfDeal('deal_0001'))).length, 3);
     });
   });
 

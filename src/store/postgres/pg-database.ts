@@ -1,5 +1,7 @@
 // SqlDatabase on a PostgreSQL server through node-postgres: a pool of connections, one
 // checked out per session (so units of work run in parallel, serialized by row locks).
+// Connections are pipelined: statements a session sends before the answers to earlier ones
+// arrive go out at once, so they cost one network round trip between them.
 import pg from 'pg';
 import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 
@@ -19,6 +21,9 @@ export class PgDatabase implements SqlDatabase {
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
       application_name: 'sales-pipeline-service',
+      // Each statement still has its own Sync: an error fails that statement only (and, inside
+      // a transaction, aborts it, so the ones behind it fail too), exactly as if sent one by one.
+      pipeline: true,
     });
     // An idle connection the server drops (a restart, a failover) is removed from the pool and
     // reported here; the next unit of work gets a fresh connection, so there is nothing to do.

@@ -2,7 +2,11 @@
 // of SQL) runs on a PostgreSQL server through `pg` and embedded through PGlite.
 
 export interface SqlSession {
-  /** One statement with $1… parameters; the rows it returns. */
+  /**
+   * One statement with $1… parameters; the rows it returns. The statement is sent (or queued to
+   * be) when query is called, so statements run in call order even when a caller does not wait
+   * for one before sending the next; an adapter may pipeline those into one round trip.
+   */
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /** Several statements separated by semicolons, no parameters, one round trip. */
   exec(text: string): Promise<void>;

@@ -11,9 +11,17 @@
 // - Id counters are rows updated inside the transaction, so a refusal (a rollback) takes none.
 // - Puts are buffered and written as one multi-row upsert per table, before the next read of
 //   the records and at commit, so a sell (a create and several moves) is one write.
+// - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
+//   else can change them before it ends, so reading one again costs no statement. Reading a
+//   gig locks its deal and all the deal's gigs at once, since what reads a gig loads its deal.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
+//
+// Round trips: every method sends its statements when it is called, never after an await, so
+// statements reach the server in call order and the `pg` adapter pipelines those sent together
+// (BEGIN with the first statement, the last write with COMMIT, reads started at once) into one
+// round trip. The server still runs them one after another, each seeing what the last did.
 
-import type { IdKind } from '../../domain/ids.ts';
+import { compareIds, type IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
 import type { Stage } from '../../domain/stages.ts';
 import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
@@ -29,53 +37,50 @@ const MAX_ATTEMPTS = 8;
 const BY_ID = 'length(id), id';
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
+const ignore = () => undefined;
+
+/** A promise whose rejection is handled later (awaited after other work): never "unhandled". */
+function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(ignore);
+  return promise;
+}
+
 class SqlReader implements StoreReader {
-  private readonly forUpdate: string;
-  constructor(
-    protected readonly session: SqlSession,
-    locking: boolean,
-  ) {
-    this.forUpdate = locking ? ' FOR UPDATE' : '';
+  constructor(protected readonly session: SqlSession) {}
+
+  /**
+   * Sends one read now. A unit of work sends its buffered puts just before it, so that it reads
+   * its own writes.
+   */
+  protected send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    return this.session.query<R>(text, params);
   }
 
-  /** A unit of work writes its buffered puts here, so that it reads its own writes. */
-  protected async beforeRead(): Promise<void> {}
-
-  private async docs<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    await this.beforeRead();
-    return (await this.session.query<{ doc: T }>(text, params)).map((row) => row.doc);
+  protected async docs<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.send<{ doc: T }>(text, params)).map((row) => row.doc);
   }
 
   private async payouts(where: string, id: string): Promise<PayoutLine[]> {
-    await this.beforeRead();
-    const rows = await this.session.query<PayoutRow>(
-      `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE ${where} = $1 ORDER BY seq`,
-      [id],
-    );
+    const rows = await this.send<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE ${where} = $1 ORDER BY seq`, [
+      id,
+    ]);
     return rows.map(payoutFromRow);
   }
 
-  async getDeal(id: string) {
-    return (await this.docs<Deal>(`SELECT doc FROM deals WHERE id = $1${this.forUpdate}`, [id]))[0];
+  async getDeal(id: string): Promise<Deal | undefined> {
+    return (await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1', [id]))[0];
   }
 
-  async getGig(id: string) {
-    if (this.forUpdate) {
-      // The deal first: the lock order every unit of work follows (deal, then its gigs).
-      await this.beforeRead();
-      await this.session.query('SELECT 1 FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [
-        id,
-      ]);
-    }
-    return (await this.docs<Gig>(`SELECT doc FROM gigs WHERE id = $1${this.forUpdate}`, [id]))[0];
+  async getGig(id: string): Promise<Gig | undefined> {
+    return (await this.docs<Gig>('SELECT doc FROM gigs WHERE id = $1', [id]))[0];
   }
 
-  async getCloser(id: string) {
-    return (await this.docs<Closer>(`SELECT doc FROM closers WHERE id = $1${this.forUpdate}`, [id]))[0];
+  async getCloser(id: string): Promise<Closer | undefined> {
+    return (await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1', [id]))[0];
   }
 
-  gigsOfDeal(dealId: string) {
-    return this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID}${this.forUpdate}`, [dealId]);
+  gigsOfDeal(dealId: string): Promise<Gig[]> {
+    return this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID}`, [dealId]);
   }
 
   // Lists, ledgers, counts and timer scans never lock: they inform, the locked reads decide.
@@ -112,9 +117,8 @@ class SqlReader implements StoreReader {
   async payoutsOfClosers(closerIds: readonly string[]) {
     const ledgers = new Map<string, PayoutLine[]>(closerIds.map((id) => [id, []]));
     if (closerIds.length === 0) return ledgers;
-    await this.beforeRead();
     // The ids travel as one JSON array parameter: the same SQL on `pg` and on PGlite.
-    const rows = await this.session.query<PayoutRow>(
+    const rows = await this.send<PayoutRow>(
       `SELECT ${PAYOUT_COLUMNS} FROM payouts
        WHERE closer_id IN (SELECT json_array_elements_text($1::json)) ORDER BY seq`,
       [JSON.stringify(closerIds)],
@@ -128,8 +132,7 @@ class SqlReader implements StoreReader {
   }
 
   async counts() {
-    await this.beforeRead();
-    const [row] = await this.session.query<{ deals: string | number; closers: string | number }>(
+    const [row] = await this.send<{ deals: string | number; closers: string | number }>(
       'SELECT (SELECT count(*) FROM deals) AS deals, (SELECT count(*) FROM closers) AS closers',
     );
     return { deals: Number(row.deals), closers: Number(row.closers) };
@@ -181,34 +184,108 @@ function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[
 }
 
 class SqlUnitOfWork extends SqlReader implements UnitOfWork {
-  private deals = new Map<string, Deal>();
-  private gigs = new Map<string, Gig>();
-  private closers = new Map<string, Closer>();
+  // Puts not yet written.
+  private pendingDeals = new Map<string, Deal>();
+  private pendingGigs = new Map<string, Gig>();
+  private pendingClosers = new Map<string, Closer>();
+  // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
+  // is held; a read that comes back later never replaces a put (the put is newer).
+  private readonly heldDeals = new Map<string, Deal>();
+  private readonly heldGigs = new Map<string, Gig>();
+  private readonly heldClosers = new Map<string, Closer>();
+  /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
+  private readonly dealsWithGigs = new Set<string>();
 
-  constructor(session: SqlSession) {
-    super(session, true);
-  }
-
-  protected override beforeRead() {
-    return this.flush();
+  protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    const written = this.flush();
+    const rows = this.session.query<R>(text, params);
+    // The write's error is the one to report: the read behind it fails only because of it.
+    return written.then(
+      () => rows,
+      (error) => {
+        rows.catch(ignore);
+        throw error;
+      },
+    );
   }
 
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
     const statements: string[] = [];
     const params: unknown[] = [];
-    if (this.deals.size > 0) statements.push(upsert('deals', [...this.deals.values()].map(dealValues), params));
-    if (this.gigs.size > 0) statements.push(upsert('gigs', [...this.gigs.values()].map(gigValues), params));
-    if (this.closers.size > 0) statements.push(upsert('closers', [...this.closers.values()].map(closerValues), params));
-    if (statements.length === 0) return;
-    // Cleared before the write is sent, so that a read racing this flush does not write twice.
-    this.deals = new Map();
-    this.gigs = new Map();
-    this.closers = new Map();
+    const deals = [...this.pendingDeals.values()];
+    const gigs = [...this.pendingGigs.values()];
+    const closers = [...this.pendingClosers.values()];
+    if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
+    if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
+    if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
+    if (statements.length === 0) return Promise.resolve();
+    // Cleared as the write is sent, so that a read racing this flush does not write twice.
+    this.pendingDeals = new Map();
+    this.pendingGigs = new Map();
+    this.pendingClosers = new Map();
     const last = statements.pop() as string;
     const sql =
       statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
-    await this.session.query(sql, params);
+    return this.session.query(sql, params).then(ignore);
+  }
+
+  override async getDeal(id: string) {
+    const held = this.heldDeals.get(id);
+    if (held) return held;
+    const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
+    if (deal) this.hold(this.heldDeals, deal);
+    return deal;
+  }
+
+  override async gigsOfDeal(dealId: string) {
+    if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
+    const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
+    this.holdGigsOf(dealId, gigs);
+    return gigs;
+  }
+
+  override async getGig(id: string) {
+    const held = this.heldGigs.get(id);
+    if (held && this.dealsWithGigs.has(held.dealId)) return held;
+    // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
+    // of work follows), then all its gigs in id order, sent together. The second statement runs
+    // once the first holds the deal's lock.
+    const deal = later(
+      this.docs<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
+    );
+    const gigs = this.docs<Gig>(
+      `SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID} FOR UPDATE`,
+      [id],
+    );
+    const [[locked], siblings] = await Promise.all([deal, gigs]);
+    if (locked) {
+      this.hold(this.heldDeals, locked);
+      this.holdGigsOf(locked.id, siblings);
+    }
+    return siblings.find((gig) => gig.id === id);
+  }
+
+  override async getCloser(id: string) {
+    const held = this.heldClosers.get(id);
+    if (held) return held;
+    const [closer] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
+    if (closer) this.hold(this.heldClosers, closer);
+    return closer;
+  }
+
+  /** Holds a record read under its lock, unless this unit of work already holds it (or put it). */
+  private hold<T extends { id: string }>(held: Map<string, T>, record: T) {
+    if (!held.has(record.id)) held.set(record.id, record);
+  }
+
+  private holdGigsOf(dealId: string, gigs: readonly Gig[]) {
+    for (const gig of gigs) this.hold(this.heldGigs, gig);
+    this.dealsWithGigs.add(dealId);
+  }
+
+  private heldGigsOf(dealId: string): Gig[] {
+    return [...this.heldGigs.values()].filter((gig) => gig.dealId === dealId).sort((a, b) => compareIds(a.id, b.id));
   }
 
   async nextNumbers() {
@@ -228,15 +305,18 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   async putDeal(deal: Deal) {
-    this.deals.set(deal.id, deal);
+    this.pendingDeals.set(deal.id, deal);
+    this.heldDeals.set(deal.id, deal);
   }
 
   async putGig(gig: Gig) {
-    this.gigs.set(gig.id, gig);
+    this.pendingGigs.set(gig.id, gig);
+    this.heldGigs.set(gig.id, gig);
   }
 
   async putCloser(closer: Closer) {
-    this.closers.set(closer.id, closer);
+    this.pendingClosers.set(closer.id, closer);
+    this.heldClosers.set(closer.id, closer);
   }
 
   async appendPayout(line: PayoutLine) {
@@ -268,10 +348,14 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   async wipe() {
-    // Puts made earlier in this unit of work are wiped with the rest.
-    this.deals = new Map();
-    this.gigs = new Map();
-    this.closers = new Map();
+    // Puts made earlier in this unit of work are wiped with the rest, and nothing is held.
+    this.pendingDeals = new Map();
+    this.pendingGigs = new Map();
+    this.pendingClosers = new Map();
+    this.heldDeals.clear();
+    this.heldGigs.clear();
+    this.heldClosers.clear();
+    this.dealsWithGigs.clear();
     await this.session.exec(
       'TRUNCATE deals, gigs, closers, payouts RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
     );
@@ -298,9 +382,11 @@ export class SqlStore implements Store {
 
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     return this.db.session(async (session) => {
-      await session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // Not awaited: BEGIN goes out with the first read (one round trip on `pg`).
+      const begun = later(session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
       try {
-        const result = await work(new SqlReader(session, false));
+        const result = await work(new SqlReader(session));
+        await begun;
         await session.query('COMMIT');
         return result;
       } catch (error) {
@@ -314,12 +400,17 @@ export class SqlStore implements Store {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.session(async (session) => {
-          await session.query('BEGIN');
+          // Not awaited: BEGIN goes out with the unit's first statement (one round trip on `pg`).
+          // BEGIN fails only with its connection, and then so does every statement behind it.
+          const begun = later(session.query('BEGIN'));
           try {
             const uow = new SqlUnitOfWork(session);
             const result = await work(uow);
-            await uow.flush();
-            await session.query('COMMIT');
+            await begun;
+            // The last write and COMMIT go out together. Should the write fail, the transaction
+            // is aborted and the server answers that COMMIT by rolling back; the write's error
+            // is the one thrown (Promise.all rejects with the first failure, the write's).
+            await Promise.all([uow.flush(), session.query('COMMIT')]);
             return result;
           } catch (error) {
             await rollback(session);
