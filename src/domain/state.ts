@@ -60,7 +60,7 @@ function updateGig(draft: Draft, id: string, change: (gig: Gig) => Gig): void {
 }
 
 /** Applies one event to a draft: new record objects, in maps private to this evolve. */
-function apply(draft: Draft, event: PipelineEvent): void {
+function apply(draft: Draft, event: PipelineEvent) {
   switch (event.type) {
     case 'DealCreated':
       draft.deals.set(event.deal.id, withStallDue(event.deal));
