@@ -8,7 +8,7 @@ import { resolveMandate } from './mandate.ts';
 import { centsToUsd, usdToCents } from './money.ts';
 import type { Actorship, Deal, Gig, GigPricing, PayoutLine } from './records.ts';
 import { isActiveGig } from './records.ts';
-import { type Refusal, refuse } from './refusal.ts';
+import { isRefusal, type Refusal, refuse } from './refusal.ts';
 import { needsHuman } from './staffing.ts';
 import { GONE_DARK, isTerminal, nextStage, owningRole, type Role, stageRole } from './stages.ts';
 import { daysToMs, type PipelineState } from './state.ts';
@@ -90,10 +90,6 @@ function withLiveDeal(state: PipelineState, dealId: string, then: (deal: Deal) =
 
 function findGig(state: PipelineState, gigId: string): Gig | Refusal {
   return state.gigs.get(gigId) ?? refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`);
-}
-
-function isRefusal(value: unknown): value is Refusal {
-  return typeof value === 'object' && value !== null && 'kind' in value && 'code' in value;
 }
 
 function checkCloser(state: PipelineState, closerId: string | undefined): Refusal | undefined {

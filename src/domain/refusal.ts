@@ -25,3 +25,7 @@ export const refuse = {
     violations,
   }),
 };
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'code' in value && 'message' in value;
+}

@@ -6,7 +6,7 @@ import type { PipelineEvent } from '../domain/events.ts';
 import { formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
 import type { Account, Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
-import { type Refusal, refuse } from '../domain/refusal.ts';
+import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
@@ -540,8 +540,4 @@ export class PipelineService {
     );
     return fired;
   }
-}
-
-function isRefusal(value: unknown): value is Refusal {
-  return typeof value === 'object' && value !== null && 'kind' in value && 'code' in value && 'message' in value;
 }
