@@ -85,11 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  let contract: ReturnType<FastifyInstance['swagger']> | undefined;
-  const openapi = () => {
-    contract ??= app.swagger();
-    return contract as never;
-  };
+  // Generated on first use (after every route is registered); routes/machine.ts keeps it.
+  const openapi = () => app.swagger() as never;
 
   // ROOT reads may come from any origin.
   app.addHook('onSend', async (request, reply, payload) => {

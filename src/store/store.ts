@@ -32,7 +32,10 @@ export interface StoreReader {
 }
 
 export interface UnitOfWork extends StoreReader {
-  /** The numbers the next id of each kind would get, without taking them. */
+  /**
+   * The numbers the next id of each kind would get, without taking them (for tests and
+   * diagnostics: the service only ever takes numbers, inside its unit of work).
+   */
   nextNumbers(): Promise<Record<IdKind, number>>;
   /** Takes the next number of this kind; rolled back with the unit of work. */
   takeNumber(kind: IdKind): Promise<number>;
