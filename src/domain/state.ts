@@ -20,12 +20,17 @@ export const initialState = (): PipelineState => ({
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** D-17: the stall timer runs from the last act; it is off for terminal or already-dark deals. */
-export function withStallDue(deal: Deal): Deal {
+function stallDueOf(deal: Deal): number | undefined {
   const off = isTerminal(deal.stage) || deal.signals.includes(GONE_DARK);
-  const stallDueAt = off ? undefined : deal.lastActedAt + deal.mandate.stallTimeoutDays * DAY_MS;
+  return off ? undefined : deal.lastActedAt + deal.mandate.stallTimeoutDays * DAY_MS;
+}
+
+export function withStallDue(deal: Deal): Deal {
+  const stallDueAt = stallDueOf(deal);
   if (stallDueAt === deal.stallDueAt) return deal;
+  if (stallDueAt !== undefined) return { ...deal, stallDueAt };
   const { stallDueAt: _old, ...rest } = deal;
-  return stallDueAt === undefined ? rest : { ...rest, stallDueAt };
+  return rest;
 }
 
 export function daysToMs(days: number): number {

@@ -6,7 +6,16 @@ import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/re
 import type { Settlement } from '../domain/settlement.ts';
 import type { CloserWithLedger, Escalation, GigOutcome } from '../service/pipeline-service.ts';
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+let lastMs = Number.NaN;
+let lastIso = '';
+/** Epoch ms → ISO 8601; the last answer is kept, since a deal's entries often share an instant. */
+export function iso(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
 
 const accountView = (account: Account) => ({
   name: account.name,
