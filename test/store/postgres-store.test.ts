@@ -204,6 +204,50 @@ if (server.skip !== undefined) {
     });
   });
 
+  describe('postgres store: a crash mid-operation', () => {
+    let crash: TestSchema;
+    before(async () => {
+      crash = await createTestSchema(baseUrl, 'crash');
+    });
+    after(() => crash.drop());
+
+    it('leaves no half-applied transition when the connection dies before COMMIT', async () => {
+      // The store's own connection is named, so that only it is killed (other tests share the server).
+      const name = `crash_${process.pid}_${Date.now()}`;
+      const url = new URL(crash.url);
+      url.searchParams.set('application_name', name);
+      const store = await createStore(url.toString(), { poolSize: 1 });
+      try {
+        await assert.rejects(
+          store.transaction(async (uow) => {
+            await uow.takeNumber('deal');
+            await uow.putDeal(sampleDeal('deal_0001', { stage: 'closed_won', finalValueCents: 9_000_000 }));
+            await uow.putGig(sampleGig('gig_0001', 'deal_0001', { status: 'fulfilled', closerId: 'closer_0001' }));
+            await uow.putCloser(
+              sampleCloser('closer_0001', { record: { gigs: 1, wins: 1, grossClosedCents: 9_000_000 } }),
+            );
+            await uow.appendPayout(sampleLine('gig_0001'));
+            await uow.getDeal('deal_0001'); // the writes are on the server now, uncommitted
+            await sqlOn(crash.url, (c) =>
+              c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]),
+            );
+          }),
+        );
+      } finally {
+        await store.close().catch(() => undefined);
+      }
+      await sqlOn(crash.url, async (c) => {
+        const count = async (table: string) => (await c.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+        assert.deepEqual(
+          [await count('deals'), await count('gigs'), await count('closers'), await count('payouts')],
+          [0, 0, 0, 0],
+        );
+        const { rows } = await c.query("SELECT value::int AS value FROM counters WHERE kind = 'deal'");
+        assert.equal(rows[0].value, 0, 'the id taken in the dead transaction is not consumed');
+      });
+    });
+  });
+
   describe('postgres store: startup errors', () => {
     it('says which database it cannot reach, without the password', async () => {
       await assert.rejects(createStore('postgres://someone:s3cret@127.0.0.1:1/nowhere'), (error: Error) => {

@@ -34,6 +34,13 @@ export class PgDatabase implements SqlDatabase {
     const client = await this.pool.connect();
     // A query that fails without a SQLSTATE lost its connection: that client must not be reused.
     let broken: Error | undefined;
+    // A connection that dies while checked out (the server restarts, an administrator ends it)
+    // is reported here: without a listener it would be an uncaught error that ends the process.
+    // The query in flight fails too, so the unit of work rolls back (nothing was committed).
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     const track = <R>(promise: Promise<R>) =>
       promise.catch((error: unknown) => {
         if (sqlState(error) === undefined) broken = error instanceof Error ? error : new Error(String(error));
@@ -49,6 +56,7 @@ export class PgDatabase implements SqlDatabase {
     try {
       return await work(session);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
