@@ -78,7 +78,19 @@ interface Scenario {
   name: string;
   /** Work done before measuring; returns the autocannon request options. */
   prepare(url: string, expected: number): Promise<Partial<autocannon.Options>>;
+  /**
+   * Measured against bench/reference-server.ts instead of the service: a bare Fastify POST that
+   * answers with the bytes the service answered to this path, doing no work (the ceiling).
+   */
+  reference?: string;
 }
+
+/** The machine's ceiling for a POST whose answer is what `path` answers. */
+const ceiling = (path: string, answer: string): Scenario => ({
+  name: `POST ceiling: parse, validate, stringify ${answer}`,
+  reference: path,
+  prepare: async () => one({ method: 'POST', path: '/reference', headers: JSON_HEADERS, body: dealBody(1) }),
+});
 
 const SCENARIOS: Scenario[] = [
   { name: 'GET /health', prepare: async () => one({ method: 'GET', path: '/health' }) },
@@ -93,6 +105,7 @@ const SCENARIOS: Scenario[] = [
     name: `POST ${PREFIX}/deals`,
     prepare: async () => one({ method: 'POST', path: `${PREFIX}/deals`, headers: JSON_HEADERS, body: dealBody(1) }),
   },
+  ceiling(`${PREFIX}/deals`, "a created deal's bytes"),
   {
     name: `POST ${PREFIX}/deals/{id}/advance`,
     prepare: async (url, expected) => {
@@ -119,6 +132,7 @@ const SCENARIOS: Scenario[] = [
     name: `POST ${PREFIX}/sell`,
     prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
   },
+  ceiling(`${PREFIX}/sell`, "a sold deal's bytes"),
   {
     name: 'POST /closers/gigs/{id}/claim',
     prepare: async (url, expected) => {
@@ -175,6 +189,18 @@ function storeEnv(options: Options): Record<string, string> {
   return { DATABASE_URL: url };
 }
 
+/** The reference server, answering with what the service answers to a POST of `path`. */
+async function referenceProcess(env: Record<string, string>, path: string) {
+  const service = await startServiceProcess(env);
+  let answer: string;
+  try {
+    answer = JSON.stringify(await post(`${service.url}${path}`, dealBody(1)));
+  } finally {
+    await service.stop();
+  }
+  return startServiceProcess({ REFERENCE_BODY: answer }, [], 'bench/reference-server.ts');
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const env = { ...storeEnv(options), TIMER_INTERVAL_SECONDS: '0' };
@@ -185,9 +211,11 @@ async function main() {
   );
   for (const scenario of SCENARIOS) {
     // A fresh service per scenario, so one scenario's data does not slow the next.
-    const service = await startServiceProcess(env);
+    const service = scenario.reference
+      ? await referenceProcess(env, scenario.reference)
+      : await startServiceProcess(env);
     try {
-      await post(`${service.url}/demo/reset`);
+      if (!scenario.reference) await post(`${service.url}/demo/reset`);
       const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
       const request = await scenario.prepare(service.url, scenario.name === 'GET /health' ? 0 : expected);
       const result = await autocannon({

@@ -1,4 +1,5 @@
-// Starts the service in a process of its own for a benchmark, on a free loopback port.
+// Starts the service (or the reference server) in a process of its own for a benchmark, on a
+// free loopback port.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -26,9 +27,10 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  entry = 'src/main.ts',
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

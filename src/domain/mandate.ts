@@ -37,8 +37,32 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
+/**
+ * The platform's mandate for each actor, when the Seller names none: resolved once and shared
+ * by every such deal (records are immutable, so it is frozen rather than copied).
+ */
+const DEFAULT_MANDATES = new Map<Actor, MandateResolution>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Resolves a Seller's mandate (or undefined) for a deal of the given actor. */
 export function resolveMandate(input: unknown, actor: Actor): MandateResolution {
+  if (input !== undefined) return resolveGiven(input, actor);
+  let resolved = DEFAULT_MANDATES.get(actor);
+  if (!resolved) {
+    resolved = deepFreeze(resolveGiven(undefined, actor));
+    DEFAULT_MANDATES.set(actor, resolved);
+  }
+  return resolved;
+}
+
+function resolveGiven(input: unknown, actor: Actor): MandateResolution {
   const violations: string[] = [];
   const given: Record<string, unknown> = input === undefined ? {} : isPlainObject(input) ? input : {};
   if (input !== undefined && !isPlainObject(input)) {
@@ -167,7 +191,19 @@ function resolveStaffingRule(rule: unknown, path: string, violations: string[]):
 }
 
 /** The mandate as the API shows it: USD, not cents. */
+const VIEWS = new WeakMap<Mandate, ReturnType<typeof buildView>>();
+
+/** The mandate as the API shows it; kept per mandate object (shared by deals, never changed). */
 export function mandateView(mandate: Mandate) {
+  let view = VIEWS.get(mandate);
+  if (!view) {
+    view = deepFreeze(buildView(mandate));
+    VIEWS.set(mandate, view);
+  }
+  return view;
+}
+
+function buildView(mandate: Mandate) {
   const staffing: Record<string, unknown> = {};
   for (const role of ROLES) {
     const rule = mandate.staffing[role];

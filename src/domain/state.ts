@@ -25,23 +25,75 @@ function stallDueOf(deal: Deal): number | undefined {
   return off ? undefined : deal.lastActedAt + deal.mandate.stallTimeoutDays * DAY_MS;
 }
 
-export function withStallDue(deal: Deal): Deal {
-  const stallDueAt = stallDueOf(deal);
-  if (stallDueAt === deal.stallDueAt) return deal;
-  if (stallDueAt !== undefined) return { ...deal, stallDueAt };
-  const { stallDueAt: _old, ...rest } = deal;
-  return rest;
-}
-
 export function daysToMs(days: number): number {
   return days * DAY_MS;
 }
 
-interface Draft {
-  deals: Map<string, Deal>;
-  gigs: Map<string, Gig>;
-  closers: Map<string, Closer>;
-  payouts: PayoutLine[];
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** A deal this evolve copied: changed in place by the later events of the same evolve. */
+type DealDraft = Mutable<Omit<Deal, 'activity' | 'signals'>> & { activity: Deal['activity'][number][]; signals: string[] };
+
+/**
+ * The maps of the state being built. Each is copied from the given state on its first write
+ * (a create touches only deals); each deal is copied once, on the first event that changes it,
+ * and later events of the same evolve change that private copy, so a decision that moves a deal
+ * and records its activity copies the deal once, not once per event.
+ */
+class Draft {
+  private dealMap?: Map<string, Deal>;
+  private gigMap?: Map<string, Gig>;
+  private closerMap?: Map<string, Closer>;
+  private payoutList?: PayoutLine[];
+  private readonly owned = new Map<string, DealDraft>();
+
+  constructor(private readonly base: PipelineState) {}
+
+  get deals(): Map<string, Deal> {
+    this.dealMap ??= new Map(this.base.deals);
+    return this.dealMap;
+  }
+  get gigs(): Map<string, Gig> {
+    this.gigMap ??= new Map(this.base.gigs);
+    return this.gigMap;
+  }
+  get closers(): Map<string, Closer> {
+    this.closerMap ??= new Map(this.base.closers);
+    return this.closerMap;
+  }
+  get payouts(): PayoutLine[] {
+    this.payoutList ??= [...this.base.payouts];
+    return this.payoutList;
+  }
+
+  /** The private copy of a deal. */
+  deal(id: string): DealDraft {
+    const mine = this.owned.get(id);
+    if (mine) return mine;
+    const deal = must(this.deals, id, 'deal');
+    // A spread keeps the record's shape; its stall time is set again when the evolve ends.
+    const copy: DealDraft = { ...deal, activity: [...deal.activity], signals: [...deal.signals] };
+    this.owned.set(id, copy);
+    this.deals.set(id, copy as Deal);
+    return copy;
+  }
+
+  /** The state: each deal this evolve changed gets its stall time (D-17) once. */
+  finish(): PipelineState {
+    for (const [id, deal] of this.owned) {
+      const due = stallDueOf(deal as Deal);
+      if (due !== undefined) deal.stallDueAt = due;
+      else if (deal.stallDueAt !== undefined) {
+        const { stallDueAt: _off, ...rest } = deal;
+        this.deals.set(id, rest as Deal);
+      }
+    }
+    return {
+      deals: this.dealMap ?? this.base.deals,
+      gigs: this.gigMap ?? this.base.gigs,
+      closers: this.closerMap ?? this.base.closers,
+      payouts: this.payoutList ?? this.base.payouts,
+    };
+  }
 }
 
 function must<V>(map: ReadonlyMap<string, V>, key: string, what: string): V {
@@ -56,10 +108,6 @@ function omit<T extends object, K extends keyof T>(record: T, ...keys: K[]): Omi
   return copy;
 }
 
-function updateDeal(draft: Draft, id: string, change: (deal: Deal) => Deal): void {
-  draft.deals.set(id, withStallDue(change(must(draft.deals, id, 'deal'))));
-}
-
 function updateGig(draft: Draft, id: string, change: (gig: Gig) => Gig): void {
   draft.gigs.set(id, change(must(draft.gigs, id, 'gig')));
 }
@@ -67,34 +115,37 @@ function updateGig(draft: Draft, id: string, change: (gig: Gig) => Gig): void {
 /** Applies one event to a draft: new record objects, in maps private to this evolve. */
 function apply(draft: Draft, event: PipelineEvent) {
   switch (event.type) {
-    case 'DealCreated':
-      draft.deals.set(event.deal.id, withStallDue(event.deal));
+    case 'DealCreated': {
+      draft.deals.set(event.deal.id, event.deal);
+      draft.deal(event.deal.id); // owned from here: its stall time is set when the evolve ends
       return;
-    case 'DealMoved':
-      return updateDeal(draft, event.dealId, (deal) => ({
-        ...deal,
-        stage: event.to,
-        ...(event.finalValueCents !== undefined ? { finalValueCents: event.finalValueCents } : {}),
-        ...(event.closedBy !== undefined ? { closedBy: event.closedBy } : {}),
-      }));
-    case 'ActivityRecorded':
-      return updateDeal(draft, event.dealId, (deal) => ({
-        ...deal,
-        activity: [...deal.activity, event.entry],
-        lastActedAt: event.acted ? event.entry.at : deal.lastActedAt,
-      }));
-    case 'SignalsAdded':
-      return updateDeal(draft, event.dealId, (deal) => ({
-        ...deal,
-        signals: [...deal.signals, ...event.signals.filter((s) => !deal.signals.includes(s))],
-      }));
-    case 'SignalsCleared':
-      return updateDeal(draft, event.dealId, (deal) => ({
-        ...deal,
-        signals: deal.signals.filter((s) => !event.signals.includes(s)),
-      }));
+    }
+    case 'DealMoved': {
+      const deal = draft.deal(event.dealId);
+      deal.stage = event.to;
+      if (event.finalValueCents !== undefined) deal.finalValueCents = event.finalValueCents;
+      if (event.closedBy !== undefined) deal.closedBy = event.closedBy;
+      return;
+    }
+    case 'ActivityRecorded': {
+      const deal = draft.deal(event.dealId);
+      deal.activity.push(event.entry);
+      if (event.acted) deal.lastActedAt = event.entry.at;
+      return;
+    }
+    case 'SignalsAdded': {
+      const deal = draft.deal(event.dealId);
+      deal.signals.push(...event.signals.filter((s) => !deal.signals.includes(s)));
+      return;
+    }
+    case 'SignalsCleared': {
+      const deal = draft.deal(event.dealId);
+      deal.signals = deal.signals.filter((s) => !event.signals.includes(s));
+      return;
+    }
     case 'HumanTrackSet':
-      return updateDeal(draft, event.dealId, (deal) => ({ ...deal, humanTrack: event.humanTrack }));
+      draft.deal(event.dealId).humanTrack = event.humanTrack;
+      return;
     case 'GigPosted':
       draft.gigs.set(event.gig.id, event.gig);
       return;
@@ -157,16 +208,11 @@ function apply(draft: Draft, event: PipelineEvent) {
   }
 }
 
-/** The state after the events. The given state is left as it was (the maps are copied once). */
+/** The state after the events. The given state and its records are left as they were. */
 export function evolveAll(state: PipelineState, events: readonly PipelineEvent[]): PipelineState {
-  const draft: Draft = {
-    deals: new Map(state.deals),
-    gigs: new Map(state.gigs),
-    closers: new Map(state.closers),
-    payouts: [...state.payouts],
-  };
+  const draft = new Draft(state);
   for (const event of events) apply(draft, event);
-  return draft;
+  return draft.finish();
 }
 
 export function evolve(state: PipelineState, event: PipelineEvent): PipelineState {
