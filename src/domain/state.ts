@@ -31,7 +31,10 @@ export function daysToMs(days: number): number {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A deal this evolve copied: changed in place by the later events of the same evolve. */
-type DealDraft = Mutable<Omit<Deal, 'activity' | 'signals'>> & { activity: Deal['activity'][number][]; signals: string[] };
+type DealDraft = Mutable<Omit<Deal, 'activity' | 'signals'>> & {
+  activity: Deal['activity'][number][];
+  signals: string[];
+};
 
 /**
  * The maps of the state being built. Each is copied from the given state on its first write
