@@ -1,7 +1,7 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, LogController, type onSendHookHandler } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { TRANSPORT_ERRORS, transportError } from './errors.ts';
@@ -48,6 +48,12 @@ declare module 'fastify' {
   }
 }
 
+/** A callback hook: an async one costs every request a promise for nothing. */
+const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
+  reply.header('access-control-allow-origin', '*');
+  done(null, payload);
+};
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logLevel ? { level: options.logLevel } : false,
@@ -88,21 +94,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Generated on first use (after every route is registered); routes/machine.ts keeps it.
   const openapi = () => app.swagger() as never;
 
-  // ROOT reads may come from any origin.
-  // (A callback hook: an async one costs every demo request a promise for nothing.)
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.routeOptions.config?.surface === 'root') reply.header('access-control-allow-origin', '*');
-    done(null, payload);
-  });
-
   // JSON only; an empty body is "no body" (so a bare POST works where the body is optional).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '' || (typeof text === 'string' && text.trim() === '')) return done(null, undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text as string);
     } catch (error) {
+      // Checked only here, where JSON.parse has already refused it: most bodies are not blank.
+      if ((text as string).trim() === '') return done(null, undefined);
       const problem = error instanceof Error ? error.message : String(error);
       done(
         Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
@@ -121,6 +121,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const index: IndexEntry[] = [];
   app.addHook('onRoute', (route) => {
+    // ROOT reads may come from any origin. The hook is the route's own, so demo routes run
+    // no onSend hook at all.
+    if (route.config?.surface === 'root') {
+      const own = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+      route.onSend = [...own, allowAnyOrigin];
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of methods) {

@@ -536,7 +536,7 @@ describe('advance: the Proposal body (D-9)', () => {
     assert.match(low.gate?.error ?? '', /75%/);
   });
 
-  it('an empty POST and a content-type json POST with an empty body both advance', async () => {
+  it('an empty POST and a content-type json POST with an empty or blank body all advance', async () => {
     const deal = await createDeal(t);
     const bare = await t.raw<DealView>('POST', `${t.prefix}/deals/${deal.id}/advance`, undefined);
     assert.equal(bare.status, 200, JSON.stringify(bare.body));
@@ -546,9 +546,14 @@ describe('advance: the Proposal body (D-9)', () => {
     });
     assert.equal(empty.status, 200, JSON.stringify(empty.body));
     assert.equal(empty.body.stage, 'meeting');
+    const blank = await t.raw<DealView>('POST', `${t.prefix}/deals/${deal.id}/advance`, ' \n\t ', {
+      'content-type': 'application/json',
+    });
+    assert.equal(blank.status, 200, JSON.stringify(blank.body));
+    assert.equal(blank.body.stage, 'proposal');
     const object = await t.post<DealView>(`${t.prefix}/deals/${deal.id}/advance`, {});
     assert.equal(object.status, 200);
-    assert.equal(object.body.stage, 'proposal');
+    assert.equal(object.body.stage, 'negotiation');
   });
 
   it('404 DEAL_NOT_FOUND for an unknown deal', async () => {
