@@ -72,9 +72,7 @@ class Draft {
   deal(id: string): DealDraft {
     const mine = this.owned.get(id);
     if (mine) return mine;
-    const deal = must(this.deals, id, 'deal');
-    // A spread keeps the record's shape; its stall time is set again when the evolve ends.
-    const copy: DealDraft = { ...deal, activity: [...deal.activity], signals: [...deal.signals] };
+    const copy = copyDeal(must(this.deals, id, 'deal'));
     this.owned.set(id, copy);
     this.deals.set(id, copy as Deal);
     return copy;
@@ -82,13 +80,9 @@ class Draft {
 
   /** The state: each deal this evolve changed gets its stall time (D-17) once. */
   finish(): PipelineState {
-    for (const [id, deal] of this.owned) {
+    for (const deal of this.owned.values()) {
       const due = stallDueOf(deal as Deal);
       if (due !== undefined) deal.stallDueAt = due;
-      else if (deal.stallDueAt !== undefined) {
-        const { stallDueAt: _off, ...rest } = deal;
-        this.deals.set(id, rest as Deal);
-      }
     }
     return {
       deals: this.dealMap ?? this.base.deals,
@@ -97,6 +91,29 @@ class Draft {
       payouts: this.payoutList ?? this.base.payouts,
     };
   }
+}
+
+/**
+ * A deal's fields in one order, optional ones only when set: few object shapes, so reading a
+ * deal stays fast (a spread of deals of many shapes is a slow, generic copy). The stall time is
+ * left out: the evolve sets it when it ends.
+ */
+function copyDeal(deal: Deal): DealDraft {
+  const copy: DealDraft = {
+    id: deal.id,
+    account: deal.account,
+    listValueCents: deal.listValueCents,
+    stage: deal.stage,
+    signals: [...deal.signals],
+    mandate: deal.mandate,
+    activity: [...deal.activity],
+    lastActedAt: deal.lastActedAt,
+  };
+  if (deal.humanTrack !== undefined) copy.humanTrack = deal.humanTrack;
+  if (deal.finalValueCents !== undefined) copy.finalValueCents = deal.finalValueCents;
+  if (deal.closedBy !== undefined) copy.closedBy = deal.closedBy;
+  if (deal.lineage !== undefined) copy.lineage = deal.lineage;
+  return copy;
 }
 
 function must<V>(map: ReadonlyMap<string, V>, key: string, what: string): V {

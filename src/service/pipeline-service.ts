@@ -1,6 +1,6 @@
 // The application service: for each request, one unit of work that loads what the decision
 // needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
-import type { DecisionContext, PipelineCommand, ProposalInput } from '../domain/commands.ts';
+import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import type { PipelineEvent } from '../domain/events.ts';
 import { formatId, type IdKind } from '../domain/ids.ts';
@@ -130,22 +130,19 @@ export class PipelineService {
     now: number,
     createdNumber?: number,
   ) {
-    const context = (ids: Record<IdKind, string>): DecisionContext => ({
-      now,
-      claimTtlMs: this.config.claimTtlHours * HOUR_MS,
-      nextIds: ids,
-    });
+    const claimTtlMs = this.config.claimTtlHours * HOUR_MS;
+    // (Object literals, not a local helper: tsx names local functions on every call.)
     const creates = ALWAYS_CREATES[command.type];
     let decision = creates
-      ? decide(
-          state,
-          command,
-          context({
+      ? decide(state, command, {
+          now,
+          claimTtlMs,
+          nextIds: {
             ...PLACEHOLDER_IDS,
             [creates]: formatId(creates, createdNumber ?? (await uow.takeNumber(creates))),
-          }),
-        )
-      : decide(state, command, context(PLACEHOLDER_IDS));
+          },
+        })
+      : decide(state, command, { now, claimTtlMs, nextIds: PLACEHOLDER_IDS });
     if (!decision.ok) throw new RefusedError(decision.refusal);
     const needed = creates ? [] : createdKinds(decision.events);
     if (needed.length > 0) {
@@ -154,7 +151,7 @@ export class PipelineService {
       needed.forEach((kind, i) => {
         ids[kind] = formatId(kind, numbers[i]);
       });
-      decision = decide(state, command, context(ids));
+      decision = decide(state, command, { now, claimTtlMs, nextIds: ids });
       if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
     }
     return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
