@@ -216,7 +216,7 @@ function moveEvents(
   const text =
     to === 'closed_won'
       ? `Closed won at $${centsToUsd(valueCents ?? 0).toFixed(2)} by the ${by}${via}`
-      : `Advanced ${deal.stage} → ${to} by the ${by}${via}`;
+      : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
   return [
     {
       type: 'DealMoved',
