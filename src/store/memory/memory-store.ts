@@ -1,18 +1,19 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
 // serializes them, writes go straight to the maps and an undo log rolls them back on a throw.
-import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
+import { compareIds, type IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
 import type { Stage } from '../../domain/stages.ts';
 import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
+import { NumberedTable } from './numbered-table.ts';
 import { StageIndex } from './stage-index.ts';
 
 interface Data {
-  deals: Map<string, Deal>;
+  deals: NumberedTable<Deal>;
   /** Stage of each deal by number, for stage-filtered pages (deal ids are deal_<number>). */
   stages: StageIndex;
-  gigs: Map<string, Gig>;
+  gigs: NumberedTable<Gig>;
   gigsByDeal: Map<string, string[]>;
-  closers: Map<string, Closer>;
+  closers: NumberedTable<Closer>;
   payouts: Map<string, PayoutLine>; // keyed by gigId: a gig pays once
   payoutsByCloser: Map<string, PayoutLine[]>;
   payoutsByDeal: Map<string, PayoutLine[]>;
@@ -21,23 +22,17 @@ interface Data {
 }
 
 const emptyData = (): Data => ({
-  deals: new Map(),
+  deals: new NumberedTable('deal'),
   stages: new StageIndex(),
-  gigs: new Map(),
+  gigs: new NumberedTable('gig'),
   gigsByDeal: new Map(),
-  closers: new Map(),
+  closers: new NumberedTable('closer'),
   payouts: new Map(),
   payoutsByCloser: new Map(),
   payoutsByDeal: new Map(),
   counters: { deal: 0, gig: 0, closer: 0 },
   clockOffsetMs: 0,
 });
-
-/** deal_0042 → 42; undefined for an id of another form. */
-function dealNumber(id: string): number | undefined {
-  const match = /^deal_(\d+)$/.exec(id);
-  return match ? Number(match[1]) : undefined;
-}
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
 
@@ -53,10 +48,9 @@ class MemoryReader implements StoreReader {
     return this.data.deals.get(id);
   }
   async listDeals(filter: { stage?: Stage; afterId?: string; limit: number }) {
-    const after = filter.afterId === undefined ? -1 : (dealNumber(filter.afterId) ?? -1);
-    return this.data.stages
-      .page(filter.stage, after, filter.limit)
-      .map((n) => this.data.deals.get(formatId('deal', n)) as Deal);
+    const { deals, stages } = this.data;
+    const after = filter.afterId === undefined ? -1 : (deals.numberOf(filter.afterId) ?? -1);
+    return stages.page(filter.stage, after, filter.limit).map((n) => deals.at(n) as Deal);
   }
   async getGig(id: string) {
     return this.data.gigs.get(id);
@@ -114,12 +108,6 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     super(data);
   }
 
-  private remember<V>(map: Map<string, V>, key: string): void {
-    const had = map.has(key);
-    const previous = map.get(key);
-    this.undo.push(() => (had ? map.set(key, previous as V) : map.delete(key)));
-  }
-
   async nextNumbers() {
     const { deal, gig, closer } = this.data.counters;
     return { deal: deal + 1, gig: gig + 1, closer: closer + 1 };
@@ -135,27 +123,27 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   }
   async putDeal(deal: Deal) {
     const { deals, stages } = this.data;
-    const previous = deals.get(deal.id);
-    this.remember(deals, deal.id);
-    deals.set(deal.id, deal);
-    const number = dealNumber(deal.id);
-    if (number !== undefined && previous?.stage !== deal.stage) {
-      stages.set(number, deal.stage);
-      this.undo.push(() => stages.set(number, previous?.stage));
-    }
+    const previous = deals.set(deal);
+    const number = deals.numberOf(deal.id) as number;
+    if (previous?.stage !== deal.stage) stages.set(number, deal.stage);
+    this.undo.push(() => {
+      deals.restore(deal.id, previous);
+      stages.set(number, previous?.stage);
+    });
   }
   async putGig(gig: Gig) {
     const { gigs, gigsByDeal } = this.data;
-    if (!gigs.has(gig.id)) {
-      append(gigsByDeal, gig.dealId, gig.id);
-      this.undo.push(() => gigsByDeal.get(gig.dealId)?.pop());
-    }
-    this.remember(gigs, gig.id);
-    gigs.set(gig.id, gig);
+    const previous = gigs.set(gig);
+    if (!previous) append(gigsByDeal, gig.dealId, gig.id);
+    this.undo.push(() => {
+      gigs.restore(gig.id, previous);
+      if (!previous) gigsByDeal.get(gig.dealId)?.pop();
+    });
   }
   async putCloser(closer: Closer) {
-    this.remember(this.data.closers, closer.id);
-    this.data.closers.set(closer.id, closer);
+    const { closers } = this.data;
+    const previous = closers.set(closer);
+    this.undo.push(() => closers.restore(closer.id, previous));
   }
   async appendPayout(line: PayoutLine) {
     const { payouts, payoutsByCloser, payoutsByDeal } = this.data;
