@@ -217,16 +217,11 @@ function moveEvents(
     to === 'closed_won'
       ? `Closed won at $${centsToUsd(valueCents ?? 0).toFixed(2)} by the ${by}${via}`
       : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
-  return [
-    {
-      type: 'DealMoved',
-      dealId: deal.id,
-      to,
-      ...(to === 'closed_won' ? { finalValueCents: valueCents } : {}),
-      ...(closing ? { closedBy: by } : {}),
-    },
-    entry(deal, by, withNote(text, note), at, true, to),
-  ];
+  // Optional fields assigned, not spread in: this runs for every move of every sell.
+  const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };
+  if (to === 'closed_won') moved.finalValueCents = valueCents;
+  if (closing) moved.closedBy = by;
+  return [moved, entry(deal, by, withNote(text, note), at, true, to)];
 }
 
 /** D-11: the deal does not move; the caller gets the active gig, or a fresh one is posted. */

@@ -47,7 +47,8 @@ class Draft {
   private gigMap?: Map<string, Gig>;
   private closerMap?: Map<string, Closer>;
   private payoutList?: PayoutLine[];
-  private readonly owned = new Map<string, DealDraft>();
+  /** Usually one deal: a list searched by id costs less than a map made for each decision. */
+  private readonly owned: DealDraft[] = [];
 
   constructor(private readonly base: PipelineState) {}
 
@@ -70,17 +71,16 @@ class Draft {
 
   /** The private copy of a deal. */
   deal(id: string): DealDraft {
-    const mine = this.owned.get(id);
-    if (mine) return mine;
+    for (const mine of this.owned) if (mine.id === id) return mine;
     const copy = copyDeal(must(this.deals, id, 'deal'));
-    this.owned.set(id, copy);
+    this.owned.push(copy);
     this.deals.set(id, copy as Deal);
     return copy;
   }
 
   /** The state: each deal this evolve changed gets its stall time (D-17) once. */
   finish(): PipelineState {
-    for (const deal of this.owned.values()) {
+    for (const deal of this.owned) {
       const due = stallDueOf(deal as Deal);
       if (due !== undefined) deal.stallDueAt = due;
     }

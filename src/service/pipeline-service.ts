@@ -61,14 +61,23 @@ const ALWAYS_CREATES: Partial<Record<PipelineCommand['type'], IdKind>> = {
 
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
-  const kinds = new Set<IdKind>();
+  const kinds: IdKind[] = [];
   for (const event of events) {
-    if (event.type === 'DealCreated') kinds.add('deal');
-    else if (event.type === 'GigPosted') kinds.add('gig');
-    else if (event.type === 'CloserEnrolled') kinds.add('closer');
+    const kind = CREATED_KIND[event.type];
+    if (kind !== undefined && !kinds.includes(kind)) kinds.push(kind);
   }
-  return [...kinds];
+  return kinds;
 }
+
+const CREATED_KIND: Partial<Record<PipelineEvent['type'], IdKind>> = {
+  DealCreated: 'deal',
+  GigPosted: 'gig',
+  CloserEnrolled: 'closer',
+};
+function addOnce(ids: string[], id: string): void {
+  if (!ids.includes(id)) ids.push(id);
+}
+
 const MAX_SELL_STEPS = 10;
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -170,24 +179,25 @@ export class PipelineService {
   }
 
   private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[]) {
-    const deals = new Set<string>();
-    const gigs = new Set<string>();
-    const closers = new Set<string>();
+    // Lists, not sets: a unit of work touches a record or two of each kind.
+    const deals: string[] = [];
+    const gigs: string[] = [];
+    const closers: string[] = [];
     for (const event of events) {
       switch (event.type) {
         case 'DealCreated':
-          deals.add(event.deal.id);
+          addOnce(deals, event.deal.id);
           break;
         case 'GigPosted':
-          gigs.add(event.gig.id);
+          addOnce(gigs, event.gig.id);
           break;
         case 'CloserEnrolled':
-          closers.add(event.closer.id);
+          addOnce(closers, event.closer.id);
           break;
         case 'GigFulfilled': {
-          gigs.add(event.gigId);
+          addOnce(gigs, event.gigId);
           const closerId = state.gigs.get(event.gigId)?.closerId;
-          if (closerId) closers.add(closerId);
+          if (closerId) addOnce(closers, closerId);
           break;
         }
         case 'GigClaimed':
@@ -195,12 +205,12 @@ export class PipelineService {
         case 'GigReleased':
         case 'GigReopened':
         case 'GigLapsed':
-          gigs.add(event.gigId);
+          addOnce(gigs, event.gigId);
           break;
         case 'PayoutPosted':
           break;
         default:
-          deals.add(event.dealId);
+          addOnce(deals, event.dealId);
       }
     }
     for (const id of deals) await uow.putDeal(state.deals.get(id) as Deal);
