@@ -9,9 +9,17 @@ import { CreateDealBody } from '../src/http/schemas/deal.ts';
 import { validatorCompiler } from '../src/http/validation.ts';
 
 const answer = JSON.parse(process.env.REFERENCE_BODY ?? '{}');
+// REFERENCE_WORK_US: microseconds of busy work per request, for bench/work-curve.ts.
+const workNs = BigInt(Math.round(Number(process.env.REFERENCE_WORK_US ?? 0) * 1000));
 const app = Fastify({ logger: false });
 app.setValidatorCompiler(validatorCompiler);
 app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 app.get('/health', async () => ({ ok: true }));
-app.post('/reference', { schema: { body: CreateDealBody } }, async (_request, reply) => reply.code(201).send(answer));
+app.post('/reference', { schema: { body: CreateDealBody } }, async (_request, reply) => {
+  if (workNs > 0n) {
+    const until = process.hrtime.bigint() + workNs;
+    while (process.hrtime.bigint() < until);
+  }
+  return reply.code(201).send(answer);
+});
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
