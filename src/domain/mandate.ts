@@ -190,10 +190,12 @@ function resolveStaffingRule(rule: unknown, path: string, violations: string[]):
   return violations.length === before ? { humanIf } : undefined;
 }
 
-/** The mandate as the API shows it: USD, not cents. */
 const VIEWS = new WeakMap<Mandate, ReturnType<typeof buildView>>();
 
-/** The mandate as the API shows it; kept per mandate object (shared by deals, never changed). */
+/**
+ * The mandate as the API shows it (USD, not cents); kept per mandate object, since deals share
+ * one and neither ever changes.
+ */
 export function mandateView(mandate: Mandate) {
   let view = VIEWS.get(mandate);
   if (!view) {

@@ -59,6 +59,12 @@ const ALWAYS_CREATES: Partial<Record<PipelineCommand['type'], IdKind>> = {
   EnrolCloser: 'closer',
 };
 
+const CREATED_KIND: Partial<Record<PipelineEvent['type'], IdKind>> = {
+  DealCreated: 'deal',
+  GigPosted: 'gig',
+  CloserEnrolled: 'closer',
+};
+
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
   const kinds: IdKind[] = [];
@@ -69,11 +75,6 @@ function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
   return kinds;
 }
 
-const CREATED_KIND: Partial<Record<PipelineEvent['type'], IdKind>> = {
-  DealCreated: 'deal',
-  GigPosted: 'gig',
-  CloserEnrolled: 'closer',
-};
 function addOnce(ids: string[], id: string): void {
   if (!ids.includes(id)) ids.push(id);
 }

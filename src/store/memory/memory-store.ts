@@ -1,5 +1,5 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
-// serializes them, writes go straight to the maps and an undo log rolls them back on a throw.
+// serializes them, writes go straight to the tables and an undo log rolls them back on a throw.
 import { compareIds, type IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
 import type { Stage } from '../../domain/stages.ts';
