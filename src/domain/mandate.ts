@@ -193,10 +193,12 @@ function resolveStaffingRule(rule: unknown, path: string, violations: string[]):
 const VIEWS = new WeakMap<Mandate, ReturnType<typeof buildView>>();
 
 /**
- * The mandate as the API shows it (USD, not cents); kept per mandate object, since deals share
- * one and neither ever changes.
+ * The mandate as the API shows it (USD, not cents). The view of a shared (frozen) mandate is
+ * kept, since many deals show it and it never changes; a Seller's own mandate belongs to one
+ * deal, so its view is built each time rather than cached.
  */
 export function mandateView(mandate: Mandate) {
+  if (!Object.isFrozen(mandate)) return buildView(mandate);
   let view = VIEWS.get(mandate);
   if (!view) {
     view = deepFreeze(buildView(mandate));

@@ -6,14 +6,27 @@ import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/re
 import type { Settlement } from '../domain/settlement.ts';
 import type { CloserWithLedger, Escalation, GigOutcome } from '../service/pipeline-service.ts';
 
+// The last two answers are kept: a deal's entries often share an instant, and an answer that
+// shows a gig and its deal alternates between two (when the gig was posted, and now).
 let lastMs = Number.NaN;
 let lastIso = '';
-/** Epoch ms → ISO 8601; the last answer is kept, since a deal's entries often share an instant. */
+let otherMs = Number.NaN;
+let otherIso = '';
+/** Epoch ms → ISO 8601. */
 export function iso(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
+  if (ms === lastMs) return lastIso;
+  if (ms === otherMs) {
+    otherMs = lastMs;
+    const found = otherIso;
+    otherIso = lastIso;
     lastMs = ms;
+    lastIso = found;
+    return found;
   }
+  otherMs = lastMs;
+  otherIso = lastIso;
+  lastMs = ms;
+  lastIso = new Date(ms).toISOString();
   return lastIso;
 }
 
