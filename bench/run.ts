@@ -79,8 +79,8 @@ interface Scenario {
   /** Work done before measuring; returns the autocannon request options. */
   prepare(url: string, expected: number): Promise<Partial<autocannon.Options>>;
   /**
-   * Measured against bench/reference-server.ts instead of the service: a bare Fastify POST that
-   * answers with the bytes the service answered to this path, doing no work (the ceiling).
+   * Measured against bench/reference-server.ts instead of the service: bare Fastify that parses
+   * and validates the body and stringifies what the service answered to this path; no gate.
    */
   reference?: string;
 }
