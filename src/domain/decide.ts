@@ -4,7 +4,7 @@
 import type { DecisionContext, PipelineCommand, ProposalInput } from './commands.ts';
 import type { PipelineEvent } from './events.ts';
 import { commissionCents, floorCents, rule } from './gate.ts';
-import { resolveMandate } from './mandate.ts';
+import { MAX_SIGNALS_PER_DEAL, resolveMandate } from './mandate.ts';
 import { centsToUsd, usdToCents } from './money.ts';
 import type { Actorship, Deal, Gig, GigPricing, PayoutLine } from './records.ts';
 import { isActiveGig } from './records.ts';
@@ -279,6 +279,16 @@ function reportSignals(
 ): Decision {
   const added = [...new Set(signals)].filter((s) => !deal.signals.includes(s));
   if (added.length === 0) return accept([]);
+  // D-44: a client cannot grow a deal without bound. The platform's own gone_dark is never
+  // refused (a stall must always be able to happen).
+  if (source === 'seller' && deal.signals.length + added.length > MAX_SIGNALS_PER_DEAL) {
+    return reject(
+      refuse.limit(
+        'SIGNAL_LIMIT',
+        `Deal ${deal.id} carries ${deal.signals.length} signals; ${added.length} more would pass the limit of ${MAX_SIGNALS_PER_DEAL}.`,
+      ),
+    );
+  }
   const acted = source === 'seller';
   const events: PipelineEvent[] = [
     { type: 'SignalsAdded', dealId: deal.id, signals: added },

@@ -9,3 +9,14 @@ export function formatId(kind: IdKind, n: number): string {
 export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
+
+const SHAPES: Record<IdKind, RegExp> = { deal: /^deal_\d{4,}$/, gig: /^gig_\d{4,}$/, closer: /^closer_\d{4,}$/ };
+
+/**
+ * Whether a string could be an id of this kind. Ids are only ever made by formatId, so one of
+ * any other shape (too long, a NUL byte, anything) names nothing: it is unknown, never an error
+ * (D-5), and no store is asked about it.
+ */
+export function couldBeId(kind: IdKind, id: string): boolean {
+  return id.length <= 24 && SHAPES[kind].test(id);
+}

@@ -24,6 +24,8 @@ export const DEFAULT_STAFFING: Readonly<Record<Role, StaffingRule>> = {
 
 export const SIGNAL_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const MAX_SIGNALS_PER_CALL = 32;
+/** D-44: distinct signals one deal may carry. */
+export const MAX_SIGNALS_PER_DEAL = 256;
 
 export type MandateResolution = { ok: true; mandate: Mandate } | { ok: false; violations: string[] };
 

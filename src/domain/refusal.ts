@@ -1,23 +1,55 @@
-// Refusals are values. The HTTP layer maps each kind to a status (D-5); the code is stable.
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'gate' | 'mandate';
+// Refusals are values. Every code the core can refuse with is listed here once with its kind;
+// the kind picks the HTTP status (D-5) in the error catalogue (src/views/errors.ts).
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'gate' | 'mandate' | 'limit';
+
+export const REFUSAL_KINDS = {
+  INVALID_BODY: 'invalid',
+  DEAL_NOT_FOUND: 'not_found',
+  GIG_NOT_FOUND: 'not_found',
+  CLOSER_NOT_FOUND: 'not_found',
+  DEAL_TERMINAL: 'conflict',
+  DEAL_NOT_CLOSED_WON: 'conflict',
+  DEAL_NOT_CLOSED_LOST: 'conflict',
+  NOT_HUMAN_TRACK: 'conflict',
+  DEAL_STALLED: 'conflict',
+  GIG_CLAIMED: 'conflict',
+  GIG_NOT_OPEN: 'conflict',
+  GIG_NOT_CLAIMED: 'conflict',
+  GIG_NOT_NURTURER: 'conflict',
+  GIG_NOT_ACTIVE: 'conflict',
+  NOT_CLAIMANT: 'conflict',
+  NOT_DUE: 'conflict',
+  GATE_ILLEGAL_MOVE: 'gate',
+  GATE_BELOW_FLOOR: 'gate',
+  GATE_VALUE_REQUIRED: 'gate',
+  GATE_COMMISSION_CAP: 'gate',
+  SIGNAL_LIMIT: 'limit',
+  MANDATE_OUT_OF_BOUNDS: 'mandate',
+} as const satisfies Record<string, RefusalKind>;
+
+export type RefusalCode = keyof typeof REFUSAL_KINDS;
+type CodeOf<K extends RefusalKind> = {
+  [C in RefusalCode]: (typeof REFUSAL_KINDS)[C] extends K ? C : never;
+}[RefusalCode];
 
 export interface Refusal {
   readonly kind: RefusalKind;
-  readonly code: string;
+  readonly code: RefusalCode;
   readonly message: string;
   readonly violations?: readonly string[];
 }
 
 export const refuse = {
-  invalid: (code: string, message: string, violations: readonly string[]): Refusal => ({
+  invalid: (code: CodeOf<'invalid'>, message: string, violations: readonly string[]): Refusal => ({
     kind: 'invalid',
     code,
     message,
     violations,
   }),
-  notFound: (code: string, message: string): Refusal => ({ kind: 'not_found', code, message }),
-  conflict: (code: string, message: string): Refusal => ({ kind: 'conflict', code, message }),
-  gate: (code: string, message: string): Refusal => ({ kind: 'gate', code, message }),
+  notFound: (code: CodeOf<'not_found'>, message: string): Refusal => ({ kind: 'not_found', code, message }),
+  conflict: (code: CodeOf<'conflict'>, message: string): Refusal => ({ kind: 'conflict', code, message }),
+  gate: (code: CodeOf<'gate'>, message: string): Refusal => ({ kind: 'gate', code, message }),
+  limit: (code: CodeOf<'limit'>, message: string): Refusal => ({ kind: 'limit', code, message }),
   mandate: (violations: readonly string[]): Refusal => ({
     kind: 'mandate',
     code: 'MANDATE_OUT_OF_BOUNDS',

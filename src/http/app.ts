@@ -1,10 +1,13 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, LogController, type onSendHookHandler } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type onSendHookHandler } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
-import { TRANSPORT_ERRORS, transportError } from './errors.ts';
+import { writeAnswers } from '../views/answers.ts';
+import { errorBody, type TransportCode } from '../views/errors.ts';
+import { MethodTable } from './methods.ts';
+import { requestId } from './request-id.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
@@ -23,8 +26,20 @@ import {
   OfferEnvelope,
 } from './schemas/root.ts';
 import { describeViolations, validatorCompiler } from './validation.ts';
+import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
 export const BODY_LIMIT = 64 * 1024;
+
+/** The catalogue's code for each status the framework or its plugins answer with. */
+const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
+  400: 'INVALID_BODY',
+  404: 'ROUTE_NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'BODY_TOO_LARGE',
+  414: 'ROUTE_NOT_FOUND',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
 const NULL_BODY = 'body: must be a JSON object';
 
 export interface AppOptions {
@@ -45,6 +60,8 @@ export interface IndexEntry {
 declare module 'fastify' {
   interface FastifyContextConfig {
     surface?: 'root' | 'demo';
+    /** A hidden route of src/http/methods.ts (405 or OPTIONS), not an operation. */
+    methodAnswer?: boolean;
   }
 }
 
@@ -57,11 +74,35 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logLevel ? { level: options.logLevel } : false,
-    // One log line per request costs throughput and says little here; errors are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
+    // One line per request, written by onResponse below (the framework's own are two).
+    disableRequestLogging: true,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    genReqId: requestId,
     bodyLimit: BODY_LIMIT,
+    // A path id of any length is an unknown id (D-5), never 414: the header size limit bounds it.
+    maxParamLength: 65_536,
     return503OnClosing: true,
   });
+  // D-38: every answer carries the request's id, and so does every log line of it.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  if (options.logLevel) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? null,
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        },
+        'request',
+      );
+      done();
+    });
+  }
   app.setValidatorCompiler(validatorCompiler);
   // Response schemas document the contract; the bytes come from JSON.stringify of the views.
   // (Schema-driven serialization validates every anyOf branch at run time, e.g. each staffing
@@ -120,7 +161,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const index: IndexEntry[] = [];
+  const methodTable = new MethodTable();
   app.addHook('onRoute', (route) => {
+    if (!route.config?.methodAnswer) methodTable.add(route);
     // ROOT reads may come from any origin. The hook is the route's own, so demo routes run
     // no onSend hook at all.
     if (route.config?.surface === 'root') {
@@ -128,6 +171,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.onSend = [...own, allowAnyOrigin];
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // D-37: every demo POST takes an Idempotency-Key, checked before its body is read; the demo
+    // MCP door takes keys as tool arguments instead.
+    if (route.config?.surface !== 'root' && !route.config?.methodAnswer && methods.includes('POST')) {
+      const own =
+        route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      route.onRequest = [...own, route.url === '/demo/mcp' ? refuseIdempotencyKey : checkIdempotencyKey];
+    }
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of methods) {
       if (method === 'HEAD') continue;
@@ -144,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply
       .code(404)
       .send(
-        transportError(
+        errorBody(
           'ROUTE_NOT_FOUND',
           `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`,
         ),
@@ -154,40 +204,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
       const part = error.validationContext ?? 'body';
-      const code = part === 'querystring' ? 'INVALID_QUERY' : part === 'params' ? 'INVALID_PARAMS' : 'INVALID_BODY';
       const violations = describeViolations(error.validation as never, part);
-      return reply
-        .code(400)
-        .send(transportError(code, `${TRANSPORT_ERRORS[code].message} ${violations.join('; ')}`, violations));
+      // Path parameters are plain strings: an id of any shape is an unknown id (D-5), so only
+      // the body and the query string can fail validation.
+      const [code, what] =
+        part === 'querystring'
+          ? (['INVALID_QUERY', 'query string'] as const)
+          : (['INVALID_BODY', 'request body'] as const);
+      return reply.code(400).send(errorBody(code, `The ${what} is invalid: ${violations.join('; ')}`, violations));
     }
     switch (error.code) {
       case 'INVALID_JSON':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return reply.code(400).send(transportError('INVALID_JSON', error.message, [error.message]));
+        return reply.code(400).send(errorBody('INVALID_JSON', error.message, [error.message]));
       case 'INVALID_BODY':
         return reply
           .code(400)
-          .send(transportError('INVALID_BODY', `${TRANSPORT_ERRORS.INVALID_BODY.message} ${NULL_BODY}`, [NULL_BODY]));
+          .send(errorBody('INVALID_BODY', `The request body is invalid: ${NULL_BODY}`, [NULL_BODY]));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.code(400).send(transportError('INVALID_BODY', 'The body is empty.', ['body: is required']));
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send(transportError('BODY_TOO_LARGE'));
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send(transportError('UNSUPPORTED_MEDIA_TYPE'));
+        return reply.code(400).send(errorBody('INVALID_BODY', 'The body is empty.', ['body: is required']));
     }
+    // Every other error the framework or a plugin raises is answered in the catalogue's shape
+    // (D-38): by its status, never with the framework's own code or body.
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' });
+    const code = FRAMEWORK_CODES[status];
+    if (code !== undefined) {
+      const message = status === 400 ? `The request is malformed: ${error.message}` : undefined;
+      return reply.code(status).send(errorBody(code, message));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send(transportError('INTERNAL'));
+    return reply.code(500).send(errorBody('INTERNAL'));
   });
 
-  await app.register(utilityRoutes, { service: options.service, index });
+  const answers = writeAnswers(options.dealPrefix);
+  await app.register(utilityRoutes, { service: options.service, index, answers });
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
-  await app.register(dealRoutes, { service: options.service, prefix: options.dealPrefix });
-  await app.register(marketplaceRoutes, { service: options.service, prefix: '/closers' });
+  await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
+  await app.register(marketplaceRoutes, { service: options.service, answers, prefix: '/closers' });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog });
+  methodTable.register(app);
   return app;
 }

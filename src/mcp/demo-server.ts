@@ -6,9 +6,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACTORS } from '../domain/records.ts';
 import { STAGES } from '../domain/stages.ts';
-import { refusalBody } from '../http/errors.ts';
-import { dealView, escalationView } from '../http/views.ts';
 import type { AdvanceOutcome, PipelineService, Result } from '../service/pipeline-service.ts';
+import { refusalBody } from '../views/errors.ts';
+import { dealView, escalationView } from '../views/records.ts';
 import { DealRecord, MCP_VERSION } from './root-server.ts';
 
 export const DEMO_MCP_NAME = 'sales-pipeline-demo';

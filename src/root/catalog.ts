@@ -3,7 +3,7 @@
 import { compareIds } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import { owningRole } from '../domain/stages.ts';
-import { dealView, gigView } from '../http/views.ts';
+import { dealView, gigView } from '../views/records.ts';
 import { buildSandbox, type SandboxData } from './sandbox.ts';
 
 export const SANDBOX_LABEL =

@@ -3,16 +3,32 @@
 import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import type { PipelineEvent } from '../domain/events.ts';
-import { formatId, type IdKind } from '../domain/ids.ts';
+import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
-import type { Account, Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
+import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
-import type { Store, StoreReader, UnitOfWork } from '../store/store.ts';
+import type { DealFilter, GigFilter, Store, StoreReader, UnitOfWork } from '../store/store.ts';
+import { IDEMPOTENCY_TTL_MS, isStoredStatus, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+/** What a request under an idempotency key got: its answer (fresh or replayed), or the key was reused. */
+export type KeyedOutcome = { kind: 'answered'; answer: RenderedAnswer; replayed: boolean } | { kind: 'reused' };
+
+/** A keyed request on its way through a unit of work: the door's way to render its answer, and the outcome. */
+interface KeyedRun {
+  request: KeyedRequest;
+  render(result: Result<unknown>): RenderedAnswer;
+  outcome?: KeyedOutcome;
+}
+
+/** Options of every write: `keyed` makes it a keyed request (D-37); only keyed() sets it. */
+export interface WriteOptions {
+  keyed?: KeyedRun;
+}
 
 export interface Clock {
   /** Machine time in epoch milliseconds; the demo clock adds the stored offset. */
@@ -80,6 +96,12 @@ function addOnce(ids: string[], id: string): void {
 }
 
 const MAX_SELL_STEPS = 10;
+/** D-25: how many closers a match answers unless asked for fewer or more (1 to 1000). */
+export const MATCH_LIMIT = 100;
+export const MAX_MATCH_LIMIT = 1000;
+
+export type DealInput = { account: Account; listValueUsd: number; mandate?: unknown };
+export type Ranked = Escalation['suggestedClosers'];
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const fail = <T>(refusal: Refusal): Result<T> => ({ ok: false, refusal });
@@ -90,6 +112,11 @@ class RefusedError extends Error {
     super(refusal.message);
   }
 }
+
+/** Thrown inside a keyed unit of work that found its answer stored: nothing was written. */
+const REPLAYED = Symbol('replayed');
+/** What a write returns when its keyed answer was replayed; keyed() answers run.outcome instead. */
+const REPLAYED_RESULT = { ok: false, refusal: undefined } as unknown as Result<never>;
 
 export class PipelineService {
   constructor(
@@ -116,13 +143,87 @@ export class PipelineService {
   }
 
   /** Runs work in one unit of work; a refusal thrown inside rolls everything back. */
-  private async unit<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<Result<T>> {
+  private async unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
+    if (options?.keyed) return this.keyedUnit(work, options.keyed);
     try {
       return ok(await this.store.transaction(work));
     } catch (error) {
       if (error instanceof RefusedError) return fail(error.refusal);
       throw error;
     }
+  }
+
+  /**
+   * A write under an idempotency key (D-37). A new key: the work runs and its answer is stored
+   * in the same unit of work as its effects. A key already stored: nothing runs, and the stored
+   * answer (or, for another request, IDEMPOTENCY_KEY_REUSED) is the outcome. Racing requests
+   * with one key wait for each other on the key's lock, so one runs and the others replay it.
+   */
+  private async keyedUnit<T>(work: (uow: UnitOfWork) => Promise<T>, run: KeyedRun): Promise<Result<T>> {
+    let refused: Result<T>;
+    try {
+      const value = await this.store.transaction(async (uow) => {
+        if (await this.replay(uow, run)) throw REPLAYED;
+        const value = await work(uow);
+        await this.storeAnswer(uow, run, ok(value));
+        return value;
+      });
+      return ok(value);
+    } catch (error) {
+      if (error === REPLAYED) return REPLAYED_RESULT;
+      if (!(error instanceof RefusedError)) throw error;
+      refused = fail(error.refusal);
+    }
+    // The refused unit rolled back having written nothing; its answer is stored in a unit of
+    // its own, unless a request racing with the key stored one meanwhile: that one answers.
+    await this.store.transaction(async (uow) => {
+      if (!(await this.replay(uow, run))) await this.storeAnswer(uow, run, refused);
+    });
+    return refused;
+  }
+
+  /** Takes the key's lock and looks for its answer; true when one is kept (run.outcome says what). */
+  private async replay(uow: UnitOfWork, run: KeyedRun): Promise<boolean> {
+    const { key, fingerprint } = run.request;
+    const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
+    if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return false;
+    const { status, body, location } = stored;
+    run.outcome =
+      stored.fingerprint === fingerprint
+        ? {
+            kind: 'answered',
+            answer: location === undefined ? { status, body } : { status, body, location },
+            replayed: true,
+          }
+        : { kind: 'reused' };
+    return true;
+  }
+
+  private async storeAnswer(uow: UnitOfWork, run: KeyedRun, result: Result<unknown>) {
+    const answer = run.render(result);
+    run.outcome = { kind: 'answered', answer, replayed: false };
+    if (isStoredStatus(answer.status)) {
+      await uow.putAnswer(run.request.key, {
+        fingerprint: run.request.fingerprint,
+        ...answer,
+        storedAt: this.clock.now(),
+      });
+    }
+  }
+
+  /**
+   * Runs a write under an idempotency key: `call` is the write, given the options that key it;
+   * `render` is how the calling door answers its result (stored as bytes, replayed as bytes).
+   */
+  async keyed<T>(
+    request: KeyedRequest,
+    call: (options: WriteOptions) => Promise<Result<T>>,
+    render: (result: Result<T>) => RenderedAnswer,
+  ): Promise<KeyedOutcome> {
+    const run: KeyedRun = { request, render: render as KeyedRun['render'] };
+    await call({ keyed: run });
+    if (!run.outcome) throw new Error('a keyed write ran outside a unit of work');
+    return run.outcome;
   }
 
   /**
@@ -232,9 +333,13 @@ export class PipelineService {
     closerIds: (string | undefined)[] = [],
     alongside?: () => Promise<void>,
   ): Promise<PipelineState> {
+    if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
     const [deal, gigs] = await Promise.all([reader.getDeal(dealId), reader.gigsOfDeal(dealId)]);
     if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
-    const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])].filter((id) => id !== undefined);
+    // A closer id that could name no closer is left out: the decider finds it unknown.
+    const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])].filter(
+      (id): id is string => id !== undefined && couldBeId('closer', id),
+    );
     const [found] = await Promise.all([Promise.all(ids.map((id) => reader.getCloser(id))), alongside?.()]);
     const closers = new Map<string, Closer>();
     found.forEach((closer, i) => {
@@ -249,7 +354,7 @@ export class PipelineService {
   }
 
   private async loadGig(reader: StoreReader, gigId: string, closerId?: string, alongside?: () => Promise<void>) {
-    const gig = await reader.getGig(gigId);
+    const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
     if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
     return this.loadDeal(reader, gig.dealId, [closerId], alongside);
   }
@@ -273,8 +378,9 @@ export class PipelineService {
     return closers.map((closer) => ({ closer, payouts: ledgers.get(closer.id) ?? [] }));
   }
 
-  private async rankedWithLedgers(reader: StoreReader, industry: string | undefined) {
-    const ranked = rankClosers(await reader.listClosers(), industry);
+  /** The ranking (D-25), the first `limit` with their ledgers (read for those only). */
+  private async rankedWithLedgers(reader: StoreReader, industry: string | undefined, limit = MATCH_LIMIT) {
+    const ranked = rankClosers(await reader.listClosers(), industry).slice(0, limit);
     const closers = await this.withLedgers(
       reader,
       ranked.map((m) => m.closer),
@@ -290,19 +396,19 @@ export class PipelineService {
 
   // ── deals ────────────────────────────────────────────────────────────────────────────────
 
-  createDeal(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<Deal>> {
+  createDeal(input: DealInput, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
       const [now, number] = await this.nowAndNumber(uow, 'deal');
       const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
       return [...created.state.deals.values()][0] as Deal;
-    });
+    }, options);
   }
 
   /**
    * Creates a deal and lets the agent advance it until it closes or escalates: one unit of
    * work, its records written once at the end.
    */
-  sell(input: { account: Account; listValueUsd: number; mandate?: unknown }): Promise<Result<AdvanceOutcome>> {
+  sell(input: DealInput, options?: WriteOptions): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
       const [now, number] = await this.nowAndNumber(uow, 'deal');
       const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
@@ -324,7 +430,7 @@ export class PipelineService {
         return { kind: 'escalation', escalation: await this.escalation(uow, state, dealId, role, gigId) } as const;
       }
       return { kind: 'deal', deal: state.deals.get(dealId) as Deal } as const;
-    });
+    }, options);
   }
 
   getDeal(dealId: string): Promise<Result<Deal>> {
@@ -333,14 +439,14 @@ export class PipelineService {
 
   private async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
     return this.store.read(async (reader): Promise<Result<T>> => {
-      const deal = await reader.getDeal(dealId);
+      const deal = couldBeId('deal', dealId) ? await reader.getDeal(dealId) : undefined;
       if (!deal) return fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
       const value = await then(deal, reader);
       return isRefusal(value) ? fail(value) : ok(value);
     });
   }
 
-  advanceDeal(dealId: string, proposal: ProposalInput): Promise<Result<AdvanceOutcome>> {
+  advanceDeal(dealId: string, proposal: ProposalInput, options?: WriteOptions): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
       const { state, now } = await this.loadDealNow(uow, dealId);
       const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, now);
@@ -352,26 +458,26 @@ export class PipelineService {
         } as const;
       }
       return { kind: 'deal', deal: advanced.state.deals.get(dealId) as Deal } as const;
-    });
+    }, options);
   }
 
-  private dealCommand(dealId: string, command: PipelineCommand): Promise<Result<Deal>> {
+  private dealCommand(dealId: string, command: PipelineCommand, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
       const { state, now } = await this.loadDealNow(uow, dealId);
       const applied = await this.apply(uow, state, command, now);
       return applied.state.deals.get(dealId) as Deal;
-    });
+    }, options);
   }
 
-  reportSignals(dealId: string, signals: readonly string[]): Promise<Result<Deal>> {
-    return this.dealCommand(dealId, { type: 'ReportSignals', dealId, signals });
+  reportSignals(dealId: string, signals: readonly string[], options?: WriteOptions): Promise<Result<Deal>> {
+    return this.dealCommand(dealId, { type: 'ReportSignals', dealId, signals }, options);
   }
 
-  deescalate(dealId: string): Promise<Result<Deal>> {
-    return this.dealCommand(dealId, { type: 'Deescalate', dealId });
+  deescalate(dealId: string, options?: WriteOptions): Promise<Result<Deal>> {
+    return this.dealCommand(dealId, { type: 'Deescalate', dealId }, options);
   }
 
-  reengage(dealId: string): Promise<Result<Deal>> {
+  reengage(dealId: string, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
       let now = 0;
       let number = 0;
@@ -381,7 +487,7 @@ export class PipelineService {
       const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, now, number);
       const created = applied.events.find((e) => e.type === 'DealCreated');
       return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
-    });
+    }, options);
   }
 
   settlement(dealId: string): Promise<Result<Settlement>> {
@@ -390,39 +496,64 @@ export class PipelineService {
 
   // ── marketplace ──────────────────────────────────────────────────────────────────────────
 
-  enrolCloser(input: { name: string; industries: readonly string[] }): Promise<Result<CloserWithLedger>> {
+  enrolCloser(
+    input: { name: string; industries: readonly string[] },
+    options?: WriteOptions,
+  ): Promise<Result<CloserWithLedger>> {
     return this.unit(async (uow) => {
       const [now, number] = await this.nowAndNumber(uow, 'closer');
       const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, now, number);
       return { closer: [...applied.state.closers.values()][0] as Closer, payouts: [] };
-    });
+    }, options);
   }
 
-  listClosers(): Promise<CloserWithLedger[]> {
-    return this.store.read(async (reader) => this.withLedgers(reader, await reader.listClosers()));
+  /** A page of closers with their ledgers (the ledgers of that page only). */
+  listClosers(page: { afterId?: string; limit?: number } = {}): Promise<CloserWithLedger[]> {
+    return this.store.read(async (reader) => this.withLedgers(reader, await reader.listClosers(page)));
   }
 
   getCloser(closerId: string): Promise<Result<CloserWithLedger>> {
     return this.store.read(async (reader) => {
-      const closer = await reader.getCloser(closerId);
+      const closer = couldBeId('closer', closerId) ? await reader.getCloser(closerId) : undefined;
       if (!closer) return fail(refuse.notFound('CLOSER_NOT_FOUND', `No closer ${closerId}.`));
       return ok(await this.withLedger(reader, closer));
     });
   }
 
-  /** D-25. valueUsd and role are part of the request but do not change the ranking. */
-  match(industry: string): Promise<Escalation['suggestedClosers']> {
-    return this.store.read((reader) => this.rankedWithLedgers(reader, industry));
+  /**
+   * D-25: the first `limit` of the ranking. valueUsd and role are part of the request but do not
+   * change the ranking. A read; a keyed one runs as a unit of work so that its answer is stored.
+   */
+  async match(industry: string, limit = MATCH_LIMIT, options?: WriteOptions): Promise<Result<Ranked>> {
+    if (options?.keyed) return this.unit((uow) => this.rankedWithLedgers(uow, industry, limit), options);
+    return ok(await this.store.read((reader) => this.rankedWithLedgers(reader, industry, limit)));
   }
 
-  listGigs(status?: GigStatus): Promise<Gig[]> {
-    return this.store.read((reader) => reader.listGigs({ status }));
+  /** A page of gigs (D-39); a dealId or closerId that could name nothing matches nothing. */
+  async listGigs(filter: GigFilter = {}): Promise<Gig[]> {
+    if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
+    if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
+    return this.store.read((reader) => reader.listGigs(filter));
+  }
+
+  getGig(gigId: string): Promise<Result<Gig>> {
+    return this.store.read(async (reader) => {
+      const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
+      return gig ? ok(gig) : fail(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
+    });
+  }
+
+  /** A page of deals (D-39); a closerId that could name nothing matches nothing. */
+  async listDeals(filter: DealFilter): Promise<Deal[]> {
+    if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
+    return this.store.read((reader) => reader.listDeals(filter));
   }
 
   private gigCommand(
     gigId: string,
     closerId: string | undefined,
     command: PipelineCommand,
+    options: WriteOptions | undefined,
   ): Promise<Result<GigOutcome>> {
     return this.unit(async (uow) => {
       let now = 0;
@@ -436,27 +567,31 @@ export class PipelineService {
         outcome.closer = await this.withLedger(uow, applied.state.closers.get(gig.closerId) as Closer);
       }
       return outcome;
-    });
+    }, options);
   }
 
-  claimGig(gigId: string, closerId: string) {
-    return this.gigCommand(gigId, closerId, { type: 'ClaimGig', gigId, closerId });
+  claimGig(gigId: string, closerId: string, options?: WriteOptions) {
+    return this.gigCommand(gigId, closerId, { type: 'ClaimGig', gigId, closerId }, options);
   }
 
-  advanceGig(gigId: string, input: { closerId?: string; advanceTo: string; valueUsd?: number; note?: string }) {
-    return this.gigCommand(gigId, input.closerId, { type: 'AdvanceGig', gigId, ...input });
+  advanceGig(
+    gigId: string,
+    input: { closerId?: string; advanceTo: string; valueUsd?: number; note?: string },
+    options?: WriteOptions,
+  ) {
+    return this.gigCommand(gigId, input.closerId, { type: 'AdvanceGig', gigId, ...input }, options);
   }
 
-  reviveGig(gigId: string, input: { closerId?: string; note?: string }) {
-    return this.gigCommand(gigId, input.closerId, { type: 'ReviveGig', gigId, ...input });
+  reviveGig(gigId: string, input: { closerId?: string; note?: string }, options?: WriteOptions) {
+    return this.gigCommand(gigId, input.closerId, { type: 'ReviveGig', gigId, ...input }, options);
   }
 
-  releaseGig(gigId: string, closerId?: string) {
-    return this.gigCommand(gigId, closerId, { type: 'ReleaseGig', gigId, closerId });
+  releaseGig(gigId: string, closerId?: string, options?: WriteOptions) {
+    return this.gigCommand(gigId, closerId, { type: 'ReleaseGig', gigId, closerId }, options);
   }
 
-  expireGig(gigId: string) {
-    return this.gigCommand(gigId, undefined, { type: 'ExpireClaim', gigId, platform: false });
+  expireGig(gigId: string, options?: WriteOptions) {
+    return this.gigCommand(gigId, undefined, { type: 'ExpireClaim', gigId, platform: false }, options);
   }
 
   // ── platform ─────────────────────────────────────────────────────────────────────────────
@@ -465,14 +600,12 @@ export class PipelineService {
     return this.store.read((reader) => reader.counts());
   }
 
-  /** D-27: wipe everything and seed the two fictional closers. */
-  async reset(): Promise<string[]> {
-    const result = await this.unit(async (uow) => {
+  /** D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers. */
+  reset(options?: WriteOptions): Promise<Result<string[]>> {
+    return this.unit(async (uow) => {
       await uow.wipe();
       return this.seed(uow);
-    });
-    if (!result.ok) throw new Error(result.refusal.message);
-    return result.value;
+    }, options);
   }
 
   /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
@@ -495,14 +628,15 @@ export class PipelineService {
     return ids;
   }
 
-  /** D-19: moves the demo clock forward and runs the platform timers at once. */
-  async advanceClock(hours: number): Promise<number> {
-    const moved = await this.unit(async (uow) => {
-      await uow.advanceClockOffsetMs(hours * HOUR_MS);
-    });
-    if (!moved.ok) throw new Error(moved.refusal.message);
+  /**
+   * D-19: moves the demo clock forward (whole milliseconds, rounded half-up) and runs the
+   * platform timers at once. Answers the demo time the move reached.
+   */
+  async advanceClock(hours: number, options?: WriteOptions): Promise<Result<number>> {
+    const deltaMs = Math.floor(hours * HOUR_MS + 0.5);
+    const moved = await this.unit(async (uow) => this.clock.now() + (await uow.advanceClockOffsetMs(deltaMs)), options);
     await this.runTimers();
-    return this.store.read((reader) => this.now(reader));
+    return moved;
   }
 
   /**

@@ -2,7 +2,30 @@
 // contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
 import type { IdKind } from '../domain/ids.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
-import type { Stage } from '../domain/stages.ts';
+import type { Role, Stage } from '../domain/stages.ts';
+
+/** Filters of a page of deals (D-39), all optional; `afterId` is exclusive. */
+export interface DealFilter {
+  stage?: Stage;
+  /** The owning role of D-8. */
+  role?: Role;
+  /** true: on the human track; false: never escalated or de-escalated. */
+  humanTrack?: boolean;
+  /** Deals with a gig of this closer. */
+  closerId?: string;
+  afterId?: string;
+  limit: number;
+}
+
+/** Filters of a page of gigs (D-39), all optional; `afterId` is exclusive. */
+export interface GigFilter {
+  status?: GigStatus;
+  role?: Role;
+  dealId?: string;
+  closerId?: string;
+  afterId?: string;
+  limit?: number;
+}
 
 export interface StoreReader {
   getDeal(id: string): Promise<Deal | undefined>;
@@ -10,14 +33,14 @@ export interface StoreReader {
   getCloser(id: string): Promise<Closer | undefined>;
   gigsOfDeal(dealId: string): Promise<Gig[]>;
   /**
-   * A page of deals in id order, optionally of one stage, after a deal id (exclusive). Indexed:
-   * a page never reads every deal (issue 5: a page of 100 in under 5 ms at a million deals).
+   * A page of deals in id order, filtered. By stage alone it is indexed: a page never reads
+   * every deal (a page of 100 in under 5 ms at a million deals).
    */
-  listDeals(filter: { stage?: Stage; afterId?: string; limit: number }): Promise<Deal[]>;
-  /** Gigs in id order, optionally of one status. */
-  listGigs(filter?: { status?: GigStatus }): Promise<Gig[]>;
-  /** Closers in id order. */
-  listClosers(): Promise<Closer[]>;
+  listDeals(filter: DealFilter): Promise<Deal[]>;
+  /** Gigs in id order, filtered; every matching gig unless `limit` is given. */
+  listGigs(filter?: GigFilter): Promise<Gig[]>;
+  /** Closers in id order: all of them, or a page. */
+  listClosers(page?: { afterId?: string; limit?: number }): Promise<Closer[]>;
   payoutsOfCloser(closerId: string): Promise<PayoutLine[]>;
   /** The ledger lines of each of these closers in one read: every id is a key ([] if none). */
   payoutsOfClosers(closerIds: readonly string[]): Promise<Map<string, PayoutLine[]>>;
@@ -29,6 +52,18 @@ export interface StoreReader {
   dueGigs(now: number, limit: number): Promise<Gig[]>;
   /** Deals whose stall timer fell due at or before `now`, earliest first. */
   dueDeals(now: number, limit: number): Promise<Deal[]>;
+}
+
+/** An answer stored under an idempotency key (D-37), with what it answered and when. */
+export interface StoredAnswer {
+  /** Identifies the request: method, path and body (src/service/idempotency.ts). */
+  fingerprint: string;
+  status: number;
+  /** The answer's bytes, as sent. */
+  body: string;
+  location?: string;
+  /** Machine time (not the demo clock) in epoch milliseconds: keys are kept 24 hours of real time. */
+  storedAt: number;
 }
 
 export interface UnitOfWork extends StoreReader {
@@ -55,7 +90,13 @@ export interface UnitOfWork extends StoreReader {
    * time, even across service instances (so that "seed if empty" never seeds twice).
    */
   lock(name: string): Promise<void>;
-  /** Deletes every record and restarts the id counters and the demo clock. */
+  /** The answer stored under an idempotency key, however old (the caller judges its age). */
+  getAnswer(key: string): Promise<StoredAnswer | undefined>;
+  /** Stores (or replaces) the answer under a key. */
+  putAnswer(key: string, answer: StoredAnswer): Promise<void>;
+  /** Forgets the answers stored before `before` (machine ms); returns how many. */
+  purgeAnswers(before: number): Promise<number>;
+  /** Deletes every record and stored answer and restarts the id counters and the demo clock. */
   wipe(): Promise<void>;
 }
 

@@ -107,4 +107,24 @@ describe('D-13 signals', () => {
     w.advance(dealId, { advanceTo: 'closed_lost' });
     w.when({ type: 'ReportSignals', dealId, signals: ['budget_cut'] }).refused('conflict', 'DEAL_TERMINAL');
   });
+
+  it('D-44: a deal carries at most 256 distinct signals; a call that would pass it is SIGNAL_LIMIT and changes nothing', () => {
+    const w = new World();
+    const dealId = w.createDeal();
+    const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `s_${from + i}`);
+    for (let i = 0; i < 8; i++) w.signals(dealId, ...names(i * 32, 32));
+    assert.equal(w.deal(dealId).signals.length, 256);
+    w.when({ type: 'ReportSignals', dealId, signals: ['one_more'] }).refused('limit', 'SIGNAL_LIMIT');
+    // Signals already carried add nothing, so they are not refused.
+    assert.deepEqual(w.when({ type: 'ReportSignals', dealId, signals: ['s_0', 's_255'] }).events(), []);
+  });
+
+  it('D-44: the platform still stalls a deal at the signal limit (its gone_dark is never refused)', () => {
+    const w = new World();
+    const dealId = w.createDeal();
+    for (let i = 0; i < 8; i++) w.signals(dealId, ...Array.from({ length: 32 }, (_, j) => `s_${i * 32 + j}`));
+    w.tick(15 * DAY);
+    const then = w.when({ type: 'StallDeal', dealId });
+    assert.ok(then.state().deals.get(dealId)?.signals.includes('gone_dark'));
+  });
 });

@@ -455,8 +455,10 @@ describe('advance: the Proposal body (D-9)', () => {
       { advanceTo: 'meeting' },
       { advanceTo: 'closed_won', valueUsd: 15_000 },
       { advanceTo: 'sourced' },
-      { advanceTo: 'won' },
     ];
+    // A value that is no stage at all is malformed, not a proposal: 400, and nothing changes.
+    const notAStage = assertError(await t.post(`${t.prefix}/deals/${deal.id}/advance`, { advanceTo: 'won' }), 400);
+    assert.match(notAStage.violations?.join(' ') ?? '', /advanceTo: must be one of sourced, qualified/);
     for (const body of cases) {
       const answer = await t.post(`${t.prefix}/deals/${deal.id}/advance`, body);
       const error = assertError(answer, 422);

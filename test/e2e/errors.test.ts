@@ -287,7 +287,8 @@ describe('errors: the advance Proposal and other bodies (D-5, D-9)', () => {
     expectViolations(await t.post('/demo/clock', {}), ['advanceHours']);
     expectViolations(await t.post('/demo/reset', { keep: 'closers' }), ['keep']);
     expectError(await t.get('/closers/gigs?status=lost'), 400, 'INVALID_QUERY');
-    expectError(await t.get(`/pipeline/deals/${'x'.repeat(65)}`), 400, 'INVALID_PARAMS');
+    // A path id of any length or shape is an unknown id (D-5).
+    expectError(await t.get(`/pipeline/deals/${'x'.repeat(65)}`), 404, 'DEAL_NOT_FOUND');
     assert.deepEqual((await t.get('/health')).body, { ok: true, closers: 2, deals: 1 }, 'the reset was refused');
   });
 });
@@ -344,26 +345,38 @@ describe('errors: transport (D-5)', () => {
     assert.equal(answer.status, 201);
   });
 
-  it('an unknown route → 404 JSON {error, code ROUTE_NOT_FOUND}', async () => {
+  it('an unknown path → 404 JSON {error, code ROUTE_NOT_FOUND}', async () => {
     const routes: [string, string][] = [
       ['GET', '/nope'],
       ['GET', '/pipeline'],
-      ['GET', '/pipeline/deals'],
       ['POST', '/pipeline/deal'],
-      ['DELETE', '/pipeline/deals/deal_0001'],
-      ['PUT', '/pipeline/deals/deal_0001'],
-      ['PATCH', '/pipeline/deals/deal_0001'],
-      ['GET', '/pipeline/deals/deal_0001/advance'],
-      ['POST', '/pipeline/deals/deal_0001/settlement'],
       ['POST', '/pipeline/deals/deal_0001/close'],
-      ['GET', '/closers/gigs/gig_0001'],
       ['POST', '/closers/gigs/gig_0001/delete'],
-      ['GET', '/demo/reset'],
-      ['POST', '/health'],
     ];
     for (const [method, path] of routes) {
       const body = expectError(await t.raw(method, path, undefined), 404, 'ROUTE_NOT_FOUND', `${method} ${path}`);
       assert.match(body.error, new RegExp(path.replaceAll('/', '\\/')));
+    }
+  });
+
+  it('a known path with a method it does not serve → 405 with Allow (D-38)', async () => {
+    const routes: [string, string, string][] = [
+      ['DELETE', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
+      ['PUT', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
+      ['PATCH', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
+      ['GET', '/pipeline/deals/deal_0001/advance', 'POST, OPTIONS'],
+      ['POST', '/pipeline/deals/deal_0001/settlement', 'GET, HEAD, OPTIONS'],
+      ['DELETE', '/closers/gigs/gig_0001', 'GET, HEAD, OPTIONS'],
+      ['GET', '/demo/reset', 'POST, OPTIONS'],
+      ['POST', '/health', 'GET, HEAD, OPTIONS'],
+      ['PUT', '/pipeline/deals', 'POST, GET, HEAD, OPTIONS'],
+    ];
+    for (const [method, path, allow] of routes) {
+      // The body is not read: malformed JSON does not make it a 400.
+      const answer = await t.raw(method, path, method === 'GET' ? undefined : '{nope', JSON_HEADERS);
+      const body = expectError(answer, 405, 'METHOD_NOT_ALLOWED', `${method} ${path}`);
+      assert.equal(answer.headers.get('allow'), allow, `${method} ${path}`);
+      assert.match(body.error, new RegExp(method));
     }
   });
 });

@@ -235,7 +235,9 @@ describe('marketplace: match', () => {
       ['bad role', { industry: 'saas', valueUsd: 10, role: 'janitor' }],
       ['valueUsd a string', { industry: 'saas', valueUsd: '10', role: 'closer' }],
       ['industry a number', { industry: 5, valueUsd: 10, role: 'closer' }],
-      ['unknown field', { industry: 'saas', valueUsd: 10, role: 'closer', limit: 3 }],
+      ['unknown field', { industry: 'saas', valueUsd: 10, role: 'closer', top: 3 }],
+      ['limit 0', { industry: 'saas', valueUsd: 10, role: 'closer', limit: 0 }],
+      ['limit over 1000', { industry: 'saas', valueUsd: 10, role: 'closer', limit: 1001 }],
       ['empty object', {}],
     ];
     for (const [why, body] of bad) {

@@ -1,25 +1,34 @@
 // The deal service under DEAL_PREFIX. Executors only propose; the service's gate decides.
-import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ProposalInput } from '../../domain/commands.ts';
-import type { Account } from '../../domain/records.ts';
-import type { AdvanceOutcome, PipelineService } from '../../service/pipeline-service.ts';
-import { sendRefusal } from '../errors.ts';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { WriteAnswers } from '../../views/answers.ts';
+import { refusalBody, statusOf } from '../../views/errors.ts';
+import { dealJson, dealView, settlementView } from '../../views/records.ts';
+import { sendPage } from '../paging.ts';
 import { errorResponses, IdParams } from '../schemas/common.ts';
-import { CreateDealBody, DealSchema, ProposalBody, SettlementSchema, SignalsBody } from '../schemas/deal.ts';
+import {
+  CreateDealBody,
+  DealListQuery,
+  DealSchema,
+  ProposalBody,
+  SettlementSchema,
+  SignalsBody,
+} from '../schemas/deal.ts';
 import { EmptyBody, EscalationSchema } from '../schemas/marketplace.ts';
-import { dealJson, dealView, escalationView, settlementView } from '../views.ts';
+import { writeRoute } from '../writes.ts';
 
-type CreateDealInput = { account: Account; listValueUsd: number; mandate?: unknown };
-type IdParam = { Params: { id: string } };
+type IdParam = { Params: Static<typeof IdParams> };
+type Create = FastifyRequest<{ Body: Static<typeof CreateDealBody> }>;
+type OnDeal<B = undefined> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B }>;
 
 const DealOrEscalation = Type.Union([Type.Ref(DealSchema), Type.Ref(EscalationSchema)]);
 
-const outcomeView = (outcome: AdvanceOutcome) =>
-  outcome.kind === 'deal' ? dealView(outcome.deal) : escalationView(outcome.escalation);
-
-export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = async (app, { service }) => {
-  app.post<{ Body: CreateDealInput }>(
+export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers: WriteAnswers }> = async (
+  app,
+  { service, answers },
+) => {
+  app.post(
     '/deals',
     {
       schema: {
@@ -30,14 +39,10 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 201: Type.Ref(DealSchema), ...errorResponses(400, 422) },
       },
     },
-    async (request, reply) => {
-      const result = await service.createDeal(request.body);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return reply.code(201).send(dealView(result.value));
-    },
+    writeRoute(service, answers.createDeal, (request: Create, options) => service.createDeal(request.body, options)),
   );
 
-  app.post<{ Body: CreateDealInput }>(
+  app.post(
     '/sell',
     {
       schema: {
@@ -48,10 +53,29 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 201: DealOrEscalation, ...errorResponses(400, 422) },
       },
     },
-    async (request, reply) => {
-      const result = await service.sell(request.body);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return reply.code(201).send(outcomeView(result.value));
+    writeRoute(service, answers.sell, (request: Create, options) => service.sell(request.body, options)),
+  );
+
+  app.get(
+    '/deals',
+    {
+      schema: {
+        summary: 'Deals of the demo store in id order, filtered, a page at a time',
+        operationId: 'listDeals',
+        tags: ['deals'],
+        querystring: DealListQuery,
+        response: { 200: Type.Array(Type.Ref(DealSchema)), ...errorResponses(400) },
+      },
+    },
+    (request: FastifyRequest<{ Querystring: Static<typeof DealListQuery> }>, reply) => {
+      const { limit: _limit, cursor: _cursor, ...filter } = request.query;
+      return sendPage(
+        request,
+        reply,
+        'deal',
+        (afterId, limit) => service.listDeals({ ...filter, afterId, limit }),
+        dealView,
+      );
     },
   );
 
@@ -68,12 +92,12 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
     },
     async (request, reply) => {
       const result = await service.getDeal(request.params.id);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
+      if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return reply.type('application/json; charset=utf-8').send(dealJson(result.value));
     },
   );
 
-  app.post<IdParam & { Body: ProposalInput | undefined }>(
+  app.post(
     '/deals/:id/advance',
     {
       schema: {
@@ -85,14 +109,12 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 200: DealOrEscalation, ...errorResponses(400, 404, 409, 422) },
       },
     },
-    async (request, reply) => {
-      const result = await service.advanceDeal(request.params.id, request.body ?? {});
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return outcomeView(result.value);
-    },
+    writeRoute(service, answers.advanceDeal, (request: OnDeal<Static<typeof ProposalBody> | undefined>, options) =>
+      service.advanceDeal(request.params.id, request.body ?? {}, options),
+    ),
   );
 
-  app.post<IdParam & { Body: { signals: string[] } }>(
+  app.post(
     '/deals/:id/signals',
     {
       schema: {
@@ -104,11 +126,9 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const result = await service.reportSignals(request.params.id, request.body.signals);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return dealView(result.value);
-    },
+    writeRoute(service, answers.reportSignals, (request: OnDeal<Static<typeof SignalsBody>>, options) =>
+      service.reportSignals(request.params.id, request.body.signals, options),
+    ),
   );
 
   app.get<IdParam>(
@@ -124,12 +144,12 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
     },
     async (request, reply) => {
       const result = await service.settlement(request.params.id);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
+      if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return settlementView(result.value);
     },
   );
 
-  app.post<IdParam>(
+  app.post(
     '/deals/:id/reengage',
     {
       schema: {
@@ -141,14 +161,12 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 201: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const result = await service.reengage(request.params.id);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return reply.code(201).send(dealView(result.value));
-    },
+    writeRoute(service, answers.reengageDeal, (request: OnDeal, options) =>
+      service.reengage(request.params.id, options),
+    ),
   );
 
-  app.post<IdParam>(
+  app.post(
     '/deals/:id/deescalate',
     {
       schema: {
@@ -160,10 +178,8 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService }> = asyn
         response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const result = await service.deescalate(request.params.id);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return dealView(result.value);
-    },
+    writeRoute(service, answers.deescalateDeal, (request: OnDeal, options) =>
+      service.deescalate(request.params.id, options),
+    ),
   );
 };

@@ -77,6 +77,7 @@ export const machineRoutes: FastifyPluginAsync<{ dealPrefix: string; openapi: ()
       const format = (request.query as { format?: string }).format;
       const wantsJson =
         format === 'json' || (format === undefined && (request.headers.accept ?? '').includes('application/json'));
+      reply.header('vary', 'Accept');
       return wantsJson
         ? reply.type('application/json; charset=utf-8').send(probeSuiteJson())
         : reply.type('text/markdown; charset=utf-8').send(probeSuiteMarkdown());

@@ -1,12 +1,15 @@
 // The closer marketplace under /closers. A contractor's moves only propose to the deal's gate.
-import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { GigStatus } from '../../domain/records.ts';
-import type { GigOutcome, PipelineService, Result } from '../../service/pipeline-service.ts';
-import { type ReplyLike, sendRefusal } from '../errors.ts';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { WriteAnswers } from '../../views/answers.ts';
+import { refusalBody, statusOf } from '../../views/errors.ts';
+import { closerView, gigView } from '../../views/records.ts';
+import { sendPage } from '../paging.ts';
 import { errorResponses, IdParams } from '../schemas/common.ts';
 import {
   ClaimBody,
+  CloserListQuery,
   CloserSchema,
   EmptyBody,
   EnrolBody,
@@ -19,12 +22,16 @@ import {
   ReleaseBody,
   ReviveBody,
 } from '../schemas/marketplace.ts';
-import { closerView, gigOutcomeView, gigView, matchView } from '../views.ts';
+import { writeRoute } from '../writes.ts';
 
-type IdParam = { Params: { id: string } };
+type IdParam = { Params: Static<typeof IdParams> };
+type OnGig<B> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B }>;
 
-export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }> = async (app, { service }) => {
-  app.post<{ Body: { name: string; industries?: string[] } }>(
+export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; answers: WriteAnswers }> = async (
+  app,
+  { service, answers },
+) => {
+  app.post(
     '/closers',
     {
       schema: {
@@ -35,25 +42,31 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 201: Type.Ref(CloserSchema), ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
-      const { name, industries = [] } = request.body;
-      const result = await service.enrolCloser({ name, industries });
-      if (!result.ok) return sendRefusal(reply, result.refusal);
-      return reply.code(201).send(closerView(result.value));
-    },
+    writeRoute(service, answers.enrolCloser, (request: FastifyRequest<{ Body: Static<typeof EnrolBody> }>, options) =>
+      service.enrolCloser({ name: request.body.name, industries: request.body.industries ?? [] }, options),
+    ),
   );
 
   app.get(
     '/closers',
     {
       schema: {
-        summary: 'Every enrolled closer',
+        summary: 'Enrolled closers in id order, a page at a time',
         operationId: 'listClosers',
         tags: ['marketplace'],
-        response: { 200: Type.Array(Type.Ref(CloserSchema)) },
+        querystring: CloserListQuery,
+        response: { 200: Type.Array(Type.Ref(CloserSchema)), ...errorResponses(400) },
       },
     },
-    async () => (await service.listClosers()).map(closerView),
+    (request: FastifyRequest<{ Querystring: Static<typeof CloserListQuery> }>, reply) =>
+      sendPage(
+        request,
+        reply,
+        'closer',
+        (afterId, limit) => service.listClosers({ afterId, limit }),
+        closerView,
+        (c) => c.closer.id,
+      ),
   );
 
   app.get<IdParam>(
@@ -69,12 +82,12 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
     },
     async (request, reply) => {
       const result = await service.getCloser(request.params.id);
-      if (!result.ok) return sendRefusal(reply, result.refusal);
+      if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return closerView(result.value);
     },
   );
 
-  app.post<{ Body: { industry: string; valueUsd: number; role: string } }>(
+  app.post(
     '/match',
     {
       schema: {
@@ -85,29 +98,53 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: Type.Array(MatchSchema), ...errorResponses(400) },
       },
     },
-    async (request) => (await service.match(request.body.industry)).map(matchView),
+    writeRoute(service, answers.matchClosers, (request: FastifyRequest<{ Body: Static<typeof MatchBody> }>, options) =>
+      service.match(request.body.industry, request.body.limit, options),
+    ),
   );
 
-  app.get<{ Querystring: { status?: GigStatus } }>(
+  app.get(
     '/gigs',
     {
       schema: {
-        summary: 'Gigs, optionally of one status',
+        summary: 'Gigs in id order, filtered by status, role, deal or closer, a page at a time',
         operationId: 'listGigs',
         tags: ['marketplace'],
         querystring: GigListQuery,
         response: { 200: Type.Array(Type.Ref(GigSchema)), ...errorResponses(400) },
       },
     },
-    async (request) => (await service.listGigs(request.query.status)).map(gigView),
+    (request: FastifyRequest<{ Querystring: Static<typeof GigListQuery> }>, reply) => {
+      const { limit: _limit, cursor: _cursor, ...filter } = request.query;
+      return sendPage(
+        request,
+        reply,
+        'gig',
+        (afterId, limit) => service.listGigs({ ...filter, afterId, limit }),
+        gigView,
+      );
+    },
   );
 
-  const answer = (reply: ReplyLike, result: Result<GigOutcome>, view: (o: GigOutcome) => unknown = gigOutcomeView) => {
-    if (!result.ok) return sendRefusal(reply, result.refusal);
-    return reply.send(view(result.value));
-  };
+  app.get<IdParam>(
+    '/gigs/:id',
+    {
+      schema: {
+        summary: 'One gig',
+        operationId: 'getGig',
+        tags: ['marketplace'],
+        params: IdParams,
+        response: { 200: Type.Ref(GigSchema), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.getGig(request.params.id);
+      if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
+      return gigView(result.value);
+    },
+  );
 
-  app.post<IdParam & { Body: { closerId: string } }>(
+  app.post(
     '/gigs/:id/claim',
     {
       schema: {
@@ -119,10 +156,12 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => answer(reply, await service.claimGig(request.params.id, request.body.closerId)),
+    writeRoute(service, answers.claimGig, (request: OnGig<Static<typeof ClaimBody>>, options) =>
+      service.claimGig(request.params.id, request.body.closerId, options),
+    ),
   );
 
-  app.post<IdParam & { Body: { advanceTo: string; valueUsd?: number; note?: string; closerId?: string } }>(
+  app.post(
     '/gigs/:id/advance',
     {
       schema: {
@@ -134,10 +173,12 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 422) },
       },
     },
-    async (request, reply) => answer(reply, await service.advanceGig(request.params.id, request.body)),
+    writeRoute(service, answers.advanceGig, (request: OnGig<Static<typeof GigAdvanceBody>>, options) =>
+      service.advanceGig(request.params.id, request.body, options),
+    ),
   );
 
-  app.post<IdParam & { Body: { note?: string; closerId?: string } | undefined }>(
+  app.post(
     '/gigs/:id/revive',
     {
       schema: {
@@ -149,10 +190,12 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => answer(reply, await service.reviveGig(request.params.id, request.body ?? {})),
+    writeRoute(service, answers.reviveGig, (request: OnGig<Static<typeof ReviveBody> | undefined>, options) =>
+      service.reviveGig(request.params.id, request.body ?? {}, options),
+    ),
   );
 
-  app.post<IdParam & { Body: { closerId?: string } | undefined }>(
+  app.post(
     '/gigs/:id/release',
     {
       schema: {
@@ -164,11 +207,12 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) =>
-      answer(reply, await service.releaseGig(request.params.id, request.body?.closerId), (o) => gigView(o.gig)),
+    writeRoute(service, answers.releaseGig, (request: OnGig<Static<typeof ReleaseBody> | undefined>, options) =>
+      service.releaseGig(request.params.id, request.body?.closerId, options),
+    ),
   );
 
-  app.post<IdParam>(
+  app.post(
     '/gigs/:id/expire',
     {
       schema: {
@@ -180,6 +224,8 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService }>
         response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => answer(reply, await service.expireGig(request.params.id), (o) => gigView(o.gig)),
+    writeRoute(service, answers.expireGig, (request: OnGig<undefined>, options) =>
+      service.expireGig(request.params.id, options),
+    ),
   );
 };

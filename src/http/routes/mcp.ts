@@ -1,7 +1,7 @@
 // Both MCP doors as stateless Streamable HTTP endpoints (D-33): POST /mcp (ROOT, read tools over
 // the sandbox) and POST /demo/mcp (the demo's tools over the live store). Every request gets its
 // own server and transport, closed with the response: no session, no SSE stream to resume, so
-// GET and DELETE answer 405.
+// GET and DELETE answer 405 (src/http/methods.ts).
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -70,15 +70,6 @@ async function serve(request: FastifyRequest, reply: FastifyReply, server: McpSe
   }
 }
 
-const methodNotAllowed = (url: string) => async (request: FastifyRequest, reply: FastifyReply) =>
-  reply
-    .code(405)
-    .header('allow', 'POST')
-    .send({
-      error: `${request.method} ${url} is not allowed: this MCP endpoint is stateless (no SSE stream, no session); POST JSON-RPC messages.`,
-      code: 'METHOD_NOT_ALLOWED',
-    });
-
 export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: RootCatalog }> = async (
   app,
   { service, catalog },
@@ -118,16 +109,5 @@ export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: 
       },
       (request, reply) => serve(request, reply, door.create()),
     );
-    // Not operations, only the transport's refusals: left out of the contract and the index like
-    // the ROOT 405s, and answered in onRequest, before any body is read (always 405, never 415).
-    const refuse = methodNotAllowed(door.url);
-    app.route({
-      method: ['GET', 'DELETE'],
-      url: door.url,
-      config: { surface: door.surface },
-      schema: { hide: true, response: errorResponses(405) } as never,
-      onRequest: refuse,
-      handler: refuse,
-    });
   }
 };

@@ -1,16 +1,9 @@
 // The public ROOT origin: keyless, read-only collections over the sandbox data (D-29, D-30).
-// Writes answer 405; reads may come from any origin (CORS *).
+// Writes answer 405 (src/http/methods.ts); reads may come from any origin (CORS *).
 import { Type } from '@sinclair/typebox';
-import type {
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  RouteHandlerMethod,
-  RouteShorthandOptions,
-} from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
-import { ErrorSchema } from '../schemas/common.ts';
+import { ErrorSchema, IdParams } from '../schemas/common.ts';
 import {
   BlockedEnvelope,
   DealEnvelope,
@@ -21,9 +14,7 @@ import {
   GigsQuery,
 } from '../schemas/root.ts';
 
-const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/** Registers GET for a ROOT path plus 405 for writes and a CORS preflight. */
+/** Registers GET for a ROOT path; app.ts answers its other methods (405) and OPTIONS (D-38). */
 export function rootGet(
   app: FastifyInstance,
   url: string,
@@ -31,33 +22,6 @@ export function rootGet(
   handler: RouteHandlerMethod,
 ) {
   app.get(url, { ...options, config: { ...options.config, surface: 'root' } }, handler);
-  // Writes are refused in onRequest, before the body is read: a write on ROOT is 405 whatever
-  // it carries (malformed JSON, another media type, an oversized body), never 400, 413 or 415.
-  const refuseWrite = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method === 'OPTIONS') {
-      return reply
-        .code(204)
-        .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
-        .header('access-control-allow-headers', 'content-type, accept')
-        .header('access-control-max-age', '86400')
-        .send();
-    }
-    return reply
-      .code(405)
-      .header('allow', 'GET, HEAD, OPTIONS')
-      .send({
-        error: `The ROOT origin is read-only: ${request.method} ${request.url.split('?')[0]} is not allowed.`,
-        code: 'METHOD_NOT_ALLOWED',
-      });
-  };
-  app.route({
-    method: [...WRITE_METHODS, 'OPTIONS'],
-    url,
-    schema: { hide: true } as never,
-    config: { surface: 'root' },
-    onRequest: refuseWrite,
-    handler: refuseWrite,
-  });
 }
 
 /** Sends an envelope as bytes serialized once (the same request always gets the same bytes). */
@@ -85,7 +49,7 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     {
       schema: {
         summary: 'Sandbox deals, filtered by stage, owning role or scope, a page at a time',
-        operationId: 'listDeals',
+        operationId: 'listSandboxDeals',
         tags: ['root'],
         querystring: DealsQuery,
         response: {
@@ -107,9 +71,9 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     {
       schema: {
         summary: 'One sandbox deal',
-        operationId: 'getRootDeal',
+        operationId: 'getSandboxDeal',
         tags: ['root'],
-        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        params: IdParams,
         response: { 200: Type.Ref(DealEnvelope), 404: envelopeResponses[404] },
       },
     },
@@ -125,7 +89,7 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     {
       schema: {
         summary: 'Sandbox gigs, filtered by role and status',
-        operationId: 'listRootGigs',
+        operationId: 'listSandboxGigs',
         tags: ['root'],
         querystring: GigsQuery,
         response: { 200: Type.Union([Type.Ref(GigsEnvelope), Type.Ref(EmptyEnvelope)]) },

@@ -1,23 +1,31 @@
 // Utilities of the demo environment: the index, health, reset and the demo clock (D-2, D-19, D-27).
-import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { WriteAnswers } from '../../views/answers.ts';
 import type { IndexEntry } from '../app.ts';
 import { errorResponses, optionalBody } from '../schemas/common.ts';
-import { iso } from '../views.ts';
+import { writeRoute } from '../writes.ts';
 
 const SERVICE_NAME = 'sales-pipeline-service';
 export const SERVICE_VERSION = '0.1.0';
 
 const ClockBody = Type.Object(
-  { advanceHours: Type.Number({ minimum: 0, maximum: 2160, description: 'hours to move the demo clock forward' }) },
+  {
+    advanceHours: Type.Number({
+      minimum: 0,
+      maximum: 2160,
+      description: 'hours to move the demo clock forward; fractions are rounded half-up to the millisecond',
+    }),
+  },
   { additionalProperties: false },
 );
 
-export const utilityRoutes: FastifyPluginAsync<{ service: PipelineService; index: IndexEntry[] }> = async (
-  app,
-  { service, index },
-) => {
+export const utilityRoutes: FastifyPluginAsync<{
+  service: PipelineService;
+  index: IndexEntry[];
+  answers: WriteAnswers;
+}> = async (app, { service, index, answers }) => {
   app.get(
     '/',
     {
@@ -78,7 +86,7 @@ export const utilityRoutes: FastifyPluginAsync<{ service: PipelineService; index
         },
       },
     },
-    async () => ({ reset: true as const, seeded: await service.reset() }),
+    writeRoute(service, answers.resetDemo, (_request, options) => service.reset(options)),
   );
 
   app.post(
@@ -92,9 +100,11 @@ export const utilityRoutes: FastifyPluginAsync<{ service: PipelineService; index
         response: { 200: Type.Object({ now: Type.String({ format: 'date-time' }) }), ...errorResponses(400) },
       },
     },
-    async (request) => {
-      const { advanceHours } = request.body as { advanceHours: number };
-      return { now: iso(await service.advanceClock(advanceHours)) };
-    },
+    writeRoute(
+      service,
+      answers.advanceDemoClock,
+      (request: FastifyRequest<{ Body: Static<typeof ClockBody> }>, options) =>
+        service.advanceClock(request.body.advanceHours, options),
+    ),
   );
 };

@@ -12,9 +12,17 @@ export const OPTIONAL_BODY = 'x-optional-body';
 export const optionalBody = <T extends TSchema>(schema: T): T => ({ ...schema, [OPTIONAL_BODY]: true });
 
 export const Usd = (description: string) => Type.Number({ description });
-/** A USD amount a caller sends: positive, at most 1e12, rounded half-up to the cent (D-22). */
+/**
+ * A USD amount a caller sends: at most 1e12, rounded half-up to the cent (D-22). 0.005 is the
+ * least amount that rounds to a cent, so the least that is an amount at all.
+ */
+export const MIN_USD_INPUT = 0.005;
 export const UsdInput = (description: string) =>
-  Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: `${description} (USD, rounded half-up to the cent)` });
+  Type.Number({
+    minimum: MIN_USD_INPUT,
+    maximum: 1e12,
+    description: `${description} (USD, rounded half-up to the cent; at least ${MIN_USD_INPUT}, which rounds to 0.01)`,
+  });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
 export const StageSchema = Type.Union(
@@ -27,7 +35,10 @@ export const ActorSchema = Type.Union(ACTORS.map((a) => Type.Literal(a)));
 export const Note = Type.String({ maxLength: 2000, description: 'free text for the activity log' });
 export const CloserId = Type.String({ minLength: 1, maxLength: 64, description: 'the acting closer, `closer_<NNNN>`' });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** A path id: any string. One no record could have (any length, any characters) is unknown: 404 (D-5). */
+export const IdParams = Type.Object({
+  id: Type.String({ description: 'the id, e.g. `deal_0001`; an id of any other shape names nothing (404)' }),
+});
 
 export const ErrorSchema = Type.Object(
   {

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_SIGNALS_PER_CALL, SIGNAL_PATTERN } from '../../domain/mandate.ts';
+import { STAGES } from '../../domain/stages.ts';
+import { PageParams } from '../paging.ts';
 import {
   ActorSchema,
   DOMAIN_VALIDATED,
@@ -85,13 +87,30 @@ export const ProposalBody = optionalBody(
   Type.Object(
     {
       advanceTo: Type.Optional(
-        Type.String({ maxLength: 64, description: 'the proposed stage; default: the next stage' }),
+        Type.Union(
+          STAGES.map((stage) => Type.Literal(stage)),
+          {
+            description:
+              'the proposed stage; default: the next stage. Only the next stage or closed_lost pass the gate (D-9)',
+          },
+        ),
       ),
       valueUsd: Type.Optional(UsdInput('close value for closed_won; default: the list value')),
       note: Type.Optional(Note),
     },
     { additionalProperties: false },
   ),
+);
+
+export const DealListQuery = Type.Object(
+  {
+    stage: Type.Optional(StageSchema),
+    role: Type.Optional({ ...RoleSchema, description: 'the owning role (D-8)' }),
+    humanTrack: Type.Optional(Type.Boolean({ description: 'true: on the human track; false: not on it' })),
+    closerId: Type.Optional(Type.String({ description: 'deals with a gig of this closer' })),
+    ...PageParams,
+  },
+  { additionalProperties: false },
 );
 
 export const SignalsBody = Type.Object(

@@ -1,4 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { STAGES } from '../../domain/stages.ts';
+import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../../service/pipeline-service.ts';
+import { PageParams } from '../paging.ts';
 import {
   CloserId,
   GigStatusSchema,
@@ -25,17 +28,42 @@ export const MatchBody = Type.Object(
     industry: Type.String({ maxLength: 100 }),
     valueUsd: Type.Number({ minimum: 0, maximum: 1e12 }),
     role: RoleSchema,
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_MATCH_LIMIT,
+        default: MATCH_LIMIT,
+        description: `how many of the ranking to answer (default ${MATCH_LIMIT})`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const GigListQuery = Type.Object({ status: Type.Optional(GigStatusSchema) }, { additionalProperties: false });
+export const GigListQuery = Type.Object(
+  {
+    status: Type.Optional(GigStatusSchema),
+    role: Type.Optional(RoleSchema),
+    dealId: Type.Optional(Type.String({ description: "the deal's gigs" })),
+    closerId: Type.Optional(Type.String({ description: 'gigs claimed by (or fulfilled by) this closer' })),
+    ...PageParams,
+  },
+  { additionalProperties: false },
+);
+
+export const CloserListQuery = Type.Object({ ...PageParams }, { additionalProperties: false });
 
 export const ClaimBody = Type.Object({ closerId: CloserId }, { additionalProperties: false });
 
 export const GigAdvanceBody = Type.Object(
   {
-    advanceTo: Type.String({ maxLength: 64, description: 'proposal, negotiation, closed_won or closed_lost' }),
+    advanceTo: Type.Union(
+      STAGES.map((stage) => Type.Literal(stage)),
+      {
+        description:
+          'the proposed stage: what the gate accepts depends on the gig (D-14), e.g. the next stage, closed_won or closed_lost',
+      },
+    ),
     valueUsd: Type.Optional(UsdInput('close value, needed for closed_won')),
     note: Type.Optional(Note),
     closerId: Type.Optional(CloserId),

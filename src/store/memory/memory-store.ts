@@ -1,9 +1,17 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
 // serializes them, writes go straight to the tables and an undo log rolls them back on a throw.
 import { compareIds, type IdKind } from '../../domain/ids.ts';
-import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
-import type { Stage } from '../../domain/stages.ts';
-import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
+import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import { owningRole } from '../../domain/stages.ts';
+import {
+  type DealFilter,
+  DuplicatePayoutError,
+  type GigFilter,
+  type Store,
+  type StoredAnswer,
+  type StoreReader,
+  type UnitOfWork,
+} from '../store.ts';
 import { NumberedTable } from './numbered-table.ts';
 import { StageIndex } from './stage-index.ts';
 
@@ -19,6 +27,8 @@ interface Data {
   payoutsByDeal: Map<string, PayoutLine[]>;
   counters: Record<IdKind, number>;
   clockOffsetMs: number;
+  /** Idempotency keys in the order they were stored, which is storedAt order (purged from the front). */
+  answers: Map<string, StoredAnswer>;
 }
 
 const emptyData = (): Data => ({
@@ -32,6 +42,7 @@ const emptyData = (): Data => ({
   payoutsByDeal: new Map(),
   counters: { deal: 0, gig: 0, closer: 0 },
   clockOffsetMs: 0,
+  answers: new Map(),
 });
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -47,10 +58,31 @@ class MemoryReader implements StoreReader {
   async getDeal(id: string) {
     return this.data.deals.get(id);
   }
-  async listDeals(filter: { stage?: Stage; afterId?: string; limit: number }) {
+  async listDeals(filter: DealFilter) {
     const { deals, stages } = this.data;
-    const after = filter.afterId === undefined ? -1 : (deals.numberOf(filter.afterId) ?? -1);
-    return stages.page(filter.stage, after, filter.limit).map((n) => deals.at(n) as Deal);
+    let after = filter.afterId === undefined ? -1 : (deals.numberOf(filter.afterId) ?? -1);
+    const { role, humanTrack, closerId } = filter;
+    if (role === undefined && humanTrack === undefined && closerId === undefined) {
+      return stages.page(filter.stage, after, filter.limit).map((n) => deals.at(n) as Deal);
+    }
+    // Other filters read the stage's deals in batches until the page is full.
+    const found: Deal[] = [];
+    for (;;) {
+      const batch = stages.page(filter.stage, after, 256);
+      for (const n of batch) {
+        const deal = deals.at(n) as Deal;
+        if (role !== undefined && owningRole(deal) !== role) continue;
+        if (humanTrack !== undefined && (deal.humanTrack === true) !== humanTrack) continue;
+        if (closerId !== undefined && !this.hasGigOf(deal.id, closerId)) continue;
+        found.push(deal);
+        if (found.length === filter.limit) return found;
+      }
+      if (batch.length < 256) return found;
+      after = batch[batch.length - 1];
+    }
+  }
+  private hasGigOf(dealId: string, closerId: string): boolean {
+    return (this.data.gigsByDeal.get(dealId) ?? []).some((id) => this.data.gigs.get(id)?.closerId === closerId);
   }
   async getGig(id: string) {
     return this.data.gigs.get(id);
@@ -61,12 +93,36 @@ class MemoryReader implements StoreReader {
   async gigsOfDeal(dealId: string) {
     return (this.data.gigsByDeal.get(dealId) ?? []).map((id) => this.data.gigs.get(id) as Gig);
   }
-  async listGigs(filter: { status?: GigStatus } = {}) {
-    const gigs = [...this.data.gigs.values()];
-    return (filter.status ? gigs.filter((g) => g.status === filter.status) : gigs).sort(byId);
+  async listGigs(filter: GigFilter = {}) {
+    const { gigs, gigsByDeal } = this.data;
+    const after = filter.afterId === undefined ? 0 : (gigs.numberOf(filter.afterId) ?? 0);
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+    // A deal's gigs are few and listed by deal; otherwise gigs are read in number order.
+    const candidates =
+      filter.dealId !== undefined
+        ? (gigsByDeal.get(filter.dealId) ?? []).map((id) => gigs.get(id) as Gig).sort(byId)
+        : gigs.valuesAfter(after);
+    const found: Gig[] = [];
+    for (const gig of candidates) {
+      if (found.length >= limit) break;
+      if (filter.afterId !== undefined && compareIds(gig.id, filter.afterId) <= 0) continue;
+      if (filter.status !== undefined && gig.status !== filter.status) continue;
+      if (filter.role !== undefined && gig.role !== filter.role) continue;
+      if (filter.closerId !== undefined && gig.closerId !== filter.closerId) continue;
+      found.push(gig);
+    }
+    return found;
   }
-  async listClosers() {
-    return [...this.data.closers.values()].sort(byId);
+  async listClosers(page: { afterId?: string; limit?: number } = {}) {
+    const { closers } = this.data;
+    const after = page.afterId === undefined ? 0 : (closers.numberOf(page.afterId) ?? 0);
+    const limit = page.limit ?? Number.POSITIVE_INFINITY;
+    const found: Closer[] = [];
+    for (const closer of closers.valuesAfter(after)) {
+      if (found.length >= limit) break;
+      found.push(closer);
+    }
+    return found;
   }
   async payoutsOfCloser(closerId: string) {
     return [...(this.data.payoutsByCloser.get(closerId) ?? [])];
@@ -168,6 +224,31 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   async advanceClockOffsetMs(deltaMs: number) {
     await this.setClockOffsetMs(this.data.clockOffsetMs + deltaMs);
     return this.data.clockOffsetMs;
+  }
+  async getAnswer(key: string) {
+    return this.data.answers.get(key);
+  }
+  async putAnswer(key: string, answer: StoredAnswer) {
+    const { answers } = this.data;
+    const previous = answers.get(key);
+    // Deleted first, so that the map stays in storedAt order.
+    answers.delete(key);
+    answers.set(key, answer);
+    this.undo.push(() => {
+      answers.delete(key);
+      if (previous) answers.set(key, previous);
+    });
+  }
+  async purgeAnswers(before: number) {
+    const { answers } = this.data;
+    let purged = 0;
+    for (const [key, answer] of answers) {
+      if (answer.storedAt >= before) break;
+      answers.delete(key);
+      this.undo.push(() => answers.set(key, answer));
+      purged++;
+    }
+    return purged;
   }
   async lock(_name: string) {
     // Every unit of work already runs alone here (P-23): holding any lock is implied.

@@ -47,6 +47,14 @@ export class NumberedTable<T extends { readonly id: string }> {
     for (const row of this.rows) if (row !== undefined) yield row;
   }
 
+  /** Records numbered above `after`, in number order. */
+  *valuesAfter(after: number): IterableIterator<T> {
+    for (let n = Math.max(1, after + 1); n < this.rows.length; n++) {
+      const row = this.rows[n];
+      if (row !== undefined) yield row;
+    }
+  }
+
   private put(n: number, record: T | undefined): T | undefined {
     const previous = this.rows[n];
     if (previous === undefined && record !== undefined) this.count++;

@@ -22,9 +22,16 @@
 // round trip. The server still runs them one after another, each seeing what the last did.
 
 import { compareIds, type IdKind } from '../../domain/ids.ts';
-import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../../domain/records.ts';
-import type { Stage } from '../../domain/stages.ts';
-import { DuplicatePayoutError, type Store, type StoreReader, type UnitOfWork } from '../store.ts';
+import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import {
+  type DealFilter,
+  DuplicatePayoutError,
+  type GigFilter,
+  type Store,
+  type StoredAnswer,
+  type StoreReader,
+  type UnitOfWork,
+} from '../store.ts';
 import { closerValues, dealValues, gigValues, type PayoutRow, payoutFromRow, payoutParams } from './codec.ts';
 import { migrate } from './migrate.ts';
 import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
@@ -38,6 +45,22 @@ const BY_ID = 'length(id), id';
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 const ignore = () => undefined;
+
+/** Numbered query parameters: param(value) appends one and answers its placeholder. */
+function parameters() {
+  const params: unknown[] = [];
+  return {
+    params,
+    param: (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** Records after an id in id order (a placeholder for the id). */
+const afterId = (placeholder: string) =>
+  `(length(id), id) > (length(${placeholder}::text), ${placeholder}::text COLLATE "C")`;
 
 /** A promise whose rejection is handled later (awaited after other work): never "unhandled". */
 function later<T>(promise: Promise<T>): Promise<T> {
@@ -84,30 +107,47 @@ class SqlReader implements StoreReader {
   }
 
   // Lists, ledgers, counts and timer scans never lock: they inform, the locked reads decide.
-  listDeals(filter: { stage?: Stage; afterId?: string; limit: number }) {
-    const params: unknown[] = [];
+  listDeals(filter: DealFilter) {
+    const { params, param } = parameters();
     const where: string[] = [];
-    if (filter.stage !== undefined) {
-      params.push(filter.stage);
-      where.push(`stage = $${params.length}`);
+    if (filter.stage !== undefined) where.push(`stage = ${param(filter.stage)}`);
+    if (filter.role !== undefined) {
+      // D-8 in SQL: gone_dark makes the nurturer; otherwise the stage says setter or closer.
+      const goneDark = `EXISTS (SELECT 1 FROM json_array_elements_text(doc->'signals') s WHERE s = 'gone_dark')`;
+      const setterStages = `stage IN ('sourced', 'qualified')`;
+      if (filter.role === 'nurturer') where.push(goneDark);
+      else where.push(`NOT ${goneDark} AND ${filter.role === 'setter' ? '' : 'NOT '}${setterStages}`);
     }
-    if (filter.afterId !== undefined) {
-      params.push(filter.afterId);
-      where.push(`(length(id), id) > (length($${params.length}::text), $${params.length}::text COLLATE "C")`);
+    if (filter.humanTrack !== undefined) {
+      where.push(`(doc->>'humanTrack') ${filter.humanTrack ? '=' : 'IS DISTINCT FROM'} 'true'`);
     }
-    params.push(filter.limit);
+    if (filter.closerId !== undefined) {
+      where.push(`id IN (SELECT deal_id FROM gigs WHERE doc->>'closerId' = ${param(filter.closerId)})`);
+    }
+    if (filter.afterId !== undefined) where.push(afterId(param(filter.afterId)));
+    const limit = param(filter.limit);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
-    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${BY_ID} LIMIT $${params.length}`, params);
+    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${BY_ID} LIMIT ${limit}`, params);
   }
 
-  listGigs(filter: { status?: GigStatus } = {}) {
-    return filter.status
-      ? this.docs<Gig>(`SELECT doc FROM gigs WHERE status = $1 ORDER BY ${BY_ID}`, [filter.status])
-      : this.docs<Gig>(`SELECT doc FROM gigs ORDER BY ${BY_ID}`);
+  listGigs(filter: GigFilter = {}) {
+    const { params, param } = parameters();
+    const where: string[] = [];
+    if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
+    if (filter.role !== undefined) where.push(`doc->>'role' = ${param(filter.role)}`);
+    if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
+    if (filter.closerId !== undefined) where.push(`doc->>'closerId' = ${param(filter.closerId)}`);
+    if (filter.afterId !== undefined) where.push(afterId(param(filter.afterId)));
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
+    const limit = filter.limit === undefined ? '' : ` LIMIT ${param(filter.limit)}`;
+    return this.docs<Gig>(`SELECT doc FROM gigs ${clause}ORDER BY ${BY_ID}${limit}`, params);
   }
 
-  listClosers() {
-    return this.docs<Closer>(`SELECT doc FROM closers ORDER BY ${BY_ID}`);
+  listClosers(page: { afterId?: string; limit?: number } = {}) {
+    const { params, param } = parameters();
+    const where = page.afterId === undefined ? '' : ` WHERE ${afterId(param(page.afterId))}`;
+    const limit = page.limit === undefined ? '' : ` LIMIT ${param(page.limit)}`;
+    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${BY_ID}${limit}`, params);
   }
 
   payoutsOfCloser(closerId: string) {
@@ -343,6 +383,39 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return Number(row.ms);
   }
 
+  async getAnswer(key: string) {
+    const [row] = await this.send<{
+      fingerprint: string;
+      status: number;
+      body: string;
+      location: string | null;
+      stored_at: string | number;
+    }>('SELECT fingerprint, status, body, location, stored_at FROM idempotency_keys WHERE key = $1', [key]);
+    if (!row) return undefined;
+    const answer: StoredAnswer = {
+      fingerprint: row.fingerprint,
+      status: row.status,
+      body: row.body,
+      storedAt: Number(row.stored_at),
+    };
+    if (row.location !== null) answer.location = row.location;
+    return answer;
+  }
+
+  async putAnswer(key: string, answer: StoredAnswer) {
+    await this.send(
+      `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, stored_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+         body = excluded.body, location = excluded.location, stored_at = excluded.stored_at`,
+      [key, answer.fingerprint, answer.status, answer.body, answer.location ?? null, answer.storedAt],
+    );
+  }
+
+  async purgeAnswers(before: number) {
+    const rows = await this.send('DELETE FROM idempotency_keys WHERE stored_at < $1 RETURNING key', [before]);
+    return rows.length;
+  }
+
   async lock(name: string) {
     await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
   }
@@ -357,7 +430,7 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
     await this.session.exec(
-      'TRUNCATE deals, gigs, closers, payouts RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
+      'TRUNCATE deals, gigs, closers, payouts, idempotency_keys RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
     );
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mandateView, resolveMandate } from '../../src/domain/mandate.ts';
-import { iso } from '../../src/http/views.ts';
+import { iso } from '../../src/views/records.ts';
 
 describe('views', () => {
   it('iso answers every instant right whatever order they come in (its cache keeps two)', () => {

@@ -1,0 +1,76 @@
+// How a write route answers: its result rendered once (src/views/answers.ts) and sent with its
+// Location; under an Idempotency-Key (D-37) the service stores that answer with the effects and
+// the route replays stored bytes with `idempotent-replayed: true`.
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { fingerprint, IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
+import type { PipelineService, Result, WriteOptions } from '../service/pipeline-service.ts';
+import { type Answer, rendered } from '../views/answers.ts';
+import { errorBody } from '../views/errors.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  return Array.isArray(key) ? key.join(', ') : key;
+}
+
+/** onRequest of every demo POST: a malformed key is 400 before the body is read. */
+export const checkIdempotencyKey: onRequestHookHandler = (request, reply, done) => {
+  const key = keyOf(request);
+  if (key === undefined || IDEMPOTENCY_KEY_PATTERN.test(key)) return done();
+  reply
+    .code(400)
+    .send(errorBody('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 visible ASCII characters.'));
+};
+
+/** onRequest of /demo/mcp: there a key is an argument of each writing tool call, never the header. */
+export const refuseIdempotencyKey: onRequestHookHandler = (request, reply, done) => {
+  if (keyOf(request) === undefined) return done();
+  reply
+    .code(400)
+    .send(
+      errorBody(
+        'IDEMPOTENCY_KEY_INVALID',
+        'An MCP request may carry several tool calls: pass idempotencyKey as an argument of each writing tool call, not as a header.',
+      ),
+    );
+};
+
+export function sendAnswer(reply: FastifyReply, answer: Answer) {
+  if (answer.location !== undefined) reply.header('location', answer.location);
+  return reply.code(answer.status).send(answer.body);
+}
+
+/**
+ * A route handler for a write: `call` runs it (with the options that key it, if any), `render`
+ * is its answer. Without a key nothing is stored and nothing is paid for it.
+ */
+export function writeRoute<R extends FastifyRequest, T>(
+  service: PipelineService,
+  render: (result: Result<T>) => Answer,
+  call: (request: R, options?: WriteOptions) => Promise<Result<T>>,
+) {
+  return async (request: R, reply: FastifyReply) => {
+    const key = keyOf(request);
+    if (key === undefined) return sendAnswer(reply, render(await call(request)));
+    const outcome = await service.keyed(
+      { key, fingerprint: fingerprint(request.method, request.url, request.body) },
+      (options) => call(request, options),
+      (result) => rendered(render(result)),
+    );
+    if (outcome.kind === 'reused') {
+      return reply
+        .code(422)
+        .send(
+          errorBody(
+            'IDEMPOTENCY_KEY_REUSED',
+            `Idempotency-Key ${key} was used with another method, path or body; use a new key for a new request.`,
+          ),
+        );
+    }
+    const { answer, replayed } = outcome;
+    if (answer.location !== undefined) reply.header('location', answer.location);
+    if (replayed) reply.header('idempotent-replayed', 'true');
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
+  };
+}

@@ -1,0 +1,62 @@
+// Each write's result as the answer a door gives: status, body and the Location of what a 201
+// created (D-4, D-38). HTTP sends it, the demo MCP tools wrap it, and under an idempotency key
+// its bytes are what is stored and replayed (D-37), so all three agree by construction.
+
+import type { Deal } from '../domain/records.ts';
+import type { RenderedAnswer } from '../service/idempotency.ts';
+import type { AdvanceOutcome, CloserWithLedger, GigOutcome, Ranked, Result } from '../service/pipeline-service.ts';
+import { refusalBody, statusOf } from './errors.ts';
+import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  location?: string;
+}
+
+export const outcomeView = (outcome: AdvanceOutcome) =>
+  outcome.kind === 'deal' ? dealView(outcome.deal) : escalationView(outcome.escalation);
+
+/** A result's answer: the refusal's status and body, or what `then` makes of the value. */
+function answer<T>(result: Result<T>, then: (value: T) => Answer): Answer {
+  return result.ok ? then(result.value) : { status: statusOf(result.refusal), body: refusalBody(result.refusal) };
+}
+
+export const rendered = (a: Answer): RenderedAnswer =>
+  a.location === undefined
+    ? { status: a.status, body: JSON.stringify(a.body) }
+    : { status: a.status, body: JSON.stringify(a.body), location: a.location };
+
+/** The answer of every write of the demo, for a deal service under `prefix`. */
+export function writeAnswers(prefix: string) {
+  const dealAt = (id: string) => `${prefix}/deals/${id}`;
+  const created = (deal: Deal): Answer => ({ status: 201, body: dealView(deal), location: dealAt(deal.id) });
+  const gigOutcome = (result: Result<GigOutcome>) => answer(result, (o) => ({ status: 200, body: gigOutcomeView(o) }));
+  const gigOnly = (result: Result<GigOutcome>) => answer(result, (o) => ({ status: 200, body: gigView(o.gig) }));
+  const deal = (result: Result<Deal>) => answer(result, (d) => ({ status: 200, body: dealView(d) }));
+  return {
+    createDeal: (result: Result<Deal>) => answer(result, created),
+    sell: (result: Result<AdvanceOutcome>) =>
+      answer(result, (o) => {
+        const soldDeal = o.kind === 'deal' ? o.deal : o.escalation.deal;
+        return { status: 201, body: outcomeView(o), location: dealAt(soldDeal.id) };
+      }),
+    advanceDeal: (result: Result<AdvanceOutcome>) => answer(result, (o) => ({ status: 200, body: outcomeView(o) })),
+    reportSignals: deal,
+    deescalateDeal: deal,
+    reengageDeal: (result: Result<Deal>) => answer(result, created),
+    enrolCloser: (result: Result<CloserWithLedger>) =>
+      answer(result, (c) => ({ status: 201, body: closerView(c), location: `/closers/closers/${c.closer.id}` })),
+    matchClosers: (result: Result<Ranked>) => answer(result, (r) => ({ status: 200, body: r.map(matchView) })),
+    claimGig: gigOutcome,
+    advanceGig: gigOutcome,
+    reviveGig: gigOutcome,
+    releaseGig: gigOnly,
+    expireGig: gigOnly,
+    resetDemo: (result: Result<string[]>) =>
+      answer(result, (seeded) => ({ status: 200, body: { reset: true as const, seeded } })),
+    advanceDemoClock: (result: Result<number>) => answer(result, (now) => ({ status: 200, body: { now: iso(now) } })),
+  };
+}
+
+export type WriteAnswers = ReturnType<typeof writeAnswers>;

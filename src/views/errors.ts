@@ -1,0 +1,132 @@
+// The error catalogue: every error code the service answers, once, with its status and when it
+// is answered. Domain refusals (src/domain/refusal.ts) must all be here (the type says so);
+// their kind picks the status (D-5) and a test holds the two together. docs/errors.md is
+// generated from this table (`npm run docs:errors`) and a test keeps it equal.
+import { REFUSAL_KINDS, type Refusal, type RefusalCode, type RefusalKind } from '../domain/refusal.ts';
+
+export const STATUS_OF_KIND: Record<RefusalKind, number> = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  gate: 422,
+  mandate: 422,
+  limit: 422,
+};
+
+interface Entry {
+  readonly status: number;
+  /** When it is answered, in words; also the default message of transport errors. */
+  readonly when: string;
+}
+
+export const ERRORS = {
+  INVALID_JSON: { status: 400, when: 'the body is not valid JSON' },
+  INVALID_BODY: {
+    status: 400,
+    when: 'the body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem',
+  },
+  INVALID_QUERY: {
+    status: 400,
+    when: 'a query parameter is unknown, repeated, or not of its documented form; `violations` lists each problem',
+  },
+  INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
+  IDEMPOTENCY_KEY_INVALID: {
+    status: 400,
+    when: 'an `Idempotency-Key` that is not 1 to 255 visible ASCII characters (D-37), or one sent where keys are tool arguments (`/demo/mcp`)',
+  },
+  ROUTE_NOT_FOUND: {
+    status: 404,
+    when: 'no such path (`GET /` lists them), or a path whose percent-encoding is malformed',
+  },
+  DEAL_NOT_FOUND: {
+    status: 404,
+    when: 'unknown deal id, of any shape or length (also after a reset or restart of the demo)',
+  },
+  GIG_NOT_FOUND: { status: 404, when: 'unknown gig id, of any shape or length' },
+  CLOSER_NOT_FOUND: { status: 404, when: 'unknown closer id, in the path or named by `closerId` in a body' },
+  METHOD_NOT_ALLOWED: { status: 405, when: 'a known path with a method it does not serve; `Allow` lists the methods' },
+  DEAL_TERMINAL: { status: 409, when: 'any move, signal or advance on a `closed_won` / `closed_lost` deal (D-7)' },
+  DEAL_NOT_CLOSED_WON: { status: 409, when: 'settlement of a deal that did not close won' },
+  DEAL_NOT_CLOSED_LOST: { status: 409, when: 're-engage of a deal that is not `closed_lost` (D-18)' },
+  NOT_HUMAN_TRACK: { status: 409, when: 'de-escalate of a deal that is not on the human track' },
+  DEAL_STALLED: { status: 409, when: 'de-escalate of a stalled (`gone_dark`) deal' },
+  GIG_CLAIMED: { status: 409, when: "de-escalate while the deal's gig is claimed" },
+  GIG_NOT_OPEN: { status: 409, when: 'claim of a gig that is not `open`' },
+  GIG_NOT_CLAIMED: { status: 409, when: 'advance, revive or expire of a gig that is not `claimed`' },
+  GIG_NOT_NURTURER: { status: 409, when: 'revive of a setter or closer gig' },
+  GIG_NOT_ACTIVE: { status: 409, when: 'release of a gig that is neither `open` nor `claimed`' },
+  NOT_CLAIMANT: { status: 409, when: 'a gig move naming a `closerId` other than the claimant' },
+  NOT_DUE: {
+    status: 409,
+    when: 'internal: a platform timer that is no longer due is skipped, never answered',
+  },
+  BODY_TOO_LARGE: { status: 413, when: 'a body over 64 KiB' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a body that is not `application/json`' },
+  GATE_ILLEGAL_MOVE: {
+    status: 422,
+    when: 'the gate refuses the move: a skip, a stage not next, or a move this kind of gig may not propose (D-7, D-14)',
+  },
+  GATE_BELOW_FLOOR: {
+    status: 422,
+    when: 'a close won below the negotiation floor; the message states the value, the floor and the floor percentage (D-9)',
+  },
+  GATE_VALUE_REQUIRED: { status: 422, when: 'a close won without a `valueUsd` of at least 0.01' },
+  GATE_COMMISSION_CAP: {
+    status: 422,
+    when: 'a close won whose commission would exceed the cap (defence in depth: mandates are bounded at creation)',
+  },
+  MANDATE_OUT_OF_BOUNDS: {
+    status: 422,
+    when: 'the mandate breaks a platform bound or is malformed; `violations` lists every breach (D-20)',
+  },
+  SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals (D-44)' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    when: 'an `Idempotency-Key` already used with another method, path or body (D-37)',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    when: 'more requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again',
+  },
+  INTERNAL: { status: 500, when: 'a bug; never the answer to bad input, and nothing was changed by a refused request' },
+} as const satisfies Record<string, Entry> & Record<RefusalCode, Entry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+/** Codes answered by the transport rather than decided by the core. */
+export type TransportCode = Exclude<ErrorCode, RefusalCode> | 'INVALID_BODY';
+
+export const DOMAIN_CODES = Object.keys(REFUSAL_KINDS) as RefusalCode[];
+
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  violations?: string[];
+  gate?: { error: string; code: string };
+}
+
+/** A transport error's body; the message defaults to the catalogue's words, capitalised. */
+export function errorBody(code: TransportCode, error?: string, violations?: string[]): ErrorBody {
+  const when = ERRORS[code].when;
+  return {
+    error: error ?? `${when[0].toUpperCase()}${when.slice(1)}.`,
+    code,
+    ...(violations ? { violations } : {}),
+  };
+}
+
+export function refusalBody(refusal: Refusal): ErrorBody {
+  if (refusal.kind === 'gate') {
+    return {
+      error: `The gate refused the proposal: ${refusal.message}`,
+      code: refusal.code,
+      gate: { error: refusal.message, code: refusal.code },
+    };
+  }
+  return {
+    error: refusal.message,
+    code: refusal.code,
+    ...(refusal.violations ? { violations: [...refusal.violations] } : {}),
+  };
+}
+
+export const statusOf = (refusal: Refusal): number => STATUS_OF_KIND[refusal.kind];
