@@ -5,8 +5,8 @@
 // `npm run bench` measures it beside the service, so each run shows how much of a route's
 // distance from /health is the machine's and how much is the gate's.
 import Fastify from 'fastify';
-import { CreateDealBody } from '../src/http/schemas/deal.ts';
 import { validatorCompiler } from '../src/http/validation.ts';
+import { CreateDealBody } from '../src/schemas/deal.ts';
 
 const answer = JSON.parse(process.env.REFERENCE_BODY ?? '{}');
 // REFERENCE_WORK_US: microseconds of busy work per request, for bench/work-curve.ts.

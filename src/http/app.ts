@@ -1,8 +1,19 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type onSendHookHandler } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type onSendHookHandler } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
+import { ErrorSchema } from '../schemas/common.ts';
+import { DealSchema, MandateSchema, SettlementSchema } from '../schemas/deal.ts';
+import { CloserSchema, EscalationSchema, GigSchema } from '../schemas/marketplace.ts';
+import {
+  BlockedEnvelope,
+  DealEnvelope,
+  DealsEnvelope,
+  EmptyEnvelope,
+  GigsEnvelope,
+  OfferEnvelope,
+} from '../schemas/root.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
@@ -14,17 +25,6 @@ import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
-import { ErrorSchema } from './schemas/common.ts';
-import { DealSchema, MandateSchema, SettlementSchema } from './schemas/deal.ts';
-import { CloserSchema, EscalationSchema, GigSchema } from './schemas/marketplace.ts';
-import {
-  BlockedEnvelope,
-  DealEnvelope,
-  DealsEnvelope,
-  EmptyEnvelope,
-  GigsEnvelope,
-  OfferEnvelope,
-} from './schemas/root.ts';
 import { describeViolations, validatorCompiler } from './validation.ts';
 import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
@@ -83,6 +83,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path id of any length is an unknown id (D-5), never 414: the header size limit bounds it.
     maxParamLength: 65_536,
     return503OnClosing: true,
+    // A path whose percent-encoding is malformed names nothing: 404 in the catalogue's shape
+    // (D-5, D-38), never the framework's own body.
+    frameworkErrors: (error, request, plainReply) => {
+      const reply = plainReply as FastifyReply;
+      reply.header('x-request-id', request.id);
+      if (error.code === 'FST_ERR_BAD_URL') {
+        const path = request.url.split('?')[0];
+        return reply
+          .code(404)
+          .send(errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${path}: its percent-encoding is malformed.`));
+      }
+      return reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
+    },
   });
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {

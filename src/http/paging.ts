@@ -1,27 +1,11 @@
 // Every demo list pages the same way (D-39): `limit` (1 to 1000, default 100) and an opaque
 // `cursor`; a page that is not the last carries `Link: <next page>; rel="next"`, and the body
 // stays the bare array of the spec.
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdKind } from '../domain/ids.ts';
+import { DEFAULT_PAGE } from '../schemas/common.ts';
 import { decodeCursor, encodeCursor } from '../views/cursor.ts';
 import { errorBody } from '../views/errors.ts';
-
-export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 1000;
-
-/** The paging parameters of every demo list, to spread into its query schema. */
-export const PageParams = {
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: 'records per page' }),
-  ),
-  cursor: Type.Optional(
-    Type.String({
-      description:
-        'opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)',
-    }),
-  ),
-};
 
 /** The next page's URL: this request's path and query with the cursor replaced. */
 function nextUrl(request: FastifyRequest, cursor: string): string {

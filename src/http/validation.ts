@@ -3,7 +3,7 @@
 // DOMAIN_VALIDATED are left to the domain, whose problems answer 422 rather than 400 (D-20).
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { DOMAIN_VALIDATED, OPTIONAL_BODY } from './schemas/common.ts';
+import { DOMAIN_VALIDATED, OPTIONAL_BODY } from '../schemas/common.ts';
 
 const bodyAjv = new Ajv({
   allErrors: true,

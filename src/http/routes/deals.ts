@@ -1,12 +1,7 @@
 // The deal service under DEAL_PREFIX. Executors only propose; the service's gate decides.
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { PipelineService } from '../../service/pipeline-service.ts';
-import type { WriteAnswers } from '../../views/answers.ts';
-import { refusalBody, statusOf } from '../../views/errors.ts';
-import { dealJson, dealView, settlementView } from '../../views/records.ts';
-import { sendPage } from '../paging.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { errorResponses, IdParams } from '../../schemas/common.ts';
 import {
   CreateDealBody,
   DealListQuery,
@@ -14,8 +9,13 @@ import {
   ProposalBody,
   SettlementSchema,
   SignalsBody,
-} from '../schemas/deal.ts';
-import { EmptyBody, EscalationSchema } from '../schemas/marketplace.ts';
+} from '../../schemas/deal.ts';
+import { EmptyBody, EscalationSchema } from '../../schemas/marketplace.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { WriteAnswers } from '../../views/answers.ts';
+import { refusalBody, statusOf } from '../../views/errors.ts';
+import { dealJson, dealView, settlementView } from '../../views/records.ts';
+import { sendPage } from '../paging.ts';
 import { writeRoute } from '../writes.ts';
 
 type IdParam = { Params: Static<typeof IdParams> };

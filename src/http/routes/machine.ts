@@ -5,7 +5,7 @@ import { renderDocs } from '../../root/docs-html.ts';
 import { pricingDocument } from '../../root/pricing.ts';
 import { probeSuiteJson, probeSuiteMarkdown } from '../../root/probes.ts';
 import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../root/surfaces.ts';
-import { OPTIONAL_BODY } from '../schemas/common.ts';
+import { OPTIONAL_BODY } from '../../schemas/common.ts';
 import { rootGet } from './root.ts';
 
 type Operation = {

@@ -1,12 +1,7 @@
 // The closer marketplace under /closers. A contractor's moves only propose to the deal's gate.
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { PipelineService } from '../../service/pipeline-service.ts';
-import type { WriteAnswers } from '../../views/answers.ts';
-import { refusalBody, statusOf } from '../../views/errors.ts';
-import { closerView, gigView } from '../../views/records.ts';
-import { sendPage } from '../paging.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { errorResponses, IdParams } from '../../schemas/common.ts';
 import {
   ClaimBody,
   CloserListQuery,
@@ -21,7 +16,12 @@ import {
   MatchSchema,
   ReleaseBody,
   ReviveBody,
-} from '../schemas/marketplace.ts';
+} from '../../schemas/marketplace.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import type { WriteAnswers } from '../../views/answers.ts';
+import { refusalBody, statusOf } from '../../views/errors.ts';
+import { closerView, gigView } from '../../views/records.ts';
+import { sendPage } from '../paging.ts';
 import { writeRoute } from '../writes.ts';
 
 type IdParam = { Params: Static<typeof IdParams> };

@@ -10,8 +10,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createDemoMcpServer } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../root/catalog.ts';
+import { DOMAIN_VALIDATED, errorResponses } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
-import { DOMAIN_VALIDATED, errorResponses } from '../schemas/common.ts';
 
 const JsonRpcMessage = Type.Object(
   {

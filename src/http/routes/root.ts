@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
-import { ErrorSchema, IdParams } from '../schemas/common.ts';
+import { ErrorSchema, IdParams } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,
   DealEnvelope,
@@ -12,7 +12,7 @@ import {
   EmptyEnvelope,
   GigsEnvelope,
   GigsQuery,
-} from '../schemas/root.ts';
+} from '../../schemas/root.ts';
 
 /** Registers GET for a ROOT path; app.ts answers its other methods (405) and OPTIONS (D-38). */
 export function rootGet(

@@ -1,10 +1,10 @@
 // Utilities of the demo environment: the index, health, reset and the demo clock (D-2, D-19, D-27).
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { errorResponses, optionalBody } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import type { WriteAnswers } from '../../views/answers.ts';
 import type { IndexEntry } from '../app.ts';
-import { errorResponses, optionalBody } from '../schemas/common.ts';
 import { writeRoute } from '../writes.ts';
 
 const SERVICE_NAME = 'sales-pipeline-service';

@@ -1,8 +1,8 @@
 // Schemas shared by several surfaces. Each is declared once and used both to validate
 // requests and (later) to generate the OpenAPI contract.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { ACTORS, GIG_STATUSES } from '../../domain/records.ts';
-import { ROLES, STAGES } from '../../domain/stages.ts';
+import { ACTORS, GIG_STATUSES } from '../domain/records.ts';
+import { ROLES, STAGES } from '../domain/stages.ts';
 
 /** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
 export const DOMAIN_VALIDATED = 'x-domain-validated';
@@ -52,3 +52,20 @@ export const ErrorSchema = Type.Object(
 
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, Type.Ref(ErrorSchema)]));
+
+// Every demo list pages the same way (D-39).
+export const DEFAULT_PAGE = 100;
+export const MAX_PAGE = 1000;
+
+/** The paging parameters of every demo list, to spread into its query schema. */
+export const PageParams = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: 'records per page' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      description:
+        'opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)',
+    }),
+  ),
+};

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_SIGNALS_PER_CALL, SIGNAL_PATTERN } from '../../domain/mandate.ts';
-import { STAGES } from '../../domain/stages.ts';
-import { PageParams } from '../paging.ts';
+import { MAX_SIGNALS_PER_CALL, SIGNAL_PATTERN } from '../domain/mandate.ts';
+import { STAGES } from '../domain/stages.ts';
 import {
   ActorSchema,
   DOMAIN_VALIDATED,
   Note,
   optionalBody,
+  PageParams,
   RoleSchema,
   StageSchema,
   Timestamp,

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { STAGES } from '../../domain/stages.ts';
-import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../../service/pipeline-service.ts';
-import { PageParams } from '../paging.ts';
+import { STAGES } from '../domain/stages.ts';
+import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../service/pipeline-service.ts';
 import {
   CloserId,
   GigStatusSchema,
   Note,
   optionalBody,
+  PageParams,
   RoleSchema,
   StageSchema,
   Timestamp,
