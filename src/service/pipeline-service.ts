@@ -641,9 +641,12 @@ export class PipelineService {
 
   /**
    * D-16, D-17: fires every timer due now, gig timers first, then deal stalls, each in due
-   * order, each in its own unit of work. Returns how many fired.
+   * order, each in its own unit of work. Returns how many fired. Forgets expired idempotency
+   * answers first.
    */
   async runTimers(): Promise<number> {
+    // Answers stored under idempotency keys are kept 24 hours of real time (D-37).
+    await this.store.transaction((uow) => uow.purgeAnswers(this.clock.now() - IDEMPOTENCY_TTL_MS + 1));
     const now = await this.store.read((reader) => this.now(reader));
     let fired = 0;
     const tried = new Set<string>();

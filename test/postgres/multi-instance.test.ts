@@ -135,6 +135,30 @@ describe('several instances over one PostgreSQL database', { skip: server.skip }
     }
   });
 
+  it('racing sells with one Idempotency-Key across instances: one deal, and every answer the same bytes (D-37)', async () => {
+    const before = (await a.get('/health')).body.deals;
+    const body = JSON.stringify(dealBody({ listValueUsd: 44_000 }));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const response = await fetch(`${across(i).url}/pipeline/sell`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'multi-instance-sell' },
+          body,
+        });
+        return {
+          status: response.status,
+          text: await response.text(),
+          replayed: response.headers.get('idempotent-replayed'),
+        };
+      }),
+    );
+    assert.deepEqual(new Set(answers.map((x) => x.status)), new Set([201]));
+    assert.equal(new Set(answers.map((x) => x.text)).size, 1, 'identical answers');
+    assert.equal(answers.filter((x) => x.replayed === null).length, 1, 'one request ran, the others replayed it');
+    assert.equal((await b.get('/health')).body.deals, before + 1, 'one deal');
+    dealIds.add(JSON.parse(answers[0].text).id);
+  });
+
   it('racing claims of one gig sent to both instances: exactly one 200, the rest 409', async () => {
     const racers = [ADA, MILO];
     for (let i = 0; i < 8; i++) racers.push((await enrol(across(i), `Racer ${i} (fictional)`, ['saas'])).id);

@@ -527,6 +527,47 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       );
     });
 
+    it('stores an answer under an idempotency key, replaces it, and forgets answers older than a bound', async () => {
+      const answer = (status: number, storedAt: number) => ({
+        fingerprint: `fp-${status}`,
+        status,
+        body: `{"status":${status},"nul":"\\u0000"}`,
+        storedAt,
+      });
+      await store.transaction(async (uow) => {
+        await uow.putAnswer('key-1', { ...answer(201, T0), location: '/pipeline/deals/deal_0001' });
+        await uow.putAnswer('key-2', answer(404, T0 + 10));
+        assert.deepEqual(await uow.getAnswer('key-1'), { ...answer(201, T0), location: '/pipeline/deals/deal_0001' });
+      });
+      await store.transaction(async (uow) => {
+        assert.deepEqual(await uow.getAnswer('key-2'), answer(404, T0 + 10));
+        assert.equal(await uow.getAnswer('key-3'), undefined);
+        await uow.putAnswer('key-2', answer(409, T0 + 20));
+        assert.deepEqual(await uow.getAnswer('key-2'), answer(409, T0 + 20), 'a second put replaces');
+      });
+      await store.transaction(async (uow) => {
+        assert.equal(await uow.purgeAnswers(T0 + 5), 1, 'only key-1 was stored before T0 + 5');
+        assert.equal(await uow.getAnswer('key-1'), undefined);
+        assert.deepEqual(await uow.getAnswer('key-2'), answer(409, T0 + 20));
+      });
+    });
+
+    it('rolls back an answer stored by a unit of work that throws, and wipes answers', async () => {
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.putAnswer('key-1', { fingerprint: 'f', status: 200, body: '{}', storedAt: T0 });
+          throw new Boom('rolled back');
+        }),
+        Boom,
+      );
+      await store.transaction(async (uow) => assert.equal(await uow.getAnswer('key-1'), undefined));
+      await store.transaction((uow) =>
+        uow.putAnswer('key-1', { fingerprint: 'f', status: 200, body: '{}', storedAt: T0 }),
+      );
+      await store.transaction((uow) => uow.wipe());
+      await store.transaction(async (uow) => assert.equal(await uow.getAnswer('key-1'), undefined));
+    });
+
     if (options.durable) {
       it('keeps every record, counter and the clock across closing and reopening the store', async () => {
         const deal = sampleDeal('deal_0001', { stallDueAt: T0 + 5, humanTrack: true });
