@@ -1,7 +1,14 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type onSendHookHandler } from 'fastify';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+  type onSendHookHandler,
+} from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
 import { ErrorSchema } from '../schemas/common.ts';
 import { DealSchema, MandateSchema, SettlementSchema } from '../schemas/deal.ts';
@@ -17,6 +24,7 @@ import {
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
+import { completeContract, type OpenApi } from './contract.ts';
 import { MethodTable } from './methods.ts';
 import { requestId } from './request-id.ts';
 import { dealRoutes } from './routes/deals.ts';
@@ -75,13 +83,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logLevel ? { level: options.logLevel } : false,
     // One line per request, written by onResponse below (the framework's own are two).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
     // A path id of any length is an unknown id (D-5), never 414: the header size limit bounds it.
-    maxParamLength: 65_536,
+    routerOptions: { maxParamLength: 65_536 },
     return503OnClosing: true,
     // A path whose percent-encoding is malformed names nothing: 404 in the catalogue's shape
     // (D-5, D-38), never the framework's own body.
@@ -145,8 +152,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  // Generated on first use (after every route is registered); routes/machine.ts keeps it.
-  const openapi = () => app.swagger() as never;
+  // Generated and completed on first use (after every route is registered), then kept.
+  let contract: OpenApi | undefined;
+  const openapi = () => {
+    contract ??= completeContract(app.swagger() as unknown as OpenApi, options.dealPrefix);
+    return contract;
+  };
 
   // JSON only; an empty body is "no body" (so a bare POST works where the body is optional).
   app.removeAllContentTypeParsers();
@@ -256,6 +267,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: '/closers' });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog });
+  // The reference at /docs: Swagger UI from node_modules, reading the served contract.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true } as never,
+    staticCSP: true,
+  });
   methodTable.register(app);
   return app;
 }

@@ -24,6 +24,9 @@ export class MethodTable {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const entry = this.paths.get(route.url) ?? { methods: new Set<string>(), surface: route.config?.surface ?? 'demo' };
     for (const method of methods) entry.methods.add(method);
+    // A HEAD route is a GET's companion, even where the GET itself was not reported (Fastify
+    // adds `/x/` beside a prefixed `/x` and reports only the HEAD).
+    if (entry.methods.has('HEAD')) entry.methods.add('GET');
     this.paths.set(route.url, entry);
   }
 

@@ -1,35 +1,22 @@
 // The machine surfaces of the ROOT origin: contract, reference, pricing, offer, probes, and
 // the cards agents read first. All read-only (405 on writes) and readable from any origin.
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { renderDocs } from '../../root/docs-html.ts';
 import { pricingDocument } from '../../root/pricing.ts';
 import { probeSuiteJson, probeSuiteMarkdown } from '../../root/probes.ts';
 import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../root/surfaces.ts';
-import { OPTIONAL_BODY } from '../../schemas/common.ts';
+import {
+  AgentsCard,
+  FamilyDocument,
+  IcpDocument,
+  OpenApiDocument,
+  PricingDocumentSchema,
+  ProbeSuite,
+  text,
+} from '../../schemas/machine.ts';
+import { OfferEnvelope } from '../../schemas/root.ts';
+import type { OpenApi } from '../contract.ts';
 import { rootGet } from './root.ts';
-
-type Operation = {
-  operationId?: string;
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
-};
-type OpenApi = { paths?: Record<string, Record<string, Operation>> } & Record<string, unknown>;
-
-/**
- * @fastify/swagger marks every request body `required: true`, but a body marked optional
- * (x-optional-body) may be left out altogether: the contract says so, or a client generated
- * from it would be made to send one.
- */
-export function withOptionalBodies(openapi: OpenApi): OpenApi {
-  const copy = structuredClone(openapi);
-  for (const item of Object.values(copy.paths ?? {})) {
-    for (const op of Object.values(item)) {
-      const body = op.requestBody;
-      const optional = Object.values(body?.content ?? {}).some((media) => media.schema?.[OPTIONAL_BODY] === true);
-      if (body && optional) body.required = false;
-    }
-  }
-  return copy;
-}
 
 /** Every operationId of the contract (D-32: one pricing row each). */
 export function operationIds(openapi: OpenApi): string[] {
@@ -40,39 +27,107 @@ export function operationIds(openapi: OpenApi): string[] {
   return ids;
 }
 
+const VerifyQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('markdown')])) },
+  { additionalProperties: false },
+);
+
 export const machineRoutes: FastifyPluginAsync<{ dealPrefix: string; openapi: () => OpenApi }> = async (
   app,
-  { dealPrefix, openapi: generated },
+  { dealPrefix, openapi },
 ) => {
-  let contract: OpenApi | undefined;
-  const openapi = () => {
-    contract ??= withOptionalBodies(generated());
-    return contract;
-  };
-  const json = (summary: string, operationId: string) => ({ schema: { summary, operationId, tags: ['root'] } });
+  const route = (operationId: string, summary: string, description: string, response: Record<number, unknown>) => ({
+    schema: { summary, description, operationId, tags: ['root'], response },
+  });
 
-  rootGet(app, '/openapi.json', json('The OpenAPI 3.1 contract of both surfaces', 'getOpenApi'), async () => openapi());
-  rootGet(app, '/docs', json('HTML API reference rendered from the contract', 'getDocs'), async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(renderDocs(openapi())),
+  rootGet(
+    app,
+    '/openapi.json',
+    route(
+      'getOpenApi',
+      'The OpenAPI 3.1 contract of both surfaces',
+      'Generated from the same schemas that validate requests; every operation lists every status it answers.',
+      { 200: OpenApiDocument },
+    ),
+    async () => openapi(),
   );
-  rootGet(app, '/pricing', json('The Pricing Document: free, not binding', 'getPricing'), async () =>
-    pricingDocument(operationIds(openapi())),
+  rootGet(
+    app,
+    '/pricing',
+    route(
+      'getPricing',
+      'The Pricing Document: free, not binding',
+      'One rate row per operationId of the contract; a stated intent, not a binding price.',
+      { 200: PricingDocumentSchema },
+    ),
+    async () => pricingDocument(operationIds(openapi())),
   );
-  rootGet(app, '/offer', json('A 402 OFFER stub: nothing is billable', 'getOffer'), async (_request, reply) =>
-    reply.code(402).send(offerStub()),
+  rootGet(
+    app,
+    '/offer',
+    route(
+      'getOffer',
+      'A 402 OFFER stub: nothing is billable',
+      'Always 402 Payment Required with an OFFER envelope showing the shape a real offer will take; nothing is for sale yet.',
+      { 402: { ...Type.Ref(OfferEnvelope), description: 'Payment Required: the OFFER stub' } },
+    ),
+    async (_request, reply) => reply.code(402).send(offerStub()),
   );
-  rootGet(app, '/family.json', json('Sibling properties as typed edges', 'getFamily'), async () => familyDocument());
-  rootGet(app, '/.well-known/agents.json', json('Capability card for agents', 'getAgentsCard'), async () =>
-    agentsCard(dealPrefix),
+  rootGet(
+    app,
+    '/family.json',
+    route('getFamily', 'Sibling properties as typed edges', 'Every property of this origin with its relation.', {
+      200: FamilyDocument,
+    }),
+    async () => familyDocument(),
   );
-  rootGet(app, '/icp.json', json('Ideal customer profile', 'getIcp'), async () => icpDocument());
-  rootGet(app, '/llms.txt', json('llms.txt: what this service is, with links', 'getLlmsTxt'), async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(llmsTxt(dealPrefix)),
+  rootGet(
+    app,
+    '/.well-known/agents.json',
+    route(
+      'getAgentsCard',
+      'Capability card for agents',
+      'What an agent can do here, where the contract and the MCP doors are, and how to authenticate (no keys yet).',
+      { 200: AgentsCard },
+    ),
+    async () => agentsCard(dealPrefix),
+  );
+  rootGet(
+    app,
+    '/icp.json',
+    route('getIcp', 'Ideal customer profile', 'Who the service is for, by actor, with the reasons.', {
+      200: IcpDocument,
+    }),
+    async () => icpDocument(),
+  );
+  rootGet(
+    app,
+    '/llms.txt',
+    route('getLlmsTxt', 'llms.txt: what this service is, with links', 'Plain text for language models.', {
+      200: text('text/plain', 'llms.txt'),
+    }),
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(dealPrefix)),
   );
   rootGet(
     app,
     '/verify',
-    json('The probe suite: markdown, or JSON for Accept: application/json or ?format=json', 'getVerify'),
+    {
+      schema: {
+        summary: 'The probe suite: markdown, or JSON for Accept: application/json or ?format=json',
+        description:
+          'Read-only probes every deployment must pass. Markdown by default; JSON for `Accept: application/json` ' +
+          'or `?format=json` (the answer varies by Accept).',
+        operationId: 'getVerify',
+        tags: ['root'],
+        querystring: VerifyQuery,
+        response: {
+          200: {
+            description: 'The probe suite',
+            content: { 'text/markdown': { schema: Type.String() }, 'application/json': { schema: ProbeSuite } },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const format = (request.query as { format?: string }).format;
       const wantsJson =

@@ -1,0 +1,228 @@
+// The served OpenAPI contract: what @fastify/swagger generates from the route schemas, completed
+// with what the framework-wide mechanisms answer on every operation (D-32, D-38): the errors
+// that any request can meet (405 from the method table, 413 and 415 from the body parser, 429
+// from the rate limit, 400 for a malformed query or key), the headers every answer carries, a
+// description and an example for every response, servers, license, `security: []` (keyless),
+// and links from what an operation creates to the operations on it.
+import { OPTIONAL_BODY } from '../schemas/common.ts';
+import { ERRORS, type ErrorCode } from '../views/errors.ts';
+
+type Json = Record<string, unknown>;
+interface Operation extends Json {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: Json[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
+  responses: Record<string, Json>;
+}
+export type OpenApi = { paths: Record<string, Record<string, Operation>> } & Json;
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/** What each status means, when a route did not say. */
+const STATUS_WORDS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created: `Location` names what was created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not found: an unknown id (of any shape) or path',
+  405: 'Method not allowed on this path; `Allow` lists the methods it serves',
+  406: 'Not Acceptable',
+  409: 'Conflict: the record is not in a state that allows this operation',
+  413: 'Body too large: over 64 KiB',
+  415: 'Unsupported media type: send application/json',
+  422: 'Refused: the gate, a platform bound, a limit, or an idempotency key reused for another request',
+  429: 'Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry',
+};
+
+/** The example error of each status (its code from the catalogue), unless a route's own applies. */
+const EXAMPLE_CODE: Record<string, ErrorCode> = {
+  400: 'INVALID_BODY',
+  404: 'ROUTE_NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'DEAL_TERMINAL',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'GATE_BELOW_FLOOR',
+  429: 'RATE_LIMITED',
+};
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+const REQUEST_ID = header('The request id: the caller’s `x-request-id` when well formed, else a fresh one.');
+
+function errorExample(status: string, operation: Operation): Json {
+  const isGig = /gig/i.test(operation.operationId ?? '');
+  const isCloser = /closer/i.test(operation.operationId ?? '') && !/match/i.test(operation.operationId ?? '');
+  let code: ErrorCode = EXAMPLE_CODE[status] ?? 'INVALID_BODY';
+  if (status === '404' && operation.parameters?.some((p) => p.in === 'path')) {
+    code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : 'DEAL_NOT_FOUND';
+  }
+  if (status === '409' && isGig) code = 'GIG_NOT_OPEN';
+  if (status === '422' && !/advance/i.test(operation.operationId ?? '')) code = 'IDEMPOTENCY_KEY_REUSED';
+  const example: Json = { error: `${ERRORS[code].when[0].toUpperCase()}${ERRORS[code].when.slice(1)}.`, code };
+  if (code === 'GATE_BELOW_FLOOR') {
+    const words =
+      'Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).';
+    return { error: `The gate refused the proposal: ${words}`, code, gate: { error: words, code } };
+  }
+  if (code === 'INVALID_BODY') example.violations = ['listValueUsd: is required'];
+  return example;
+}
+
+/** Adds a response unless the route documented that status itself. */
+function ensure(operation: Operation, status: number, response: Json) {
+  operation.responses[status] ??= response;
+}
+
+const errorResponse = (status: number) => ({
+  description: STATUS_WORDS[status],
+  content: { 'application/json': { schema: ERROR_REF } },
+});
+
+/** Every operation on what a 201 or a gig answer names, as OpenAPI links. */
+function links(dealPrefix: string): Record<string, Record<string, Record<string, Json>>> {
+  const onDeal = (id: string) => ({
+    getDeal: { operationId: 'getDeal', parameters: { id }, description: 'Read the deal' },
+    advanceDeal: { operationId: 'advanceDeal', parameters: { id }, description: 'Propose its next move' },
+    reportSignals: { operationId: 'reportSignals', parameters: { id }, description: 'Report signals on it' },
+    getSettlement: { operationId: 'getSettlement', parameters: { id }, description: 'Its settlement, once won' },
+  });
+  const onGig = (id: string) => ({
+    getGig: { operationId: 'getGig', parameters: { id }, description: 'Read the gig' },
+    claimGig: { operationId: 'claimGig', parameters: { id }, description: 'Claim it for a closer' },
+    advanceGig: { operationId: 'advanceGig', parameters: { id }, description: 'Propose a move of its deal' },
+    releaseGig: { operationId: 'releaseGig', parameters: { id }, description: 'Withdraw it' },
+  });
+  void dealPrefix;
+  return {
+    createDeal: { 201: onDeal('$response.body#/id') },
+    reengageDeal: { 201: onDeal('$response.body#/id') },
+    sell: { 201: { ...onDeal('$response.header.Location'), ...onGig('$response.body#/gig/id') } },
+    advanceDeal: { 200: onGig('$response.body#/gig/id') },
+    enrolCloser: {
+      201: {
+        getCloser: { operationId: 'getCloser', parameters: { id: '$response.body#/id' }, description: 'Read it' },
+      },
+    },
+    claimGig: { 200: onGig('$response.body#/gig/id') },
+  };
+}
+
+/**
+ * The contract as served. `generated` is @fastify/swagger's document (not changed: a copy is
+ * completed); the deal service lives under `dealPrefix`.
+ */
+export function completeContract(generated: OpenApi, dealPrefix: string): OpenApi {
+  const contract = structuredClone(generated);
+  contract.info = {
+    ...(contract.info as Json),
+    license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    contact: { name: 'Sales pipeline service', url: 'https://example.invalid/sales-pipeline' },
+  };
+  contract.servers = [
+    {
+      url: '{origin}',
+      description: 'This service: ROOT and DEMO paths share one origin',
+      variables: { origin: { default: 'http://127.0.0.1:3000', description: 'where the service listens' } },
+    },
+  ];
+  contract.security = [];
+  // The reference is rendered by @fastify/swagger-ui (its own routes are not operations).
+  contract.paths['/docs'] = {
+    get: {
+      operationId: 'getDocs',
+      summary: 'Interactive API reference rendered from this contract',
+      description: 'Swagger UI, served from this process with nothing fetched from elsewhere; it reads /openapi.json.',
+      tags: ['root'],
+      responses: {
+        200: { description: 'The reference page', content: { 'text/html': { schema: { type: 'string' } } } },
+      },
+    },
+  };
+  const linked = links(dealPrefix);
+  for (const [path, item] of Object.entries(contract.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      completeOperation(path, method, operation, linked[operation.operationId ?? '']);
+    }
+  }
+  return contract;
+}
+
+function completeOperation(path: string, method: string, operation: Operation, opLinks?: Record<string, Json>) {
+  operation.security = [];
+  operation.description ??= operation.summary;
+  const isDemoWrite =
+    method === 'post' && !path.startsWith('/mcp') && path !== '/demo/mcp' && operation.tags?.[0] !== 'root';
+  const body = operation.requestBody;
+  if (body) {
+    // @fastify/swagger marks every body required; an optional one (x-optional-body) may be left out.
+    if (Object.values(body.content ?? {}).some((media) => media.schema?.[OPTIONAL_BODY] === true))
+      body.required = false;
+    ensure(operation, 413, errorResponse(413));
+    ensure(operation, 415, errorResponse(415));
+  }
+  operation.parameters ??= [];
+  operation.parameters.push({
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 128 },
+    description:
+      'Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id.',
+  });
+  if (isDemoWrite) {
+    operation.parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      description:
+        'Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours.',
+    });
+    ensure(operation, 400, errorResponse(400));
+    ensure(operation, 422, errorResponse(422));
+  }
+  if (operation.parameters.some((p) => p.in === 'query') || path.startsWith('/pipeline') || path.startsWith('/closers'))
+    ensure(operation, 400, errorResponse(400));
+  ensure(operation, 405, errorResponse(405));
+  ensure(operation, 429, errorResponse(429));
+
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (response.description === undefined || response.description === 'Default Response') {
+      response.description = STATUS_WORDS[status] ?? 'Answer';
+    }
+    const headers: Record<string, Json> = {
+      'x-request-id': REQUEST_ID,
+      ...((response.headers as Record<string, Json>) ?? {}),
+    };
+    if (status === '201') headers.Location = header('The path of what was created');
+    if (status === '405') headers.Allow = header('The methods this path serves');
+    if (status === '429') {
+      headers['Retry-After'] = header('Seconds until a request will be accepted', { type: 'integer' });
+      headers['RateLimit-Limit'] = header('Requests allowed per minute', { type: 'integer' });
+      headers['RateLimit-Remaining'] = header('Requests left in this minute', { type: 'integer' });
+      headers['RateLimit-Reset'] = header('Seconds until the minute resets', { type: 'integer' });
+    }
+    if (isDemoWrite && status.startsWith('2')) {
+      headers['idempotent-replayed'] = header('`true` when the answer is replayed under an Idempotency-Key');
+    }
+    if (
+      status === '200' &&
+      operation.parameters.some((p) => p.name === 'cursor') &&
+      !operation.tags?.includes('root')
+    ) {
+      headers.Link = header('`<next page>; rel="next"` when a further page exists (demo lists)');
+    }
+    response.headers = headers;
+    const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+    if (media && Number(status) >= 400 && (media.schema as Json | undefined)?.$ref === ERROR_REF.$ref) {
+      media.example ??= errorExample(status, operation);
+    }
+    if (opLinks?.[status]) response.links = opLinks[status];
+  }
+}
