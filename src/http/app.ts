@@ -187,6 +187,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const index: IndexEntry[] = [];
   const methodTable = new MethodTable();
   app.addHook('onRoute', (route) => {
+    // The reference (@fastify/swagger-ui) is a ROOT surface: readable from any origin.
+    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...route.config, surface: 'root' };
     if (!route.config?.methodAnswer) methodTable.add(route);
     // ROOT reads may come from any origin. The hook is the route's own, so demo routes run
     // no onSend hook at all.
@@ -195,6 +197,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.onSend = [...own, allowAnyOrigin];
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url === '/docs' && methods.includes('GET')) {
+      index.push({
+        method: 'GET',
+        path: '/docs',
+        surface: 'root',
+        summary: 'Interactive API reference rendered from the contract',
+      });
+    }
     // D-37: every demo POST takes an Idempotency-Key, checked before its body is read; the demo
     // MCP door takes keys as tool arguments instead.
     if (route.config?.surface !== 'root' && !route.config?.methodAnswer && methods.includes('POST')) {

@@ -4,6 +4,7 @@
 // from the rate limit, 400 for a malformed query or key), the headers every answer carries, a
 // description and an example for every response, servers, license, `security: []` (keyless),
 // and links from what an operation creates to the operations on it.
+import { PRICING_LEDGER, PRICING_STATEMENT } from '../root/pricing.ts';
 import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode } from '../views/errors.ts';
 
@@ -123,6 +124,7 @@ export function completeContract(generated: OpenApi, dealPrefix: string): OpenAp
     ...(contract.info as Json),
     license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     contact: { name: 'Sales pipeline service', url: 'https://example.invalid/sales-pipeline' },
+    'x-pricing-ledger': { statement: PRICING_STATEMENT, openItem: PRICING_LEDGER, pricing: '/pricing' },
   };
   contract.servers = [
     {

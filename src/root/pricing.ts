@@ -4,6 +4,11 @@ export const PRICING_STATEMENT =
   'Every operation is free during the pre-launch sandbox and demo. This is a stated intent, not a binding price: ' +
   'do not contract on it. Binding terms will be published before keys are issued.';
 
+/** Where the open item (binding terms) is tracked: a section of the contract's info. */
+export const PRICING_LEDGER_URL = '/openapi.json#/info/x-pricing-ledger';
+export const PRICING_LEDGER =
+  'Open item: publish binding terms (a termsUrl) before keys are issued. Until then /pricing declares binding: false.';
+
 export interface RateRow {
   operation: string;
   price: number;
@@ -30,7 +35,7 @@ export function pricingDocument(operationIds: readonly string[], baseUrl = ''): 
     price: 0,
     binding: false,
     statement: PRICING_STATEMENT,
-    ledgerUrl: `${baseUrl}/docs#pricing-ledger`,
+    ledgerUrl: `${baseUrl}${PRICING_LEDGER_URL}`,
     rates: [...operationIds].sort().map((operation) => ({
       operation,
       price: 0,

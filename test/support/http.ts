@@ -8,6 +8,7 @@ import type { Clock } from '../../src/service/pipeline-service.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { checkAgainstContract } from './contract-check.ts';
 import { createTestSchema } from './postgres.ts';
 
 export interface Answer<T = any> {
@@ -32,7 +33,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A small fetch client for a service at url (a test server, or a service process). */
+/**
+ * A small fetch client for a service at url (a test server, or a service process). Every answer
+ * is held to the contract the service serves (contract-check.ts).
+ */
 export function httpClient(url: string): Pick<TestServer, 'get' | 'post' | 'raw'> {
   const raw = async (method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) => {
     const response = await fetch(url + path, { method, body, headers });
@@ -43,6 +47,7 @@ export function httpClient(url: string): Pick<TestServer, 'get' | 'post' | 'raw'
     } catch {
       // not JSON: keep the text
     }
+    await checkAgainstContract(url, method, path, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, body: parsed as any, headers: response.headers };
   };
   return {
