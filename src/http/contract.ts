@@ -147,15 +147,75 @@ export function completeContract(generated: OpenApi, dealPrefix: string): OpenAp
     },
   };
   const linked = links(dealPrefix);
+  const components = ((contract.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   for (const [path, item] of Object.entries(contract.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      completeOperation(path, method, operation, linked[operation.operationId ?? '']);
+      completeOperation(path, method, operation, components, linked[operation.operationId ?? '']);
     }
   }
   return contract;
 }
 
-function completeOperation(path: string, method: string, operation: Operation, opLinks?: Record<string, Json>) {
+/**
+ * An example value of a schema: its own `examples`/`example`/`const`/`default` where it has one,
+ * else one built from its parts (each property, the first branch of a union), so that every
+ * example is valid against its schema (a test holds them to it).
+ */
+export function exampleOf(schema: unknown, components: Record<string, Json>, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 12) return undefined;
+  const node = schema as Json;
+  if (Array.isArray(node.examples) && node.examples.length > 0) return node.examples[0];
+  if (node.example !== undefined) return node.example;
+  if (node.const !== undefined) return node.const;
+  if (node.default !== undefined) return node.default;
+  if (Array.isArray(node.enum)) return node.enum[0];
+  if (typeof node.$ref === 'string')
+    return exampleOf(components[node.$ref.split('/').pop() as string], components, depth + 1);
+  for (const union of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(node[union])) return exampleOf(node[union][0], components, depth + 1);
+  }
+  if (Array.isArray(node.allOf)) {
+    return Object.assign({}, ...node.allOf.map((part) => exampleOf(part, components, depth + 1) as Json));
+  }
+  switch (node.type) {
+    case 'object': {
+      const example: Json = {};
+      for (const [name, property] of Object.entries((node.properties as Record<string, unknown>) ?? {})) {
+        const value = exampleOf(property, components, depth + 1);
+        if (value !== undefined) example[name] = value;
+      }
+      return example;
+    }
+    case 'array': {
+      const item = exampleOf(node.items, components, depth + 1);
+      return item === undefined ? [] : [item];
+    }
+    case 'string':
+      return node.format === 'date-time'
+        ? '2026-01-05T09:00:00.000Z'
+        : typeof node.pattern === 'string'
+          ? undefined
+          : 'text';
+    case 'integer':
+      return typeof node.minimum === 'number' ? node.minimum : 1;
+    case 'number':
+      return typeof node.minimum === 'number' ? node.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+function completeOperation(
+  path: string,
+  method: string,
+  operation: Operation,
+  components: Record<string, Json>,
+  opLinks?: Record<string, Json>,
+) {
   operation.security = [];
   operation.description ??= operation.summary;
   const isDemoWrite =
@@ -221,9 +281,13 @@ function completeOperation(path: string, method: string, operation: Operation, o
       headers.Link = header('`<next page>; rel="next"` when a further page exists (demo lists)');
     }
     response.headers = headers;
-    const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
-    if (media && Number(status) >= 400 && (media.schema as Json | undefined)?.$ref === ERROR_REF.$ref) {
-      media.example ??= errorExample(status, operation);
+    for (const [type, media] of Object.entries((response.content as Record<string, Json> | undefined) ?? {})) {
+      if (media.example !== undefined) continue;
+      const isError = (media.schema as Json | undefined)?.$ref === ERROR_REF.$ref;
+      media.example = isError ? errorExample(status, operation) : exampleOf(media.schema, components);
+      if (media.example === undefined || (type !== 'application/json' && typeof media.example !== 'string')) {
+        delete media.example;
+      }
     }
     if (opLinks?.[status]) response.links = opLinks[status];
   }

@@ -13,6 +13,7 @@ import {
   Usd,
   UsdInput,
 } from './common.ts';
+import { DEAL_EXAMPLE, MANDATE_EXAMPLE, SETTLEMENT_EXAMPLE } from './examples.ts';
 
 export const AccountSchema = Type.Object(
   {
@@ -91,7 +92,7 @@ export const ProposalBody = optionalBody(
           STAGES.map((stage) => Type.Literal(stage)),
           {
             description:
-              'the proposed stage; default: the next stage. Only the next stage or closed_lost pass the gate (D-9)',
+              'the proposed stage; default: the next stage. Only the next stage or closed_lost pass the gate',
           },
         ),
       ),
@@ -105,7 +106,11 @@ export const ProposalBody = optionalBody(
 export const DealListQuery = Type.Object(
   {
     stage: Type.Optional(StageSchema),
-    role: Type.Optional({ ...RoleSchema, description: 'the owning role (D-8)' }),
+    role: Type.Optional({
+      ...RoleSchema,
+      description:
+        'the owning role: nurturer while the deal carries gone_dark, else setter at sourced and qualified, closer from meeting on',
+    }),
     humanTrack: Type.Optional(Type.Boolean({ description: 'true: on the human track; false: not on it' })),
     closerId: Type.Optional(Type.String({ description: 'deals with a gig of this closer' })),
     ...PageParams,
@@ -144,7 +149,7 @@ export const MandateSchema = Type.Object(
     fees: Type.Object({ setterUsd: Type.Number(), nurturerUsd: Type.Number() }),
     stallTimeoutDays: Type.Integer(),
   },
-  { $id: 'Mandate' },
+  { $id: 'Mandate', examples: [MANDATE_EXAMPLE] },
 );
 
 export const ActivitySchema = Type.Object({
@@ -174,7 +179,7 @@ export const DealSchema = Type.Object(
     closedBy: Type.Optional(Type.Union([Type.Literal('agent'), Type.Literal('human')])),
     lineage: Type.Optional(Type.Object({ revivedFrom: Type.String() })),
   },
-  { $id: 'Deal' },
+  { $id: 'Deal', examples: [DEAL_EXAMPLE] },
 );
 
 export const SettlementSchema = Type.Object(
@@ -190,5 +195,5 @@ export const SettlementSchema = Type.Object(
       Type.Object({ gigId: Type.String(), role: RoleSchema, closerId: Type.String(), amountUsd: Type.Number() }),
     ),
   },
-  { $id: 'Settlement' },
+  { $id: 'Settlement', examples: [SETTLEMENT_EXAMPLE] },
 );

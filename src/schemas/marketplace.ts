@@ -14,6 +14,7 @@ import {
   UsdInput,
 } from './common.ts';
 import { AccountView, ActivitySchema, DealSchema } from './deal.ts';
+import { CLOSER_EXAMPLE, GIG_EXAMPLE } from './examples.ts';
 
 export const EnrolBody = Type.Object(
   {
@@ -61,7 +62,7 @@ export const GigAdvanceBody = Type.Object(
       STAGES.map((stage) => Type.Literal(stage)),
       {
         description:
-          'the proposed stage: what the gate accepts depends on the gig (D-14), e.g. the next stage, closed_won or closed_lost',
+          'the proposed stage: what the gate accepts depends on the gig role, e.g. the next stage, closed_won or closed_lost',
       },
     ),
     valueUsd: Type.Optional(UsdInput('close value, needed for closed_won')),
@@ -100,7 +101,7 @@ export const CloserSchema = Type.Object(
     ),
     payouts: Type.Array(PayoutSchema, { description: 'append-only ledger' }),
   },
-  { $id: 'Closer' },
+  { $id: 'Closer', examples: [CLOSER_EXAMPLE] },
 );
 
 export const MatchSchema = Type.Object({
@@ -136,7 +137,7 @@ export const GigSchema = Type.Object(
     outcome: Type.Optional(Type.String()),
     finalValueUsd: Type.Optional(Type.Number()),
   },
-  { $id: 'Gig' },
+  { $id: 'Gig', examples: [GIG_EXAMPLE] },
 );
 
 export const EscalationSchema = Type.Object(

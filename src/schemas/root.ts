@@ -58,7 +58,11 @@ export const DealsQuery = Type.Object({
       description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
     }),
   ),
-  role: Type.Optional(Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')} (D-8)` })),
+  role: Type.Optional(
+    Type.String({
+      description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; the owning role: nurturer while gone_dark, else setter before meeting, closer from meeting on`,
+    }),
+  ),
   scope: Type.Optional(
     Type.String({ description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED)' }),
   ),

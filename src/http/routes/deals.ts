@@ -170,7 +170,7 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
     '/deals/:id/deescalate',
     {
       schema: {
-        summary: "The Seller's way off the human track (D-12)",
+        summary: "The Seller's way off the human track",
         operationId: 'deescalateDeal',
         tags: ['deals'],
         params: IdParams,
