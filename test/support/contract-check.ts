@@ -51,6 +51,8 @@ class Checker {
       this.routes.find((r) => r.template === path) ??
       this.routes.find((r) => (!r.template.includes('{') ? false : r.pattern.test(path)));
     const lower = method.toLowerCase();
+    // A path whose percent-encoding is malformed names nothing: 404 whatever the method.
+    if (status === 404 && !decodes(path)) return this.errorShape(body);
     if (!route) {
       return status === 404 || status === 405
         ? this.errorShape(body)
@@ -81,6 +83,15 @@ class Checker {
   private errorShape(body: unknown): string | undefined {
     const validate = this.validator('/components/schemas/Error');
     return validate(body) ? undefined : `not an error body: ${JSON.stringify(body).slice(0, 300)}`;
+  }
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

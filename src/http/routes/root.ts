@@ -41,7 +41,15 @@ function sendEnvelope(
 
 export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (app, { catalog }) => {
   const cache = new Map<string, string>();
-  const envelopeResponses = { 403: Type.Ref(BlockedEnvelope), 404: Type.Ref(EmptyEnvelope) };
+  const envelopeResponses = {
+    403: Type.Ref(BlockedEnvelope),
+    // An unknown id is an EMPTY envelope; a path the router cannot decode (a malformed
+    // percent-encoding) is refused before the route runs, in the catalogue's shape.
+    404: {
+      ...Type.Union([Type.Ref(EmptyEnvelope), Type.Ref(ErrorSchema)]),
+      description: 'EMPTY: no sandbox deal has this id (or the catalogue error of a malformed path)',
+    },
+  };
 
   rootGet(
     app,

@@ -1,0 +1,205 @@
+// An OpenAPI-driven fuzzer: for every operation of the served contract, requests built from its
+// schemas and mutations of them (wrong types, huge and tiny numbers, unicode, control characters,
+// prototype keys, deep nesting, oversized and non-JSON bodies, odd path ids, odd query parameters
+// and headers, wrong methods). Every answer must come within 5 s, never be a 5xx, be documented by
+// the contract with its schema, and every error must be in the catalogue's shape with a code
+// from the catalogue. Seeded: FUZZ_SEED reproduces a run, FUZZ_CASES sets cases per operation.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { exampleOf } from '../../src/http/contract.ts';
+import { ERRORS } from '../../src/views/errors.ts';
+import { checkAgainstContract } from '../support/contract-check.ts';
+import { startTestServer, type TestServer } from '../support/http.ts';
+import { dealBody, HUMAN_CLOSER } from '../support/marketplace-e2e.ts';
+
+type Json = Record<string, any>;
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const CASES = Number(process.env.FUZZ_CASES ?? 24);
+
+/** mulberry32: a small seeded generator, so that a seed reproduces a run exactly. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ODD_VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  -1e308,
+  5e-324,
+  0.001,
+  2 ** 53 + 1,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '\u0000',
+  '\u0007bell\r\n',
+  'ünïcødé ✓ 🚀',
+  '\ud800',
+  [],
+  [1, 'two', null],
+  {},
+  { __proto__: { polluted: true } },
+  { constructor: { prototype: { polluted: true } } },
+  '1e400',
+  'NaN',
+  '<script>alert(1)</script>',
+];
+
+const ODD_IDS = [
+  'deal_0001',
+  'gig_0001',
+  'closer_0001',
+  'deal_9999999999999999999999',
+  'x'.repeat(70),
+  'x'.repeat(120),
+  'y'.repeat(3000),
+  '%00',
+  'deal_%00',
+  '%zz',
+  '%E0%A4%A',
+  '%0d%0aSet-Cookie:%20x',
+  '..%2F..%2Fetc%2Fpasswd',
+  encodeURIComponent('ünï 🚀'),
+  '__proto__',
+  '-1',
+];
+
+/** encodeURIComponent, with a lone surrogate (which it refuses) sent as its raw UTF-8 bytes' escape. */
+function encode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return '%ED%A0%80';
+  }
+}
+
+/** JSON nested `depth` deep, written as text (the client could not stringify it). */
+function deep(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+describe('fuzzing every operation of the contract', () => {
+  let t: TestServer;
+  let contract: Json;
+  let sent = 0;
+  const rand = random(SEED);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+
+  before(async () => {
+    t = await startTestServer();
+    contract = (await t.get('/openapi.json')).body;
+    // Some records, so that valid ids reach deeper code: a deal escalated to a human closer.
+    await t.post('/pipeline/sell', dealBody({ mandate: HUMAN_CLOSER, listValueUsd: 150_000 }));
+    await t.post('/pipeline/deals', dealBody());
+  });
+  after(() => t.close());
+
+  /** A mutation of a valid body (or the body itself). */
+  function mutate(body: unknown): { text: string | undefined; type: string | undefined } {
+    const json = (value: unknown) => ({ text: JSON.stringify(value), type: 'application/json' });
+    const roll = rand();
+    if (roll < 0.25) return json(body);
+    if (body && typeof body === 'object' && !Array.isArray(body) && roll < 0.6) {
+      const copy: Json = structuredClone(body as Json);
+      const keys = Object.keys(copy);
+      const key =
+        keys.length > 0 && rand() < 0.8 ? pick(keys) : pick(['__proto__', 'constructor', 'extra', 'prototype']);
+      if (rand() < 0.2) delete copy[key];
+      else copy[key] = pick(ODD_VALUES);
+      return json(copy);
+    }
+    return pick([
+      () => json(pick(ODD_VALUES)),
+      () => ({ text: deep(1 + Math.floor(rand() * 20_000)), type: 'application/json' }),
+      () => ({ text: '{"unterminated": ', type: 'application/json' }),
+      () => ({ text: JSON.stringify({ pad: 'p'.repeat(70 * 1024) }), type: 'application/json' }),
+      () => ({ text: JSON.stringify(body), type: 'text/plain' }),
+      () => ({ text: 'a=1&b=2', type: 'application/x-www-form-urlencoded' }),
+      () => ({ text: '', type: 'application/json' }),
+      () => ({ text: undefined, type: undefined }),
+      () => ({ text: '\u0000', type: 'application/json' }),
+    ])();
+  }
+
+  function concretePath(template: string): string {
+    return template.replace(/\{[^}]+\}/g, () => pick(ODD_IDS));
+  }
+
+  function query(op: Json): string {
+    const params = (op.parameters ?? []).filter((p: Json) => p.in === 'query');
+    const parts: string[] = [];
+    for (const p of params) {
+      if (rand() < 0.5) continue;
+      const value = rand() < 0.5 ? exampleOf(p.schema, contract.components.schemas) : pick(ODD_VALUES);
+      parts.push(`${encodeURIComponent(p.name)}=${encode(String(value))}`);
+      if (rand() < 0.1) parts.push(`${encodeURIComponent(p.name)}=again`);
+    }
+    if (rand() < 0.15) parts.push(`unknown_${Math.floor(rand() * 100)}=1`);
+    if (rand() < 0.05) parts.push('%zz=%zz');
+    return parts.length > 0 ? `?${parts.join('&')}` : '';
+  }
+
+  async function send(method: string, path: string, body: { text?: string; type?: string }, headers: Json = {}) {
+    const response = await fetch(t.url + path, {
+      method,
+      body: body.text,
+      headers: { ...(body.type ? { 'content-type': body.type } : {}), ...headers },
+      signal: AbortSignal.timeout(5000),
+    });
+    const text = await response.text();
+    sent++;
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    const where = `${method} ${path.slice(0, 200)} (seed ${SEED})`;
+    assert.ok(response.status < 500, `${where} answered ${response.status}: ${text.slice(0, 300)}`);
+    await checkAgainstContract(t.url, method, path, response.status, response.headers.get('content-type'), parsed);
+    const envelope = ['EMPTY', 'BLOCKED', 'OFFER'].includes((parsed as Json)?.type); // ROOT answers envelopes
+    if (response.status >= 400 && !path.endsWith('/mcp') && !envelope) {
+      const error = parsed as Json;
+      assert.equal(typeof error?.error, 'string', `${where}: an error says what went wrong`);
+      assert.ok(error.code in ERRORS, `${where}: ${error.code} is in the catalogue`);
+    }
+  }
+
+  it('answers every generated request within 5 s, without a 5xx, as the contract says', async () => {
+    const operations: [string, string, Json][] = [];
+    for (const [path, item] of Object.entries(contract.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json)) operations.push([path, method.toUpperCase(), op]);
+    }
+    for (const [template, method, op] of operations) {
+      if (template === '/demo/reset' || template === '/demo/clock') continue; // they would undo the setup
+      if (template.endsWith('/mcp') && process.env.FUZZ_MCP !== '1') continue; // MERGE-PENDING: MCP doors
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const valid = schema ? exampleOf(schema, contract.components.schemas) : undefined;
+      for (let i = 0; i < CASES; i++) {
+        const path = `${concretePath(template)}${query(op)}`;
+        const headers: Json = {};
+        if (rand() < 0.2) headers['idempotency-key'] = pick(['ok-key', '', 'bad key', 'k'.repeat(300), 'ünï']);
+        if (rand() < 0.2) headers['x-request-id'] = pick(['mine', 'x'.repeat(200), 'a b']);
+        if (template.endsWith('/mcp')) headers.accept = pick(['application/json, text/event-stream', 'text/html']);
+        const body = method === 'GET' ? { text: undefined, type: undefined } : mutate(valid);
+        await send(method, path, body, headers).catch((error) => {
+          if (error instanceof TypeError && /header/i.test(String(error.cause ?? error.message))) return; // fetch refused the header
+          throw error;
+        });
+      }
+      // A wrong method on the same path.
+      await send(pick(['DELETE', 'PATCH', 'PUT']), concretePath(template), { text: '{}', type: 'application/json' });
+    }
+    assert.ok(sent >= operations.length * CASES * 0.8, `${sent} requests sent`);
+    assert.equal((await t.get('/health')).status, 200, 'still answering');
+  });
+});
