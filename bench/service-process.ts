@@ -33,7 +33,8 @@ export async function startServiceProcess(
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // BENCH_STDOUT=ignore sends the service's stdout (its request log) to /dev/null.
+    stdio: ['ignore', env.BENCH_STDOUT === 'ignore' ? 'ignore' : 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
