@@ -1,6 +1,7 @@
 // Schemas shared by several surfaces. Each is declared once and used both to validate
 // requests and (later) to generate the OpenAPI contract.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { PLATFORM } from '../domain/mandate.ts';
 import { ACTORS, GIG_STATUSES } from '../domain/records.ts';
 import { ROLES, STAGES } from '../domain/stages.ts';
 
@@ -20,7 +21,7 @@ export const MIN_USD_INPUT = 0.005;
 export const UsdInput = (description: string) =>
   Type.Number({
     minimum: MIN_USD_INPUT,
-    maximum: 1e12,
+    maximum: PLATFORM.maxDealSizeUsd,
     description: `${description} (USD, rounded half-up to the cent; at least ${MIN_USD_INPUT}, which rounds to 0.01)`,
   });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_SIGNALS_PER_CALL, SIGNAL_PATTERN } from '../domain/mandate.ts';
+import { MAX_SIGNALS_PER_CALL, PLATFORM, SIGNAL_PATTERN } from '../domain/mandate.ts';
 import { STAGES } from '../domain/stages.ts';
 import {
   ActorSchema,
@@ -54,19 +54,51 @@ export const MandateInputSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    commissionPct: Type.Optional(Type.Number({ minimum: 0, maximum: 0.12, description: 'default 0.10' })),
-    maxCommissionPct: Type.Optional(Type.Number({ minimum: 0, maximum: 0.12, description: 'default 0.12' })),
-    floorPct: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'default 0.8' })),
+    commissionPct: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: PLATFORM.maxCommissionPct,
+        description: `at most maxCommissionPct; default ${PLATFORM.defaultCommissionPct}`,
+      }),
+    ),
+    maxCommissionPct: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: PLATFORM.maxCommissionPct,
+        description: `a Seller may lower the cap, never raise it; default ${PLATFORM.maxCommissionPct}`,
+      }),
+    ),
+    floorPct: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: `share of list value; default ${PLATFORM.defaultFloorPct}` }),
+    ),
     fees: Type.Optional(
       Type.Object(
         {
-          setterUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10000, description: 'default 250' })),
-          nurturerUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10000, description: 'default 150' })),
+          setterUsd: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: PLATFORM.maxFeeUsd,
+              description: `default ${PLATFORM.defaultFees.setterUsd}`,
+            }),
+          ),
+          nurturerUsd: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: PLATFORM.maxFeeUsd,
+              description: `default ${PLATFORM.defaultFees.nurturerUsd}`,
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
-    stallTimeoutDays: Type.Optional(Type.Integer({ minimum: 3, maximum: 90, description: 'default 14, 7 for B2C' })),
+    stallTimeoutDays: Type.Optional(
+      Type.Integer({
+        minimum: PLATFORM.stallTimeoutDays.min,
+        maximum: PLATFORM.stallTimeoutDays.max,
+        description: `default ${PLATFORM.stallTimeoutDays.default}, ${PLATFORM.stallTimeoutDays.b2c} for B2C`,
+      }),
+    ),
   },
   {
     additionalProperties: false,

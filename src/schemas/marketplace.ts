@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PLATFORM } from '../domain/mandate.ts';
 import { STAGES } from '../domain/stages.ts';
 import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../service/pipeline-service.ts';
 import {
@@ -27,7 +28,7 @@ export const EnrolBody = Type.Object(
 export const MatchBody = Type.Object(
   {
     industry: Type.String({ maxLength: 100 }),
-    valueUsd: Type.Number({ minimum: 0, maximum: 1e12 }),
+    valueUsd: Type.Number({ minimum: 0, maximum: PLATFORM.maxDealSizeUsd, description: 'the deal value to match for' }),
     role: RoleSchema,
     limit: Type.Optional(
       Type.Integer({
