@@ -1,8 +1,15 @@
-// Runs every test file under test/ (and src/) with node's test runner through tsx.
+// Runs every test file under test/ with node's test runner through tsx, then closes with a
+// summary: node's own reporter output first, unchanged, then the counts of
+// scripts/test-summary.mjs, which also says which suites were skipped and why. The very last
+// line is `N passed, N failed, N skipped`, a form CI readers of node's runner recognise; there
+// failed counts failed tests and suites, skipped counts skipped tests and suites (a skipped
+// PostgreSQL suite must not read as nothing skipped). The exit code is the runner's.
 // Node 20's runner does not expand globs itself, so the files are listed here.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function find(dir) {
   let found = [];
@@ -16,7 +23,57 @@ function find(dir) {
 
 const only = process.argv.slice(2);
 const files = only.length > 0 ? only : find('test').sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-});
+const scratch = mkdtempSync(join(tmpdir(), 'test-summary-'));
+const countsFile = join(scratch, 'counts.json');
+// Node's default reporter: spec on a terminal, tap otherwise. Naming a second reporter turns the
+// default off, so it is named too.
+const reporter = process.stdout.isTTY ? 'spec' : 'tap';
+const summaryReporter = fileURLToPath(new URL('test-summary.mjs', import.meta.url));
+const result = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    `--test-reporter=${reporter}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${summaryReporter}`,
+    `--test-reporter-destination=${countsFile}`,
+    ...files,
+  ],
+  { stdio: 'inherit' },
+);
+
+let counts;
+try {
+  counts = JSON.parse(readFileSync(countsFile, 'utf8'));
+} catch {
+  counts = undefined;
+}
+rmSync(scratch, { recursive: true, force: true });
+console.log(summaryLines(counts, files.length).join('\n'));
 process.exit(result.status ?? 1);
+
+function summaryLines(c, fileCount) {
+  if (c === undefined) return ['summary: the test runner reported no results', '0 passed, 1 failed'];
+  const reasons = Object.entries(c.skippedSuites);
+  const skippedSuites = reasons.reduce((sum, [, names]) => sum + names.length, 0);
+  const cancelled = c.cancelled > 0 ? ` (${c.cancelled} cancelled)` : '';
+  const lines = [
+    `summary: ${plural(fileCount, 'test file')}; ${c.passed + c.failed + c.skipped + c.todo} tests: ${c.passed} passed, ` +
+      `${c.failed} failed${cancelled}, ${c.skipped} skipped, ${c.todo} todo; ` +
+      `${c.suites} suites: ${c.failedSuites} failed, ${skippedSuites} skipped`,
+  ];
+  for (const [reason, names] of reasons) {
+    lines.push(
+      `summary: ${plural(names.length, 'suite')} skipped: ${names.map((n) => JSON.stringify(n)).join(', ')}; why: ${reason}`,
+    );
+  }
+  lines.push(`${c.passed} passed, ${c.failed + c.failedSuites} failed, ${c.skipped + skippedSuites} skipped`);
+  return lines;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

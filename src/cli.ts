@@ -1,20 +1,21 @@
-// The project's command line (bin/pipeline.mjs runs it through tsx):
-//   pipeline mcp               the demo's MCP server over stdio, on a fresh in-memory store
-//   pipeline verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
+// The project's command line (bin/sales-pipeline-gate.mjs runs it through tsx):
+//   sales-pipeline-gate mcp               the demo's MCP server over stdio, on a fresh in-memory store
+//   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { COMMAND } from './command.ts';
 import { loadConfig } from './config.ts';
 import { createDemoMcpServer } from './mcp/demo-server.ts';
 import { PipelineService } from './service/pipeline-service.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 
-export const USAGE = `Usage: pipeline <command>
+export const USAGE = `Usage: ${COMMAND} <command>
 
 Commands:
   mcp                 Run the demo's MCP server over stdio (tools sell, get_deal, advance_deal)
                       on a fresh in-memory store seeded like the demo. Logs go to stderr.
   verify <base-url>   Run the probe suite of /verify against a deployment, e.g.
-                      pipeline verify http://127.0.0.1:3000; exits 1 if a probe fails.
+                      ${COMMAND} verify http://127.0.0.1:3000; exits 1 if a probe fails.
   --help              Show this help.
 `;
 
@@ -33,11 +34,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   const [command, ...rest] = argv;
   switch (command) {
     case 'mcp':
-      if (rest.length > 0) return usage(io, `pipeline mcp takes no arguments, got: ${rest.join(' ')}`);
+      if (rest.length > 0) return usage(io, `${COMMAND} mcp takes no arguments, got: ${rest.join(' ')}`);
       await serveStdio(io);
       return undefined;
     case 'verify':
-      if (rest.length !== 1) return usage(io, 'pipeline verify takes one argument: the base URL of a deployment');
+      if (rest.length !== 1) return usage(io, `${COMMAND} verify takes one argument: the base URL of a deployment`);
       return verify(rest[0], io);
     case '--help':
     case '-h':
@@ -50,7 +51,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 }
 
 function usage(io: Io, problem: string): number {
-  io.err(`pipeline: ${problem}\n`);
+  io.err(`${COMMAND}: ${problem}\n`);
   io.err(USAGE.trimEnd());
   return 2;
 }
@@ -68,7 +69,7 @@ async function serveStdio(io: Io) {
       running = true;
       service
         .runTimers()
-        .catch((error) => io.err(`pipeline mcp: platform timers failed: ${String(error)}`))
+        .catch((error) => io.err(`${COMMAND} mcp: platform timers failed: ${String(error)}`))
         .finally(() => {
           running = false;
         });
@@ -76,13 +77,13 @@ async function serveStdio(io: Io) {
   }
   const server = createDemoMcpServer(service);
   const transport = new StdioServerTransport();
-  transport.onerror = (error) => io.err(`pipeline mcp: ${error.message}`);
+  transport.onerror = (error) => io.err(`${COMMAND} mcp: ${error.message}`);
   // The stdio transport does not watch for the end of stdin: when the client goes, so do we.
   process.stdin.once('end', () => {
     void server.close().finally(() => process.exit(0));
   });
   await server.connect(transport);
-  io.err('pipeline mcp: demo MCP server on stdio (tools sell, get_deal, advance_deal); in-memory demo store');
+  io.err(`${COMMAND} mcp: demo MCP server on stdio (tools sell, get_deal, advance_deal); in-memory demo store`);
 }
 
 async function verify(baseUrl: string, io: Io): Promise<number> {

@@ -1,6 +1,6 @@
 // The demo's MCP server (D-33): tools sell, get_deal and advance_deal over a PipelineService,
 // answering the JSON the HTTP endpoints answer. Served at POST /demo/mcp on the live service's
-// store, and over stdio (`pipeline mcp`) on a fresh in-memory store.
+// store, and over stdio (`sales-pipeline-gate mcp`) on a fresh in-memory store.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

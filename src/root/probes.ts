@@ -1,6 +1,7 @@
 // The probe suite of /verify (D-31): real, read-only requests any deployment must answer as
-// the spec says. The project's tests run every probe; `pipeline verify <base-url>` runs them
-// against any deployment.
+// the spec says. The project's tests run every probe; `sales-pipeline-gate verify <base-url>`
+// runs them against any deployment.
+import { COMMAND } from '../command.ts';
 
 export interface Probe {
   id: string;
@@ -235,8 +236,7 @@ export function probeSuiteJson() {
   return {
     suite: 'sales-pipeline-root',
     version: '0.1.0',
-    description:
-      'Read-only probes every deployment of this service must pass. Run them: npx pipeline verify <base-url>.',
+    description: `Read-only probes every deployment of this service must pass. Run them: npx ${COMMAND} verify <base-url>.`,
     probes: PROBES,
   };
 }
@@ -249,7 +249,7 @@ export function probeSuiteMarkdown(): string {
     '# Probe suite: sales pipeline service',
     '',
     'Read-only probes that any deployment of this service must pass. They are real requests;',
-    "the project's tests run every one of them, and `npx pipeline verify <base-url>` runs them",
+    `the project's tests run every one of them, and \`npx ${COMMAND} verify <base-url>\` runs them`,
     'against any deployment (exit code 1 on a failure). The same suite as JSON:',
     '`GET /verify?format=json` or `Accept: application/json`.',
     '',

@@ -1,6 +1,7 @@
 // The machine surfaces of the ROOT origin (spec "ROOT", D-32): the offer stub, the family of
 // sibling properties, the capability card, the ideal customer profile and llms.txt. Their
 // contents are not in the spec; they describe this service truthfully and point at each other.
+import { COMMAND } from '../command.ts';
 import { SANDBOX_LABEL } from './catalog.ts';
 
 export const SERVICE = {
@@ -95,7 +96,7 @@ export function agentsCard(dealPrefix: string) {
     mcp: [
       { url: '/mcp', transport: 'streamable-http', stateless: true, tools: ['listDeals', 'getDeal', 'listGigs'] },
       { url: '/demo/mcp', transport: 'streamable-http', stateless: true, tools: ['sell', 'get_deal', 'advance_deal'] },
-      { command: 'npx pipeline mcp', transport: 'stdio', tools: ['sell', 'get_deal', 'advance_deal'] },
+      { command: `npx ${COMMAND} mcp`, transport: 'stdio', tools: ['sell', 'get_deal', 'advance_deal'] },
     ],
     sandbox: true,
   };
@@ -145,7 +146,7 @@ export function llmsTxt(dealPrefix: string): string {
     '- [OpenAPI 3.1 contract](/openapi.json): every operation of both surfaces',
     '- [API reference](/docs): the contract rendered as HTML',
     '- [Capability card](/.well-known/agents.json): what an agent can do here',
-    '- [Probe suite](/verify): checks any deployment must pass',
+    `- [Probe suite](/verify): checks any deployment must pass; from a clone: \`npx ${COMMAND} verify <base-url>\``,
     '',
     '## Sandbox collections (read-only)',
     '',
@@ -157,7 +158,7 @@ export function llmsTxt(dealPrefix: string): string {
     '',
     `- [Sell](${dealPrefix}/sell): POST a deal; the agent works it until it closes or escalates`,
     '- [Gigs](/closers/gigs): the closer marketplace',
-    '- [Demo MCP door](/demo/mcp): tools sell, get_deal, advance_deal',
+    `- [Demo MCP door](/demo/mcp): tools sell, get_deal, advance_deal; over stdio from a clone: \`npx ${COMMAND} mcp\``,
     '- [Endpoint index](/): JSON list of every endpoint',
     '',
     '## Optional',

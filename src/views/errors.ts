@@ -1,7 +1,8 @@
 // The error catalogue: every error code the service answers, once, with its status and when it
 // is answered. Domain refusals (src/domain/refusal.ts) must all be here (the type says so);
 // their kind picks the status (D-5) and a test holds the two together. docs/errors.md is
-// generated from this table (`npm run docs:errors`) and a test keeps it equal.
+// generated from this table (`npm run docs:errors`) and a test keeps it equal. The `when` texts
+// are read by clients (docs, default messages), so they state rules, never decision numbers.
 import { REFUSAL_KINDS, type Refusal, type RefusalCode, type RefusalKind } from '../domain/refusal.ts';
 
 export const STATUS_OF_KIND: Record<RefusalKind, number> = {
@@ -32,7 +33,7 @@ export const ERRORS = {
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
-    when: 'an `Idempotency-Key` that is not 1 to 255 visible ASCII characters (D-37), or one sent where keys are tool arguments (`/demo/mcp`)',
+    when: 'an `Idempotency-Key` that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls)',
   },
   ROUTE_NOT_FOUND: {
     status: 404,
@@ -45,9 +46,15 @@ export const ERRORS = {
   GIG_NOT_FOUND: { status: 404, when: 'unknown gig id, of any shape or length' },
   CLOSER_NOT_FOUND: { status: 404, when: 'unknown closer id, in the path or named by `closerId` in a body' },
   METHOD_NOT_ALLOWED: { status: 405, when: 'a known path with a method it does not serve; `Allow` lists the methods' },
-  DEAL_TERMINAL: { status: 409, when: 'any move, signal or advance on a `closed_won` / `closed_lost` deal (D-7)' },
+  DEAL_TERMINAL: {
+    status: 409,
+    when: 'any move, signal or advance on a `closed_won` / `closed_lost` deal: a closed deal never moves again',
+  },
   DEAL_NOT_CLOSED_WON: { status: 409, when: 'settlement of a deal that did not close won' },
-  DEAL_NOT_CLOSED_LOST: { status: 409, when: 're-engage of a deal that is not `closed_lost` (D-18)' },
+  DEAL_NOT_CLOSED_LOST: {
+    status: 409,
+    when: 're-engage of a deal that is not `closed_lost`: only a lost deal is re-engaged',
+  },
   NOT_HUMAN_TRACK: { status: 409, when: 'de-escalate of a deal that is not on the human track' },
   DEAL_STALLED: { status: 409, when: 'de-escalate of a stalled (`gone_dark`) deal' },
   GIG_CLAIMED: { status: 409, when: "de-escalate while the deal's gig is claimed" },
@@ -64,11 +71,11 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a body that is not `application/json`' },
   GATE_ILLEGAL_MOVE: {
     status: 422,
-    when: 'the gate refuses the move: a skip, a stage not next, or a move this kind of gig may not propose (D-7, D-14)',
+    when: 'the gate refuses the move: not the next stage nor `closed_lost`, or a move this kind of gig may not propose (a setter gig never closes won, a nurturer gig only closes lost), or a gig whose role no longer owns the deal',
   },
   GATE_BELOW_FLOOR: {
     status: 422,
-    when: 'a close won below the negotiation floor; the message states the value, the floor and the floor percentage (D-9)',
+    when: "a close won below the negotiation floor (the mandate's `floorPct` of list value); the message states the value, the floor and the floor percentage",
   },
   GATE_VALUE_REQUIRED: { status: 422, when: 'a close won without a `valueUsd` of at least 0.01' },
   GATE_COMMISSION_CAP: {
@@ -77,12 +84,12 @@ export const ERRORS = {
   },
   MANDATE_OUT_OF_BOUNDS: {
     status: 422,
-    when: 'the mandate breaks a platform bound or is malformed; `violations` lists every breach (D-20)',
+    when: 'the mandate breaks a platform bound or is malformed; `violations` lists every breach',
   },
-  SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals (D-44)' },
+  SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
-    when: 'an `Idempotency-Key` already used with another method, path or body (D-37)',
+    when: 'an `Idempotency-Key` already used with another method, path or body within the last 24 hours',
   },
   RATE_LIMITED: {
     status: 429,

@@ -1,25 +1,28 @@
 // Both MCP doors driven by the SDK's own client (D-33): the ROOT door over streamable HTTP answers
 // the very envelopes of GET /deals, /deals/{id} and /gigs; the demo door answers the JSON of the
 // deal service, refusals as error results with the HTTP error body; the same demo server runs
-// over stdio as `pipeline mcp`, a real child process.
+// over stdio as `sales-pipeline-gate mcp`, a real child process; the command's name is the
+// package's and its one bin's.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { COMMAND } from '../../src/command.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs `node bin/pipeline.mjs ...args` from the repository root: exit code, stdout, stderr. */
-async function pipeline(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `node bin/sales-pipeline-gate.mjs ...args` from the repository root: exit code, stdout, stderr. */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/pipeline.mjs', ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
       cwd: REPO,
       timeout: 60_000,
     });
@@ -340,13 +343,13 @@ describe('MCP over streamable HTTP: the transport', () => {
   });
 });
 
-describe('MCP over stdio: `pipeline mcp`, a real child process', () => {
+describe('MCP over stdio: `sales-pipeline-gate mcp`, a real child process', () => {
   let client: Client;
   let stderr = '';
   before(async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['bin/pipeline.mjs', 'mcp'],
+      args: ['bin/sales-pipeline-gate.mjs', 'mcp'],
       cwd: REPO,
       stderr: 'pipe',
     });
@@ -386,11 +389,11 @@ describe('MCP over stdio: `pipeline mcp`, a real child process', () => {
     );
     const moved = errorBody(await client.callTool({ name: 'advance_deal', arguments: { id: 'deal_9999' } }));
     assert.equal(moved.code, 'DEAL_NOT_FOUND');
-    assert.match(stderr, /pipeline mcp/, 'logs go to stderr');
+    assert.match(stderr, /^sales-pipeline-gate mcp: /m, 'logs go to stderr');
   });
 });
 
-describe('the command line: pipeline verify and usage', () => {
+describe('the command line: sales-pipeline-gate verify and usage', () => {
   let t: TestServer;
   before(async () => {
     t = await startTestServer();
@@ -398,7 +401,7 @@ describe('the command line: pipeline verify and usage', () => {
   after(() => t.close());
 
   it('verify <base-url> prints one line per probe and exits 0 when every probe passes', async () => {
-    const run = await pipeline('verify', t.url);
+    const run = await cli('verify', t.url);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const lines = run.stdout.trim().split('\n');
     assert.ok(lines.length > 5, 'a line per probe and a summary');
@@ -414,19 +417,38 @@ describe('the command line: pipeline verify and usage', () => {
     const closed = await startTestServer();
     const url = closed.url;
     await closed.close();
-    const run = await pipeline('verify', url);
+    const run = await cli('verify', url);
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^FAIL /m);
   });
 
+  it('is named as the package and its one bin, everywhere it is advertised', async () => {
+    // A name of its own on npm: `npx <name>` outside a clone must not run someone else's package.
+    const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+    const pkg = read('package.json');
+    const lock = read('package-lock.json');
+    assert.equal(pkg.name, COMMAND);
+    assert.deepEqual(pkg.bin, { [COMMAND]: `./bin/${COMMAND}.mjs` });
+    assert.equal(lock.name, COMMAND);
+    assert.equal(lock.packages[''].name, COMMAND);
+    assert.deepEqual(lock.packages[''].bin, { [COMMAND]: `bin/${COMMAND}.mjs` });
+    const card = (await t.get('/.well-known/agents.json')).body;
+    assert.ok(
+      card.mcp.some((door: any) => door.command === `npx ${COMMAND} mcp`),
+      'the capability card',
+    );
+    const llms = (await t.get('/llms.txt')).body as string;
+    assert.ok(llms.includes(`npx ${COMMAND} mcp`) && llms.includes(`npx ${COMMAND} verify`), 'llms.txt');
+  });
+
   it('--help prints the usage and exits 0; an unknown command or a missing argument exits 2', async () => {
-    const help = await pipeline('--help');
+    const help = await cli('--help');
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /Usage: pipeline <command>/);
+    assert.match(help.stdout, /Usage: sales-pipeline-gate <command>/);
     for (const args of [['nope'], [], ['verify'], ['verify', 'not-a-url']]) {
-      const run = await pipeline(...args);
-      assert.equal(run.code, 2, `pipeline ${args.join(' ')}`);
-      assert.match(run.stderr, /Usage: pipeline <command>/);
+      const run = await cli(...args);
+      assert.equal(run.code, 2, `sales-pipeline-gate ${args.join(' ')}`);
+      assert.match(run.stderr, /Usage: sales-pipeline-gate <command>/);
       assert.equal(run.stdout, '', 'usage errors go to stderr');
     }
   });
