@@ -18,6 +18,7 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
 import { MethodTable } from './methods.ts';
+import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { requestId } from './request-id.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
@@ -48,6 +49,8 @@ export interface AppOptions {
   catalog: RootCatalog;
   dealPrefix: string;
   logLevel?: string;
+  /** D-44: timeouts and the connection cap of the Node server; unset: Node's and Fastify's own. */
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface IndexEntry {
@@ -73,6 +76,7 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
     logger: options.logLevel ? { level: options.logLevel } : false,
     // One line per request, written by onResponse below (the framework's own are two).
     disableRequestLogging: true,
