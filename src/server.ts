@@ -45,6 +45,7 @@ export async function startServer(
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxConnections: config.maxConnections,
     },
+    rateLimitPerMinute: config.rateLimitPerMinute,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -1,6 +1,7 @@
 // End to end over real sockets: D-44, no client can exhaust the service. Slow clients are cut
 // off (header, request and keep-alive timeouts), a flood of idle sockets cannot lock out a new
-// client (the connection cap closes the longest-idle one, never one mid-request).
+// client (the connection cap closes the longest-idle one, never one mid-request), and the
+// optional per-address rate limit answers 429 in the catalogue's shape.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/http.ts';
@@ -223,6 +224,56 @@ describe('D-44: the connection cap makes room instead of locking new clients out
       await answer.body?.cancel();
     } finally {
       closeAll(newcomer ? [...busy, newcomer] : busy);
+      await test.close();
+    }
+  });
+});
+
+describe('D-44: the per-address rate limit (RATE_LIMIT_PER_MINUTE)', () => {
+  it('at 3 a minute, the 4th request is 429 RATE_LIMITED with Retry-After and the RateLimit-* headers', async () => {
+    const test = await startTestServer({ config: { rateLimitPerMinute: 3 } });
+    try {
+      for (const remaining of ['2', '1', '0']) {
+        const answer = await test.get('/health');
+        assert.equal(answer.status, 200);
+        assert.equal(answer.headers.get('ratelimit-limit'), '3');
+        assert.equal(answer.headers.get('ratelimit-remaining'), remaining);
+        const reset = Number(answer.headers.get('ratelimit-reset'));
+        assert.ok(reset > 0 && reset <= 60, `RateLimit-Reset ${reset}`);
+      }
+      const refused = await test.get('/health');
+      assert.equal(refused.status, 429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      assert.equal(refused.headers.get('ratelimit-limit'), '3');
+      assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+      assert.equal(refused.headers.get('ratelimit-reset'), String(retryAfter));
+      assert.ok(refused.headers.get('x-request-id'));
+      assert.deepEqual(Object.keys(refused.body).sort(), ['code', 'error']);
+      assert.equal(refused.body.code, 'RATE_LIMITED');
+      assert.match(refused.body.error, /More than 3 requests from this address in a minute/);
+      // Every path counts, an unknown one and a write too.
+      const unknown = await test.get('/no-such-path');
+      assert.equal(unknown.status, 429);
+      assert.equal(unknown.body.code, 'RATE_LIMITED');
+      const write = await test.post(`${test.prefix}/deals`, {});
+      assert.equal(write.status, 429);
+      assert.equal(write.body.code, 'RATE_LIMITED');
+    } finally {
+      await test.close();
+    }
+  });
+
+  it('unset, nothing is limited and no RateLimit header is sent', async () => {
+    const test = await startTestServer({ config: { rateLimitPerMinute: undefined } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const answer = await test.get('/health');
+        assert.equal(answer.status, 200);
+        const names = [...answer.headers.keys()].filter((name) => name.includes('ratelimit') || name === 'retry-after');
+        assert.deepEqual(names, []);
+      }
+    } finally {
       await test.close();
     }
   });
