@@ -11,7 +11,7 @@ Max open files            20000                1048576              files
 Max locked memory         8388608              8388608              bytes
 `;
 
-describe('D-44: the limits in the configuration', () => {
+describe('the limits in the configuration', () => {
   it('defaults: headers 10 s, request 30 s, keep-alive 72 s, no rate limit, a cap below the open-file limit', () => {
     const config = loadConfig({});
     assert.equal(config.headersTimeoutMs, 10_000);
@@ -62,7 +62,7 @@ describe('D-44: the limits in the configuration', () => {
   });
 });
 
-describe('D-44: the default connection cap from the open-file limit', () => {
+describe('the default connection cap from the open-file limit', () => {
   it('reads the soft "Max open files" of /proc/self/limits', () => {
     assert.equal(openFileLimit(LIMITS), 20_000);
     assert.equal(openFileLimit(LIMITS.replace('20000   ', 'unlimited')), Number.POSITIVE_INFINITY);

@@ -61,7 +61,7 @@ function closeAll(sockets: RawSocket[]) {
   for (const raw of sockets) raw.socket.destroy();
 }
 
-describe('D-44: slow clients are cut off', () => {
+describe('slow clients are cut off', () => {
   let test: TestServer;
   before(async () => {
     test = await startTestServer({
@@ -144,7 +144,7 @@ describe('D-44: slow clients are cut off', () => {
   });
 });
 
-describe('D-44: the connection cap makes room instead of locking new clients out', () => {
+describe('the connection cap makes room instead of locking new clients out', () => {
   // Timeouts long enough that nothing here is cut off by them: only the cap acts.
   const config = { maxConnections: 20, requestTimeoutMs: 20_000, headersTimeoutMs: 20_000 };
 
@@ -229,7 +229,7 @@ describe('D-44: the connection cap makes room instead of locking new clients out
   });
 });
 
-describe('D-44: the per-address rate limit (RATE_LIMIT_PER_MINUTE)', () => {
+describe('the per-address rate limit (RATE_LIMIT_PER_MINUTE)', () => {
   it('at 3 a minute, the 4th request is 429 RATE_LIMITED with Retry-After and the RateLimit-* headers', async () => {
     const test = await startTestServer({ config: { rateLimitPerMinute: 3 } });
     try {
