@@ -1,4 +1,7 @@
-// Every setting comes from the environment; each is documented in README.md.
+// Every setting comes from the environment; each is documented in README.md (the limits of
+// D-44 also in docs/limits.md).
+import { defaultMaxConnections, openFileLimit } from './open-files.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -10,7 +13,20 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL connections one instance may hold. */
   databasePoolSize: number;
+  /** D-44: a request's headers must arrive within this (fixed; tests shorten it). */
+  headersTimeoutMs: number;
+  /** D-44: the whole request, headers and body, must arrive within this. */
+  requestTimeoutMs: number;
+  /** D-44: an idle keep-alive connection is closed after this (fixed; tests shorten it). */
+  keepAliveTimeoutMs: number;
+  /** D-44: open connections; past it the longest-idle one is closed to make room. */
+  maxConnections: number;
+  /** D-44: requests one address may make per minute; undefined: no limit (the default). */
+  rateLimitPerMinute?: number;
 }
+
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 const RESERVED_PREFIXES = ['/closers', '/demo', '/deals', '/gigs', '/health', '/docs', '/mcp', '/.well-known'];
 
@@ -22,6 +38,24 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
     throw new Error(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = number(env, name, fallback, min, max);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${JSON.stringify(env[name])}`);
+  return value;
+}
+
+/** Below the open-file limit, or the cap would not stop a flood from taking every descriptor. */
+function maxConnections(env: NodeJS.ProcessEnv): number {
+  const limit = openFileLimit();
+  const max = limit === undefined || limit === Number.POSITIVE_INFINITY ? 1_000_000 : limit - 1;
+  try {
+    return integer(env, 'MAX_CONNECTIONS', defaultMaxConnections(limit), 1, max);
+  } catch (error) {
+    if (limit === undefined || limit === Number.POSITIVE_INFINITY) throw error;
+    throw new Error(`${(error as Error).message} (it must stay below this process's open-file limit, ${limit})`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,5 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: maxConnections(env),
+    // 0 turns it off, as unset does.
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000) || undefined,
   };
 }

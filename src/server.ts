@@ -39,6 +39,13 @@ export async function startServer(
     catalog,
     dealPrefix: config.dealPrefix,
     logLevel: options.log === false ? undefined : config.logLevel,
+    connectionLimits: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+    },
+    rateLimitPerMinute: config.rateLimitPerMinute,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -26,6 +26,8 @@ import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { MethodTable } from './methods.ts';
+import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
+import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
@@ -56,6 +58,10 @@ export interface AppOptions {
   catalog: RootCatalog;
   dealPrefix: string;
   logLevel?: string;
+  /** D-44: timeouts and the connection cap of the Node server; unset: Node's and Fastify's own. */
+  connectionLimits?: ConnectionLimits;
+  /** D-44: requests per minute per address; unset: no rate limit, and no plugin at all. */
+  rateLimitPerMinute?: number;
 }
 
 export interface IndexEntry {
@@ -81,6 +87,7 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
     logger: options.logLevel ? { level: options.logLevel } : false,
     // One line per request, written by onResponse below (the framework's own are two).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -224,7 +231,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  // Before any route: the plugin limits the routes registered after it.
+  if (options.rateLimitPerMinute !== undefined) await registerRateLimit(app, options.rateLimitPerMinute);
+  // An unknown path counts too (it is no route, so the plugin does not see it by itself).
+  const notFoundOptions = options.rateLimitPerMinute !== undefined ? { preHandler: app.rateLimit() } : {};
+  app.setNotFoundHandler(notFoundOptions, (request, reply) => {
     reply
       .code(404)
       .send(
@@ -257,6 +268,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .send(errorBody('INVALID_BODY', `The request body is invalid: ${NULL_BODY}`, [NULL_BODY]));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send(errorBody('INVALID_BODY', 'The body is empty.', ['body: is required']));
+      case RATE_LIMITED:
+        return reply.code(429).send(errorBody('RATE_LIMITED', error.message));
     }
     // Every other error the framework or a plugin raises is answered in the catalogue's shape
     // (D-38): by its status, never with the framework's own code or body.

@@ -1,0 +1,80 @@
+// The environment → Config of src/config.ts, for D-44's limits: their defaults, and every bad
+// value refused at start with a message naming the variable.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../src/config.ts';
+import { defaultMaxConnections, FALLBACK_MAX_CONNECTIONS, openFileLimit } from '../src/open-files.ts';
+
+const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
+Max cpu time              unlimited            unlimited            seconds
+Max open files            20000                1048576              files
+Max locked memory         8388608              8388608              bytes
+`;
+
+describe('the limits in the configuration', () => {
+  it('defaults: headers 10 s, request 30 s, keep-alive 72 s, no rate limit, a cap below the open-file limit', () => {
+    const config = loadConfig({});
+    assert.equal(config.headersTimeoutMs, 10_000);
+    assert.equal(config.requestTimeoutMs, 30_000);
+    assert.equal(config.keepAliveTimeoutMs, 72_000);
+    assert.equal(config.rateLimitPerMinute, undefined);
+    assert.equal(config.maxConnections, defaultMaxConnections(openFileLimit()));
+    const limit = openFileLimit();
+    if (limit !== undefined) assert.ok(config.maxConnections < limit);
+  });
+
+  it('reads REQUEST_TIMEOUT_MS, MAX_CONNECTIONS and RATE_LIMIT_PER_MINUTE', () => {
+    const config = loadConfig({ REQUEST_TIMEOUT_MS: '5000', MAX_CONNECTIONS: '200', RATE_LIMIT_PER_MINUTE: '120' });
+    assert.equal(config.requestTimeoutMs, 5000);
+    assert.equal(config.maxConnections, 200);
+    assert.equal(config.rateLimitPerMinute, 120);
+    assert.equal(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute, undefined, '0 turns it off');
+    assert.equal(loadConfig({ RATE_LIMIT_PER_MINUTE: '' }).rateLimitPerMinute, undefined, 'empty is unset');
+  });
+
+  const bad: [string, string][] = [
+    ['REQUEST_TIMEOUT_MS', 'soon'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', '999'],
+    ['REQUEST_TIMEOUT_MS', '1500.5'],
+    ['REQUEST_TIMEOUT_MS', '600001'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', '-5'],
+    ['MAX_CONNECTIONS', '10.5'],
+    ['MAX_CONNECTIONS', '100000000'],
+    ['RATE_LIMIT_PER_MINUTE', 'lots'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_PER_MINUTE', '2.5'],
+    ['RATE_LIMIT_PER_MINUTE', '1000001'],
+  ];
+  for (const [name, value] of bad) {
+    it(`refuses ${name}=${value} with a message naming it`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`^Error: ${name} must be`));
+    });
+  }
+
+  it('refuses MAX_CONNECTIONS at or above the open-file limit, when the limit is known', (t) => {
+    const limit = openFileLimit();
+    if (limit === undefined || limit === Number.POSITIVE_INFINITY) return t.skip('no finite open-file limit here');
+    assert.throws(() => loadConfig({ MAX_CONNECTIONS: String(limit) }), /below this process's open-file limit/);
+    assert.equal(loadConfig({ MAX_CONNECTIONS: String(limit - 1) }).maxConnections, limit - 1);
+  });
+});
+
+describe('the default connection cap from the open-file limit', () => {
+  it('reads the soft "Max open files" of /proc/self/limits', () => {
+    assert.equal(openFileLimit(LIMITS), 20_000);
+    assert.equal(openFileLimit(LIMITS.replace('20000   ', 'unlimited')), Number.POSITIVE_INFINITY);
+    assert.equal(openFileLimit('Limit Soft Limit Hard Limit Units\n'), undefined);
+  });
+
+  it('is half the limit, bounded to 16..50,000, and 1000 when the limit is unknown', () => {
+    assert.equal(defaultMaxConnections(20_000), 10_000);
+    assert.equal(defaultMaxConnections(1024), 512);
+    assert.equal(defaultMaxConnections(20), 16);
+    assert.equal(defaultMaxConnections(1_048_576), 50_000);
+    assert.equal(defaultMaxConnections(Number.POSITIVE_INFINITY), 50_000);
+    assert.equal(defaultMaxConnections(undefined), FALLBACK_MAX_CONNECTIONS);
+  });
+});
