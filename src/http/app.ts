@@ -14,6 +14,7 @@ import {
   GigsEnvelope,
   OfferEnvelope,
 } from '../schemas/root.ts';
+import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
@@ -25,7 +26,7 @@ import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
-import { describeViolations, validatorCompiler } from './validation.ts';
+import { validatorCompiler } from './validation.ts';
 import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
 export const BODY_LIMIT = 64 * 1024;
