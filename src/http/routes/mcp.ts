@@ -3,11 +3,11 @@
 // own server and transport, closed with the response: no session, no SSE stream to resume, so
 // GET and DELETE answer 405 (src/http/methods.ts).
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { createDemoMcpServer } from '../../mcp/demo-server.ts';
+import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../root/catalog.ts';
 import { DOMAIN_VALIDATED, errorResponses } from '../../schemas/common.ts';
@@ -49,7 +49,7 @@ const STATELESS =
   'no session, no SSE stream (GET and DELETE answer 405).';
 
 /** Hands one request to a fresh MCP server over a fresh stateless transport. */
-async function serve(request: FastifyRequest, reply: FastifyReply, server: McpServer) {
+async function serve(request: FastifyRequest, reply: FastifyReply, server: Server) {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack(); // the transport writes the raw response; Fastify must not answer too
   reply.raw.on('close', () => {
@@ -70,10 +70,11 @@ async function serve(request: FastifyRequest, reply: FastifyReply, server: McpSe
   }
 }
 
-export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: RootCatalog }> = async (
-  app,
-  { service, catalog },
-) => {
+export const mcpRoutes: FastifyPluginAsync<{
+  service: PipelineService;
+  catalog: RootCatalog;
+  dealPrefix: string;
+}> = async (app, { service, catalog, dealPrefix }) => {
   const doors = [
     {
       url: '/mcp',
@@ -88,8 +89,8 @@ export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: 
       surface: 'demo' as const,
       operationId: 'mcpDemo',
       tags: ['demo'],
-      summary: "The demo's MCP server: tools sell, get_deal, advance_deal over the demo store",
-      create: () => createDemoMcpServer(service),
+      summary: `The demo's MCP server: tools ${DEMO_TOOLS.map((tool) => tool.name).join(', ')} over the demo store`,
+      create: () => createDemoMcpServer(service, dealPrefix),
     },
   ];
 
