@@ -752,7 +752,33 @@ describe('MCP over streamable HTTP: the transport', () => {
     assert.equal(jsonOnly.status, 406);
   });
 
-  it('both doors are in the index and the contract, with their operationIds', async () => {
+  it('a body that is not JSON is the JSON-RPC parse error, 400, on both doors', async () => {
+    for (const path of ['/mcp', '/demo/mcp']) {
+      const answer = await t.raw('POST', path, '{nope', { 'content-type': 'application/json', ...accept });
+      assert.equal(answer.status, 400, path);
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'id', 'jsonrpc']);
+      assert.equal(answer.body.jsonrpc, '2.0');
+      assert.equal(answer.body.id, null);
+      assert.equal(answer.body.error.code, -32700);
+      assert.match(answer.body.error.message, /^Parse error: the body is not valid JSON/);
+      // JSON that is no JSON-RPC message is the transport's to refuse, also a JSON-RPC error.
+      const nullBody = await t.raw('POST', path, 'null', { 'content-type': 'application/json', ...accept });
+      assert.equal(nullBody.status, 400);
+      assert.equal(nullBody.body.jsonrpc, '2.0');
+      assert.equal(nullBody.body.id, null);
+    }
+    // Other routes keep the catalogue's answer.
+    const rest = await t.raw('POST', '/pipeline/sell', '{nope', { 'content-type': 'application/json' });
+    assert.equal(rest.status, 400);
+    assert.equal(rest.body.code, 'INVALID_JSON');
+    // Errors other than parsing are still the app's: a body that is not JSON at all is 415.
+    const text = await t.raw('POST', '/mcp', 'hello', { 'content-type': 'text/plain', ...accept });
+    assert.equal(text.status, 415);
+    assert.equal(text.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('both doors are in the index and the contract, with their operationIds, Accept and error answers', async () => {
     const index = await t.get('/');
     const entries = index.body.endpoints.filter((e: { method: string }) => e.method === 'POST');
     assert.ok(entries.some((e: any) => e.path === '/mcp' && e.surface === 'root' && e.summary));
@@ -760,7 +786,24 @@ describe('MCP over streamable HTTP: the transport', () => {
     const openapi = await t.get('/openapi.json');
     assert.equal(openapi.body.paths['/mcp'].post.operationId, 'mcpRoot');
     assert.equal(openapi.body.paths['/demo/mcp'].post.operationId, 'mcpDemo');
-    assert.ok(openapi.body.paths['/mcp'].post.requestBody, 'the body is documented');
+    for (const path of ['/mcp', '/demo/mcp']) {
+      const operation = openapi.body.paths[path].post;
+      assert.ok(operation.requestBody, 'the body is documented');
+      const acceptParam = operation.parameters.find((p: any) => p.in === 'header' && p.name === 'accept');
+      assert.ok(acceptParam, `${path} documents the Accept header as a parameter`);
+      assert.equal(acceptParam.required, true);
+      assert.match(acceptParam.schema.description ?? acceptParam.description, /text\/event-stream/);
+      for (const status of ['400', '406']) {
+        const schema = operation.responses[status].content['application/json'].schema;
+        const ids = schema.properties.id.anyOf.map((branch: any) => branch.type);
+        assert.ok(ids.includes('null'), `${path} ${status}: id may be null`);
+        assert.deepEqual(schema.required.sort(), ['error', 'id', 'jsonrpc']);
+      }
+    }
+    // The Accept requirement is the transport's to answer, never a 400 of the app's validation.
+    const noAccept = await t.raw('POST', '/mcp', JSON.stringify(initialize), { 'content-type': 'application/json' });
+    assert.equal(noAccept.status, 406);
+    assert.equal(noAccept.body.id, null);
   });
 });
 
