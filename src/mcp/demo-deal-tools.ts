@@ -51,7 +51,7 @@ const sell = writeTool({
     'suggestedClosers, deal}: the deal waits there, and the gig (status open) is for a human to claim with ' +
     'claim_gig, e.g. one of suggestedClosers. mandate is any subset of: staffing per role (setter, closer, ' +
     'nurturer: "agent", "human" or {humanIf: {minDealSizeUsd?, signals?}}; by default setter and closer are the ' +
-    'agent, nurturer a human), commissionPct (default 0.10, at most maxCommissionPct, itself at most 0.12), ' +
+    'agent; a stalled deal always goes to a human nurturer), commissionPct (default 0.10, at most maxCommissionPct, itself at most 0.12), ' +
     'floorPct (default 0.8: a close won below that share of the list value is refused), fees {setterUsd?, ' +
     'nurturerUsd?}, stallTimeoutDays. Refused: a mandate outside platform bounds (422 MANDATE_OUT_OF_BOUNDS, ' +
     `violations lists every breach). ${REFUSAL_NOTE} ${KEY_NOTE}`,
@@ -90,9 +90,10 @@ const advanceDeal = writeTool({
     'to the list value. The gate refuses: a skip, a move back, or any stage but the next one and closed_lost ' +
     '(422 GATE_ILLEGAL_MOVE); a close won below the negotiation floor (422 GATE_BELOW_FLOOR; the message states ' +
     'the value, the floor and the floor percentage of the list value); any move of a closed_won or closed_lost ' +
-    'deal (409 DEAL_TERMINAL). An unknown id is 404 DEAL_NOT_FOUND. A deal whose owning role the mandate staffs ' +
-    'with a human does not move, whatever is proposed: the answer is the escalation shape with its gig, for a ' +
-    `human to claim and work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    'deal (409 DEAL_TERMINAL). An unknown id is 404 DEAL_NOT_FOUND. A deal that needs a human (its owning role ' +
+    'staffed with one by the mandate, or the deal stalled or already escalated: the human track is one-way) does ' +
+    'not move, whatever is proposed: the answer is the escalation shape with its gig, for a human to claim and ' +
+    `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${KEY_NOTE}`,
   input: onDeal(ProposalBody),
   output: DealOrEscalationSchema,
   // Not idempotent: without advanceTo, each call proposes the stage after the one it reached.

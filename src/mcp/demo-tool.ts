@@ -27,8 +27,8 @@ export const DEMO_STORE =
   'fictional data only; not the read-only sandbox of the ROOT door):';
 
 export const REFUSAL_NOTE =
-  'A refusal is an error result (isError) whose text is the HTTP error body {error, code, ...} (codes as above, ' +
-  'with the HTTP status they come with); a gate refusal also carries gate: {error, code}. A refused call changes nothing.';
+  'A refusal is an error result (isError) whose text is the HTTP error body {error, code, ...}; a gate refusal ' +
+  'also carries gate: {error, code}. A refused call changes nothing.';
 
 export const KEY_NOTE =
   'idempotencyKey (optional, 1 to 255 visible ASCII characters) makes a retry safe: the same key with the same ' +

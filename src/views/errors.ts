@@ -32,7 +32,7 @@ export const ERRORS = {
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
-    when: 'an `Idempotency-Key` that is not 1 to 255 visible ASCII characters (D-37), or one sent where keys are tool arguments (`/demo/mcp`)',
+    when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters (D-37), or the header sent where keys are tool arguments (`/demo/mcp`)',
   },
   ROUTE_NOT_FOUND: {
     status: 404,
@@ -82,7 +82,7 @@ export const ERRORS = {
   SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals (D-44)' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
-    when: 'an `Idempotency-Key` already used with another method, path or body (D-37)',
+    when: 'an `Idempotency-Key` (or `idempotencyKey` argument) already used with another method, path or body; a tool call is the HTTP request it stands for (D-37)',
   },
   RATE_LIMITED: {
     status: 429,

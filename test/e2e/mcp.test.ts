@@ -411,6 +411,9 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     );
     assert.equal(key.code, 'IDEMPOTENCY_KEY_INVALID');
     assert.match(key.error, /idempotencyKey/);
+
+    // A tool that does not exist is a protocol error (JSON-RPC -32602), not a tool result.
+    await assert.rejects(call('close_everything', {}), (error: any) => error.code === -32602);
   });
 
   it('a human closer works a deal through MCP alone, from the escalation to the payout', async () => {
@@ -575,7 +578,7 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     const id: string = created.deal.id;
     const closerGig: string = created.gig.id;
     await call('report_signals', { id, signals: ['gone_dark'] });
-    // A stalled deal's next advance posts a gig for the nurturer role (a human by default).
+    // A stalled deal's next advance posts a gig for the nurturer role (always a human).
     const stalled = structured(await call('advance_deal', { id }));
     assert.equal(stalled.escalated, true);
     assert.equal(stalled.role, 'nurturer');
