@@ -5,15 +5,16 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { COMMAND } from './command.ts';
 import { loadConfig } from './config.ts';
-import { createDemoMcpServer } from './mcp/demo-server.ts';
+import { createDemoMcpServer, DEMO_TOOLS } from './mcp/demo-server.ts';
 import { PipelineService } from './service/pipeline-service.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 
 export const USAGE = `Usage: ${COMMAND} <command>
 
 Commands:
-  mcp                 Run the demo's MCP server over stdio (tools sell, get_deal, advance_deal)
-                      on a fresh in-memory store seeded like the demo. Logs go to stderr.
+  mcp                 Run the demo's MCP server over stdio (deal and marketplace tools: sell,
+                      advance_deal, claim_gig, ...) on a fresh in-memory store seeded like the
+                      demo. Logs go to stderr.
   verify <base-url>   Run the probe suite of /verify against a deployment, e.g.
                       ${COMMAND} verify http://127.0.0.1:3000; exits 1 if a probe fails.
   --help              Show this help.
@@ -75,7 +76,7 @@ async function serveStdio(io: Io) {
         });
     }, config.timerIntervalSeconds * 1000).unref();
   }
-  const server = createDemoMcpServer(service);
+  const server = createDemoMcpServer(service, config.dealPrefix);
   const transport = new StdioServerTransport();
   transport.onerror = (error) => io.err(`${COMMAND} mcp: ${error.message}`);
   // The stdio transport does not watch for the end of stdin: when the client goes, so do we.
@@ -83,7 +84,8 @@ async function serveStdio(io: Io) {
     void server.close().finally(() => process.exit(0));
   });
   await server.connect(transport);
-  io.err(`${COMMAND} mcp: demo MCP server on stdio (tools sell, get_deal, advance_deal); in-memory demo store`);
+  const tools = DEMO_TOOLS.map((tool) => tool.name).join(', ');
+  io.err(`${COMMAND} mcp: demo MCP server on stdio (tools ${tools}); in-memory demo store`);
 }
 
 async function verify(baseUrl: string, io: Io): Promise<number> {

@@ -10,19 +10,10 @@ import Fastify, {
   type onSendHookHandler,
 } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
-import { ErrorSchema } from '../schemas/common.ts';
-import { DealSchema, MandateSchema, SettlementSchema } from '../schemas/deal.ts';
-import { CloserSchema, EscalationSchema, GigSchema } from '../schemas/marketplace.ts';
-import {
-  BlockedEnvelope,
-  DealEnvelope,
-  DealsEnvelope,
-  EmptyEnvelope,
-  GigsEnvelope,
-  OfferEnvelope,
-} from '../schemas/root.ts';
+import { SHARED_SCHEMAS } from '../schemas/shared.ts';
+import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
-import { writeAnswers } from '../views/answers.ts';
+import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { MethodTable } from './methods.ts';
@@ -35,7 +26,7 @@ import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
-import { describeViolations, validatorCompiler } from './validation.ts';
+import { validatorCompiler } from './validation.ts';
 import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -135,9 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // (Schema-driven serialization validates every anyOf branch at run time, e.g. each staffing
   // rule and the deal-or-escalation answer, which cost more than it saved.)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  const shared = [ErrorSchema, MandateSchema, DealSchema, SettlementSchema, CloserSchema, GigSchema, EscalationSchema];
-  const envelopes = [EmptyEnvelope, BlockedEnvelope, DealsEnvelope, DealEnvelope, GigsEnvelope, OfferEnvelope];
-  for (const schema of [...shared, ...envelopes]) app.addSchema(schema);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   // The contract is generated from the same route schemas that validate requests (D-32).
   await app.register(swagger, {
@@ -288,8 +277,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
-  await app.register(marketplaceRoutes, { service: options.service, answers, prefix: '/closers' });
-  await app.register(mcpRoutes, { service: options.service, catalog: options.catalog });
+  await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
+  await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -1,178 +1,85 @@
 // The ROOT MCP door (D-33): read tools over the sandbox collections, answering the very envelopes
-// GET /deals, GET /deals/{id} and GET /gigs answer (the same RootCatalog builds both).
-// An EMPTY or BLOCKED envelope is a normal answer; only a bad argument is an error result.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// GET /deals, GET /deals/{id} and GET /gigs answer (the same RootCatalog builds both), with the
+// same schemas (src/schemas/root.ts). An EMPTY or BLOCKED envelope is a normal answer; only a
+// bad argument is an error result.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { GIG_STATUSES } from '../domain/records.ts';
-import { ROLES, STAGES } from '../domain/stages.ts';
-import { type Envelope, MAX_PAGE, type RootCatalog } from '../root/catalog.ts';
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { Envelope, RootCatalog } from '../root/catalog.ts';
+import { IdParams } from '../schemas/common.ts';
+import {
+  BlockedEnvelope,
+  DealEnvelope,
+  DealsEnvelope,
+  DealsQuery,
+  EmptyEnvelope,
+  GigsEnvelope,
+  GigsQuery,
+} from '../schemas/root.ts';
+import { createToolServer, defineTool, MCP_VERSION, type McpTool, toolResult } from './tool-server.ts';
 
 export const ROOT_MCP_NAME = 'sales-pipeline-root';
-export const MCP_VERSION = '0.1.0';
 
+/** How every sandbox description begins: nothing here changes, and nothing here is the demo's. */
+const SANDBOX = 'Sandbox (read-only, fixed fictional example data, the same on every start; not the live demo store):';
 const ENVELOPE_NOTE =
-  'Answers a typed envelope (sandbox example data): OK with the records, EMPTY with a message when nothing ' +
-  'matches (never a bare empty list)';
+  'Answers a typed envelope: OK with the records, EMPTY with a message when nothing matches (never a bare empty list)';
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-// Records are described by their main fields and left open, so that a field added to the HTTP
-// views never makes a valid answer fail the schema.
-/** A Deal as the HTTP views answer it (D-34); the demo door answers the same records. */
-export const DealRecord = z.looseObject({
-  id: z.string().describe('`deal_<NNNN>`'),
-  account: z.looseObject({ name: z.string(), industry: z.string().optional(), actor: z.string() }),
-  listValueUsd: z.number(),
-  stage: z.string().describe('one of the seven stages'),
-  signals: z.array(z.string()),
-  mandate: z.looseObject({}).describe('the fully resolved mandate'),
-  activity: z
-    .array(z.looseObject({ at: z.string(), by: z.string(), stage: z.string(), note: z.string() }))
-    .describe('full log, oldest first'),
-  humanTrack: z.boolean().optional(),
-  finalValueUsd: z.number().optional(),
-  closedBy: z.string().optional(),
-  lineage: z.looseObject({ revivedFrom: z.string() }).optional(),
-});
-
-const SandboxDeal = DealRecord.extend({ sandbox: z.literal(true) });
-
-const SandboxGig = z.looseObject({
-  id: z.string().describe('`gig_<NNNN>`'),
-  status: z.string().describe(`one of ${GIG_STATUSES.join(', ')}`),
-  dealId: z.string(),
-  role: z.string().describe(`one of ${ROLES.join(', ')}`),
-  brief: z.looseObject({}),
-  pricing: z.looseObject({ kind: z.string() }),
-  closerId: z.string().optional(),
-  postedAt: z.string(),
-  claimedAt: z.string().optional(),
-  outcome: z.string().optional(),
-  finalValueUsd: z.number().optional(),
-  sandbox: z.literal(true),
-});
-
-/** Fields every envelope carries, and the words of EMPTY and BLOCKED. */
-const envelopeFields = {
-  sandbox: z.literal(true),
-  label: z.string().describe('says the data is sandbox example data'),
-  message: z.string().optional().describe('EMPTY: why nothing matched'),
-};
-
-const DealsEnvelope = z.looseObject({
-  type: z.enum(['OK', 'EMPTY', 'BLOCKED']),
-  deals: z.array(SandboxDeal).optional().describe('OK: the deals of this page'),
-  count: z.number().int().optional().describe('OK: deals on this page'),
-  total: z.number().int().optional().describe('OK: deals matching the filters'),
-  nextCursor: z.string().optional().describe('OK: present when a further page exists; pass it as cursor'),
-  reason: z.string().optional().describe('BLOCKED: why the scope is refused'),
-  ...envelopeFields,
-});
-
-const DealEnvelope = z.looseObject({
-  type: z.enum(['OK', 'EMPTY']),
-  deal: SandboxDeal.optional().describe('OK: the deal'),
-  ...envelopeFields,
-});
-
-const GigsEnvelope = z.looseObject({
-  type: z.enum(['OK', 'EMPTY']),
-  gigs: z.array(SandboxGig).optional().describe('OK: the gigs'),
-  count: z.number().int().optional().describe('OK: number of gigs'),
-  ...envelopeFields,
+/** One of the envelopes a tool may answer; MCP wants an object schema at the root. */
+const envelopes = (...schemas: TSchema[]) => ({
+  ...Type.Union(schemas.map((schema) => Type.Ref(schema))),
+  type: 'object' as const,
 });
 
 /** The catalogue's answer as a tool result: an envelope is a result, anything else an error. */
 function answer(envelope: Envelope): CallToolResult {
-  const text = JSON.stringify(envelope.body);
-  if (typeof envelope.body.type === 'string') {
-    return { structuredContent: envelope.body, content: [{ type: 'text', text }] };
-  }
+  if (typeof envelope.body.type === 'string') return toolResult(200, envelope.body);
   // An argument the schema let through but the catalogue refused (a cursor it never gave out).
-  return { isError: true, content: [{ type: 'text', text }] };
+  return toolResult(envelope.status, envelope.body);
 }
 
-export function createRootMcpServer(catalog: RootCatalog): McpServer {
-  const server = new McpServer(
-    { name: ROOT_MCP_NAME, version: MCP_VERSION },
-    {
-      instructions:
-        'Read-only sandbox collections of the sales pipeline service: fictional deals and gigs made by driving ' +
-        'the real deal service with a fixed clock. Every answer is a typed envelope: OK, EMPTY or BLOCKED.',
-    },
-  );
+export const ROOT_TOOLS: readonly McpTool<RootCatalog>[] = [
+  defineTool({
+    name: 'listDeals',
+    title: 'Sandbox: list deals',
+    description:
+      `${SANDBOX} deals filtered by stage, owning role or scope, a page at a time (same as GET /deals). ` +
+      `${ENVELOPE_NOTE}, or BLOCKED with a worded reason for the reserved scopes tenant and settlement.`,
+    input: DealsQuery,
+    output: envelopes(DealsEnvelope, EmptyEnvelope, BlockedEnvelope),
+    annotations: READ,
+    argumentsAre: 'query',
+    run: async (catalog, args) => answer(catalog.listDeals(args)),
+  }),
+  defineTool({
+    name: 'getDeal',
+    title: 'Sandbox: get one deal',
+    description: `${SANDBOX} one deal with its full activity log (same as GET /deals/{id}). ${ENVELOPE_NOTE}.`,
+    input: Type.Object({ id: { ...IdParams.properties.id, description: '`deal_<NNNN>`, as listDeals gives it' } }),
+    output: envelopes(DealEnvelope, EmptyEnvelope),
+    annotations: READ,
+    argumentsAre: 'body',
+    run: async (catalog, { id }) => answer(catalog.getDeal(id)),
+  }),
+  defineTool({
+    name: 'listGigs',
+    title: 'Sandbox: list gigs',
+    description: `${SANDBOX} gigs of the closer marketplace, filtered by role and status (same as GET /gigs). ${ENVELOPE_NOTE}.`,
+    input: GigsQuery,
+    output: envelopes(GigsEnvelope, EmptyEnvelope),
+    annotations: READ,
+    argumentsAre: 'query',
+    run: async (catalog, args) => answer(catalog.listGigs(args)),
+  }),
+];
 
-  server.registerTool(
-    'listDeals',
-    {
-      title: 'List sandbox deals',
-      description:
-        'Sandbox deals, filtered by stage, owning role or scope, a page at a time (same as GET /deals). ' +
-        `${ENVELOPE_NOTE}, or BLOCKED with a worded reason for the reserved scopes tenant and settlement.`,
-      inputSchema: {
-        stage: z
-          .string()
-          .max(64)
-          .optional()
-          .describe(`one of ${STAGES.join(', ')}; another value matches nothing (EMPTY)`),
-        role: z
-          .string()
-          .max(64)
-          .optional()
-          .describe(`the role owning the deal now: one of ${ROLES.join(', ')}`),
-        scope: z
-          .string()
-          .max(64)
-          .optional()
-          .describe('sandbox (default); tenant and settlement are reserved (BLOCKED); any other scope is EMPTY'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_PAGE)
-          .optional()
-          .describe(`page size, 1 to ${MAX_PAGE} (default ${MAX_PAGE})`),
-        cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
-      },
-      outputSchema: DealsEnvelope,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (args) => answer(catalog.listDeals(args)),
-  );
+const INSTRUCTIONS =
+  'The ROOT sandbox of the sales pipeline service: read-only collections of fictional deals and gigs, made by ' +
+  'driving the real deal service with a fixed clock, the same on every start. Nothing here can be changed, and ' +
+  'none of it is the live demo store (POST /demo/mcp, whose tool titles begin "Demo store:"); every tool title ' +
+  'here begins "Sandbox:". Every answer is a typed envelope: OK, EMPTY or BLOCKED.';
 
-  server.registerTool(
-    'getDeal',
-    {
-      title: 'Get one sandbox deal',
-      description: `One sandbox deal with its full activity log (same as GET /deals/{id}). ${ENVELOPE_NOTE}.`,
-      inputSchema: { id: z.string().min(1).max(64).describe('`deal_<NNNN>`, as listDeals gives it') },
-      outputSchema: DealEnvelope,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ id }) => answer(catalog.getDeal(id)),
-  );
-
-  server.registerTool(
-    'listGigs',
-    {
-      title: 'List sandbox gigs',
-      description: `Sandbox gigs of the closer marketplace, filtered by role and status (same as GET /gigs). ${ENVELOPE_NOTE}.`,
-      inputSchema: {
-        role: z
-          .string()
-          .max(64)
-          .optional()
-          .describe(`one of ${ROLES.join(', ')}`),
-        status: z
-          .string()
-          .max(64)
-          .optional()
-          .describe(`one of ${GIG_STATUSES.join(', ')}`),
-      },
-      outputSchema: GigsEnvelope,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (args) => answer(catalog.listGigs(args)),
-  );
-
-  return server;
+export function createRootMcpServer(catalog: RootCatalog): Server {
+  return createToolServer({ name: ROOT_MCP_NAME, version: MCP_VERSION }, INSTRUCTIONS, ROOT_TOOLS, catalog);
 }

@@ -2,7 +2,12 @@
 // sibling properties, the capability card, the ideal customer profile and llms.txt. Their
 // contents are not in the spec; they describe this service truthfully and point at each other.
 import { COMMAND } from '../command.ts';
+import { DEMO_TOOLS } from '../mcp/demo-server.ts';
+import { ROOT_TOOLS } from '../mcp/root-server.ts';
 import { SANDBOX_LABEL } from './catalog.ts';
+
+const ROOT_TOOL_NAMES = ROOT_TOOLS.map((tool) => tool.name);
+const DEMO_TOOL_NAMES = DEMO_TOOLS.map((tool) => tool.name);
 
 export const SERVICE = {
   name: 'Sales pipeline service',
@@ -94,9 +99,9 @@ export function agentsCard(dealPrefix: string) {
       },
     ],
     mcp: [
-      { url: '/mcp', transport: 'streamable-http', stateless: true, tools: ['listDeals', 'getDeal', 'listGigs'] },
-      { url: '/demo/mcp', transport: 'streamable-http', stateless: true, tools: ['sell', 'get_deal', 'advance_deal'] },
-      { command: `npx ${COMMAND} mcp`, transport: 'stdio', tools: ['sell', 'get_deal', 'advance_deal'] },
+      { url: '/mcp', transport: 'streamable-http', stateless: true, tools: ROOT_TOOL_NAMES },
+      { url: '/demo/mcp', transport: 'streamable-http', stateless: true, tools: DEMO_TOOL_NAMES },
+      { command: `npx ${COMMAND} mcp`, transport: 'stdio', tools: DEMO_TOOL_NAMES },
     ],
     sandbox: true,
   };
@@ -152,13 +157,13 @@ export function llmsTxt(dealPrefix: string): string {
     '',
     '- [Deals](/deals): `?stage=`, `?role=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
     '- [Gigs](/gigs): `?role=`, `?status=`',
-    '- [MCP door](/mcp): tools listDeals, getDeal, listGigs (streamable HTTP, POST)',
+    `- [MCP door](/mcp): tools ${ROOT_TOOL_NAMES.join(', ')} (streamable HTTP, POST)`,
     '',
     '## Demo environment',
     '',
     `- [Sell](${dealPrefix}/sell): POST a deal; the agent works it until it closes or escalates`,
     '- [Gigs](/closers/gigs): the closer marketplace',
-    `- [Demo MCP door](/demo/mcp): tools sell, get_deal, advance_deal; over stdio from a clone: \`npx ${COMMAND} mcp\``,
+    `- [Demo MCP door](/demo/mcp): tools ${DEMO_TOOL_NAMES.join(', ')}; over stdio from a clone: \`npx ${COMMAND} mcp\``,
     '- [Endpoint index](/): JSON list of every endpoint',
     '',
     '## Optional',

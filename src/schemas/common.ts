@@ -4,6 +4,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { PLATFORM } from '../domain/mandate.ts';
 import { ACTORS, GIG_STATUSES } from '../domain/records.ts';
 import { ROLES, STAGES } from '../domain/stages.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 
 /** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
 export const DOMAIN_VALIDATED = 'x-domain-validated';
@@ -35,6 +36,14 @@ export const GigStatusSchema = Type.Union(GIG_STATUSES.map((s) => Type.Literal(s
 export const ActorSchema = Type.Union(ACTORS.map((a) => Type.Literal(a)));
 export const Note = Type.String({ maxLength: 2000, description: 'free text for the activity log' });
 export const CloserId = Type.String({ minLength: 1, maxLength: 64, description: 'the acting closer, `closer_<NNNN>`' });
+
+/** D-37: a key that makes a write safe to retry (the Idempotency-Key header of HTTP, a tool argument of MCP). */
+export const IdempotencyKeySchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: IDEMPOTENCY_KEY_PATTERN.source,
+  description: '1 to 255 visible ASCII characters',
+});
 
 /** A path id: any string. One no record could have (any length, any characters) is unknown: 404 (D-5). */
 export const IdParams = Type.Object({

@@ -152,6 +152,13 @@ export const EscalationSchema = Type.Object(
   { $id: 'Escalation' },
 );
 
+/** What a move of a deal answers: the Deal, or the escalation when a human must take it (D-11). */
+export const DealOrEscalationSchema = {
+  ...Type.Union([Type.Ref(DealSchema), Type.Ref(EscalationSchema)]),
+  type: 'object' as const,
+  description: 'The Deal, or the escalation {escalated: true, role, gig, suggestedClosers, deal}',
+};
+
 export const GigOutcomeSchema = Type.Object({
   gig: Type.Ref(GigSchema),
   deal: Type.Ref(DealSchema),

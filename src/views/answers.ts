@@ -8,6 +8,9 @@ import type { AdvanceOutcome, CloserWithLedger, GigOutcome, Ranked, Result } fro
 import { refusalBody, statusOf } from './errors.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
 
+/** Where the closer marketplace is served (the deal service's prefix is configuration). */
+export const MARKETPLACE_PREFIX = '/closers';
+
 export interface Answer {
   status: number;
   body: unknown;
@@ -46,7 +49,11 @@ export function writeAnswers(prefix: string) {
     deescalateDeal: deal,
     reengageDeal: (result: Result<Deal>) => answer(result, created),
     enrolCloser: (result: Result<CloserWithLedger>) =>
-      answer(result, (c) => ({ status: 201, body: closerView(c), location: `/closers/closers/${c.closer.id}` })),
+      answer(result, (c) => ({
+        status: 201,
+        body: closerView(c),
+        location: `${MARKETPLACE_PREFIX}/closers/${c.closer.id}`,
+      })),
     matchClosers: (result: Result<Ranked>) => answer(result, (r) => ({ status: 200, body: r.map(matchView) })),
     claimGig: gigOutcome,
     advanceGig: gigOutcome,

@@ -33,7 +33,7 @@ export const ERRORS = {
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
-    when: 'an `Idempotency-Key` that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls)',
+    when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls: keys are tool arguments there)',
   },
   ROUTE_NOT_FOUND: {
     status: 404,
@@ -89,7 +89,7 @@ export const ERRORS = {
   SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
-    when: 'an `Idempotency-Key` already used with another method, path or body within the last 24 hours',
+    when: 'an `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for',
   },
   RATE_LIMITED: {
     status: 429,

@@ -13,6 +13,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { COMMAND } from '../../src/command.ts';
+import { CreateDealBody, DealListQuery, ProposalBody, SignalsBody } from '../../src/schemas/deal.ts';
+import { ClaimBody, GigAdvanceBody, GigListQuery, ReleaseBody, ReviveBody } from '../../src/schemas/marketplace.ts';
+import { DealsQuery } from '../../src/schemas/root.ts';
+import { selfContained } from '../../src/schemas/shared.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
@@ -61,7 +65,54 @@ function errorBody(result: ToolResult): any {
   return JSON.parse(textOf(result));
 }
 
-const query = (args: Record<string, string | number>) =>
+const DEMO_TOOL_NAMES = [
+  'advance_deal',
+  'advance_gig',
+  'claim_gig',
+  'get_deal',
+  'list_deals',
+  'list_gigs',
+  'release_gig',
+  'report_signals',
+  'revive_gig',
+  'sell',
+];
+const READ_TOOLS = ['get_deal', 'list_deals', 'list_gigs'];
+
+/** The hints each tool must declare: a second identical call changes nothing more (idempotent), or may end something for good (destructive). */
+const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) => ({
+  readOnlyHint: readOnly,
+  destructiveHint: destructive,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+const ANNOTATIONS: Record<string, ReturnType<typeof hints>> = {
+  read: hints(true, false, true),
+  sell: hints(false, false, false),
+  advance_deal: hints(false, true, false),
+  report_signals: hints(false, true, true),
+  claim_gig: hints(false, false, true),
+  advance_gig: hints(false, true, true),
+  revive_gig: hints(false, false, true),
+  release_gig: hints(false, true, true),
+};
+
+/** The schema of the HTTP request each tool stands for (its body, or its query string). */
+const HTTP_SCHEMAS = [
+  ['sell', CreateDealBody],
+  ['advance_deal', ProposalBody],
+  ['report_signals', SignalsBody],
+  ['list_deals', DealListQuery],
+  ['claim_gig', ClaimBody],
+  ['advance_gig', GigAdvanceBody],
+  ['revive_gig', ReviveBody],
+  ['release_gig', ReleaseBody],
+  ['list_gigs', GigListQuery],
+] as const;
+
+const CLOSER_HUMAN = { staffing: { closer: 'human' } };
+
+const query = (args: Record<string, string | number | boolean>) =>
   new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();
 
 describe('MCP over streamable HTTP: the ROOT door, POST /mcp', () => {
@@ -70,31 +121,36 @@ describe('MCP over streamable HTTP: the ROOT door, POST /mcp', () => {
   before(async () => {
     t = await startTestServer();
     client = await httpClient(`${t.url}/mcp`);
+    // Listing first makes the client check every structured result against the tool's output schema.
+    await client.listTools();
   });
   after(async () => {
     await client.close();
     await t.close();
   });
 
-  it('lists exactly listDeals, getDeal and listGigs, each with a description, an input and an output schema', async () => {
+  it('lists exactly listDeals, getDeal and listGigs: "Sandbox:" titles, read-only hints, the schemas of GET', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['getDeal', 'listDeals', 'listGigs']);
     for (const tool of tools) {
-      assert.ok(tool.description, `${tool.name} has a description`);
+      assert.match(tool.title ?? '', /^Sandbox: /, `${tool.name} is titled as a sandbox tool`);
+      assert.match(tool.description ?? '', /^Sandbox \(read-only, fixed fictional example data/);
+      assert.deepEqual(tool.annotations, ANNOTATIONS.read, `${tool.name} annotations`);
       assert.equal(tool.inputSchema.type, 'object', `${tool.name} input schema`);
       assert.equal(tool.outputSchema?.type, 'object', `${tool.name} output schema`);
-      assert.ok(tool.outputSchema?.properties?.type, `${tool.name} output schema names the envelope type`);
+      const types = ((tool.outputSchema?.anyOf ?? []) as any[]).map((envelope) => envelope.properties.type.const);
+      assert.ok(types.includes('OK') && types.includes('EMPTY'), `${tool.name} answers OK or EMPTY envelopes`);
     }
     const listDeals = tools.find((tool) => tool.name === 'listDeals');
-    assert.deepEqual(Object.keys(listDeals?.inputSchema.properties ?? {}).sort(), [
-      'cursor',
-      'limit',
-      'role',
-      'scope',
-      'stage',
-    ]);
+    assert.deepEqual(
+      listDeals?.inputSchema.properties,
+      selfContained(DealsQuery).properties,
+      'the query of GET /deals',
+    );
     const getDeal = tools.find((tool) => tool.name === 'getDeal');
     assert.deepEqual(getDeal?.inputSchema.required, ['id']);
+    assert.match(client.getInstructions() ?? '', /read-only/);
+    assert.notEqual(client.getServerCapabilities()?.tools?.listChanged, true, 'a stateless door never notifies');
   });
 
   it('listDeals answers the envelope GET /deals answers: OK, EMPTY for an unknown stage, BLOCKED for tenant', async () => {
@@ -183,23 +239,63 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
   let t: TestServer;
   let client: Client;
   before(async () => {
-    t = await startTestServer();
+    // A prefix other than the default, so that descriptions and fingerprints must use the real one.
+    t = await startTestServer({ config: { dealPrefix: '/acme/pipeline' } });
     client = await httpClient(`${t.url}/demo/mcp`);
+    // Listing first makes the client check every structured result against the tool's output schema.
+    await client.listTools();
   });
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
   after(async () => {
     await client.close();
     await t.close();
   });
 
-  it('lists exactly sell, get_deal and advance_deal, each with an input and an output schema', async () => {
+  it('lists every demo tool: "Demo store:" titles, truthful hints, the schemas of HTTP, the real deal prefix', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['advance_deal', 'get_deal', 'sell']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), DEMO_TOOL_NAMES);
+    const published = JSON.stringify(tools) + (client.getInstructions() ?? '');
+    assert.doesNotMatch(published, /\{deal_prefix\}/, 'no placeholder anywhere');
+    assert.match(client.getInstructions() ?? '', /not the ROOT sandbox/);
+    assert.notEqual(client.getServerCapabilities()?.tools?.listChanged, true, 'a stateless door never notifies');
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
     for (const tool of tools) {
-      assert.ok(tool.description, `${tool.name} has a description`);
+      assert.match(tool.title ?? '', /^Demo store: /, `${tool.name} is titled as a demo tool`);
+      assert.match(tool.description ?? '', /^Demo store \(live records/, `${tool.name} says it acts on the demo store`);
+      assert.equal(tool.inputSchema.type, 'object', `${tool.name} input schema`);
       assert.equal(tool.outputSchema?.type, 'object', `${tool.name} output schema`);
+      const write = !READ_TOOLS.includes(tool.name);
+      assert.deepEqual(tool.annotations, write ? ANNOTATIONS[tool.name] : ANNOTATIONS.read, `${tool.name} hints`);
+      const key = tool.inputSchema.properties?.idempotencyKey as any;
+      if (write) {
+        assert.deepEqual([key.minLength, key.maxLength, key.pattern], [1, 255, '^[\\x21-\\x7e]{1,255}$']);
+        assert.match(tool.description ?? '', /idempotencyKey .* IDEMPOTENCY_KEY_REUSED/);
+        assert.match(tool.description ?? '', /error result .* \{error, code, \.\.\.\}/);
+      } else {
+        assert.equal(key, undefined, `${tool.name} reads: no key`);
+      }
     }
-    const sell = tools.find((tool) => tool.name === 'sell');
-    assert.deepEqual(sell?.inputSchema.required, ['account', 'listValueUsd']);
+    // The input schemas are the HTTP request's: the path id, then the body's (or query's) fields.
+    for (const [name, schema] of HTTP_SCHEMAS) {
+      const { id: _id, idempotencyKey: _key, ...fields } = byName.get(name)?.inputSchema.properties ?? {};
+      assert.deepEqual(fields, selfContained(schema).properties, `${name} takes the fields of its HTTP request`);
+      assert.equal(byName.get(name)?.inputSchema.additionalProperties, false, `${name} refuses unknown arguments`);
+    }
+    // What the gate refuses, said where an agent proposes; the real prefix where a path is named.
+    const advanceDeal = byName.get('advance_deal')?.description ?? '';
+    assert.ok(advanceDeal.includes(`POST ${t.prefix}/deals/{id}/advance`), advanceDeal);
+    for (const code of ['GATE_BELOW_FLOOR', 'GATE_ILLEGAL_MOVE', 'DEAL_TERMINAL'])
+      assert.match(advanceDeal, RegExp(code));
+    assert.match(advanceDeal, /the message states the value, the floor and the floor percentage/);
+    assert.ok(byName.get('sell')?.description?.includes(`POST ${t.prefix}/sell`));
+    assert.match(byName.get('sell')?.description ?? '', /MANDATE_OUT_OF_BOUNDS/);
+    const advanceGig = byName.get('advance_gig')?.description ?? '';
+    for (const code of ['GATE_BELOW_FLOOR', 'NOT_CLAIMANT', 'GIG_NOT_CLAIMED', 'DEAL_TERMINAL']) {
+      assert.match(advanceGig, RegExp(code));
+    }
+    assert.match(byName.get('claim_gig')?.description ?? '', /GIG_NOT_OPEN/);
+    assert.match(byName.get('revive_gig')?.description ?? '', /GIG_NOT_NURTURER/);
+    assert.match(byName.get('release_gig')?.description ?? '', /GIG_NOT_ACTIVE/);
   });
 
   it('sell closes a deal, and get_deal answers it as GET {prefix}/deals/{id} does', async () => {
@@ -269,13 +365,344 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     assert.deepEqual(gate, httpGate.body);
   });
 
-  it('an argument outside the input schema is an error result naming it', async () => {
-    const result = await client.callTool({
-      name: 'sell',
-      arguments: { account: account({ actor: 'B2X' }), listValueUsd: 1000 },
+  it('bad arguments are an error result with the 400 body of the catalogue, naming each argument', async () => {
+    const bad = errorBody(
+      await client.callTool({
+        name: 'sell',
+        arguments: { account: account({ actor: 'B2X' }), listValueUsd: '1000', extra: true },
+      }),
+    );
+    assert.equal(bad.code, 'INVALID_BODY');
+    assert.match(bad.error, /^The arguments of sell are invalid: /);
+    assert.deepEqual(bad.violations.sort(), [
+      'account.actor: must be one of B2B, B2C, B2D, B2A',
+      'extra: unknown field',
+      'listValueUsd: must be a number',
+    ]);
+
+    const missing = errorBody(await client.callTool({ name: 'claim_gig', arguments: { id: 'gig_0001' } }));
+    assert.equal(missing.code, 'INVALID_BODY');
+    assert.deepEqual(missing.violations, ['closerId: is required']);
+
+    // A list's arguments stand for a query string: its code is the one GET answers.
+    const query = errorBody(await client.callTool({ name: 'list_deals', arguments: { stage: 'won', limit: 0 } }));
+    assert.equal(query.code, 'INVALID_QUERY');
+    assert.equal(query.violations.length, 2);
+    assert.ok(query.violations.some((v: string) => v.startsWith('stage: must be one of sourced')));
+    assert.ok(query.violations.some((v: string) => v.startsWith('limit: ')));
+
+    // The mandate is the domain's to check (D-20): out of bounds is 422, not 400, as over HTTP.
+    const mandate = errorBody(
+      await client.callTool({
+        name: 'sell',
+        arguments: { account: account(), listValueUsd: 1000, mandate: { floorPct: 2, staffing: { closer: 'x' } } },
+      }),
+    );
+    assert.equal(mandate.code, 'MANDATE_OUT_OF_BOUNDS');
+    assert.ok(
+      mandate.violations.some((v: string) => v.startsWith('mandate.floorPct')),
+      mandate.error,
+    );
+    assert.ok(
+      mandate.violations.some((v: string) => v.startsWith('mandate.staffing.closer')),
+      mandate.error,
+    );
+
+    // The key is checked first, as HTTP checks the header before the body.
+    const key = errorBody(
+      await client.callTool({ name: 'sell', arguments: { account: {}, listValueUsd: 1, idempotencyKey: 'two words' } }),
+    );
+    assert.equal(key.code, 'IDEMPOTENCY_KEY_INVALID');
+    assert.match(key.error, /idempotencyKey/);
+
+    // A tool that does not exist is a protocol error (JSON-RPC -32602), not a tool result.
+    await assert.rejects(call('close_everything', {}), (error: any) => error.code === -32602);
+  });
+
+  it('a human closer works a deal through MCP alone, from the escalation to the payout', async () => {
+    // The mandate staffs the closer role with a human; the floor is 90% of the list value.
+    const escalation = structured(
+      await call('sell', {
+        account: account({ name: 'Fictional Harbour Freight', industry: 'logistics' }),
+        listValueUsd: 200000,
+        mandate: { staffing: { closer: 'human' }, floorPct: 0.9 },
+      }),
+    );
+    assert.equal(escalation.escalated, true);
+    assert.equal(escalation.role, 'closer');
+    assert.equal(escalation.deal.stage, 'meeting', 'the agent worked the setter stages');
+    assert.equal(escalation.gig.status, 'open');
+    assert.deepEqual(escalation.gig.pricing, { kind: 'commission', pct: 0.1 });
+    const dealId: string = escalation.deal.id;
+    const gigId: string = escalation.gig.id;
+    const [first, second] = escalation.suggestedClosers.map((match: any) => match.closer.id);
+
+    const claimed = structured(await call('claim_gig', { id: gigId, closerId: first }));
+    assert.equal(claimed.gig.status, 'claimed');
+    assert.equal(claimed.gig.closerId, first);
+    assert.equal(claimed.deal.id, dealId);
+    assert.equal(errorBody(await call('claim_gig', { id: gigId, closerId: second })).code, 'GIG_NOT_OPEN');
+
+    // Only the claimant moves the gig, and only one stage at a time.
+    const notClaimant = errorBody(await call('advance_gig', { id: gigId, closerId: second, advanceTo: 'proposal' }));
+    assert.equal(notClaimant.code, 'NOT_CLAIMANT');
+    const skip = errorBody(await call('advance_gig', { id: gigId, advanceTo: 'negotiation' }));
+    assert.equal(skip.code, 'GATE_ILLEGAL_MOVE');
+    for (const stage of ['proposal', 'negotiation']) {
+      const moved = structured(await call('advance_gig', { id: gigId, closerId: first, advanceTo: stage }));
+      assert.equal(moved.deal.stage, stage);
+      assert.equal(moved.gig.status, 'claimed');
+      assert.equal(moved.closer, undefined, 'no closer until the gig is fulfilled');
+    }
+
+    // The gate refuses a close won below the floor, and says why in numbers.
+    const below = errorBody(await call('advance_gig', { id: gigId, advanceTo: 'closed_won', valueUsd: 150000 }));
+    assert.equal(below.code, 'GATE_BELOW_FLOOR');
+    assert.equal(below.gate.code, 'GATE_BELOW_FLOOR');
+    for (const figure of ['$150,000.00', '$180,000.00', '90%', '$200,000.00']) {
+      assert.ok(below.error.includes(figure), `the refusal states ${figure}: ${below.error}`);
+    }
+    assert.equal(
+      structured(await call('get_deal', { id: dealId })).stage,
+      'negotiation',
+      'the refusal changed nothing',
+    );
+
+    const won = structured(
+      await call('advance_gig', { id: gigId, closerId: first, advanceTo: 'closed_won', valueUsd: 190000 }),
+    );
+    assert.equal(won.gig.status, 'fulfilled');
+    assert.equal(won.gig.outcome, 'closed_won');
+    assert.equal(won.deal.stage, 'closed_won');
+    assert.equal(won.deal.closedBy, 'human');
+    assert.equal(won.deal.finalValueUsd, 190000);
+    assert.equal(won.closer.id, first);
+    assert.deepEqual(won.closer.record, { gigs: 1, wins: 1, grossClosedUsd: 190000 });
+    assert.deepEqual(
+      won.closer.payouts.map(({ gigId: g, dealId: d, kind, amountUsd }: any) => ({ g, d, kind, amountUsd })),
+      [{ g: gigId, d: dealId, kind: 'commission', amountUsd: 19000 }],
+      'the commission is paid: 10% of the close',
+    );
+
+    // Terminal is forever, and the answers are the records HTTP serves.
+    assert.equal(errorBody(await call('advance_deal', { id: dealId })).code, 'DEAL_TERMINAL');
+    assert.equal(errorBody(await call('advance_gig', { id: gigId, advanceTo: 'closed_lost' })).code, 'GIG_NOT_CLAIMED');
+    assert.deepEqual(won.deal, (await t.get(`${t.prefix}/deals/${dealId}`)).body);
+    assert.deepEqual(won.closer, (await t.get(`/closers/closers/${first}`)).body);
+    assert.equal((await t.get(`${t.prefix}/deals/${dealId}/settlement`)).body.closerCommissionUsd, 19000);
+  });
+
+  it('list_deals and list_gigs filter and page as GET {prefix}/deals and GET /closers/gigs do', async () => {
+    for (let i = 0; i < 3; i++) {
+      await call('sell', { account: account(), listValueUsd: 40000 + i, mandate: { staffing: { closer: 'human' } } });
+    }
+    const filters: Record<string, string | number | boolean>[] = [
+      {},
+      { stage: 'meeting' },
+      { stage: 'meeting', humanTrack: true },
+      { role: 'closer', limit: 2 },
+      { humanTrack: false },
+      { closerId: 'closer_0002' },
+      { closerId: 'nobody' },
+    ];
+    for (const args of filters) {
+      const page = structured(await call('list_deals', args));
+      const http = await t.get(`${t.prefix}/deals?${query(args)}`);
+      assert.deepEqual(page.deals, http.body, `list_deals ${JSON.stringify(args)}`);
+      assert.equal(page.nextCursor !== undefined, http.headers.get('link') !== null, 'a next page when HTTP links one');
+    }
+    const meeting = structured(await call('list_deals', { stage: 'meeting', humanTrack: true }));
+    assert.ok(meeting.deals.length >= 3);
+    assert.ok(meeting.deals.every((deal: any) => deal.stage === 'meeting' && deal.humanTrack === true));
+
+    // Paging: the cursor is the one HTTP's Link carries, and the pages join up.
+    const first = structured(await call('list_deals', { stage: 'meeting', limit: 2 }));
+    assert.equal(first.deals.length, 2);
+    const link = (await t.get(`${t.prefix}/deals?stage=meeting&limit=2`)).headers.get('link') ?? '';
+    assert.ok(link.includes(`cursor=${first.nextCursor}`), link);
+    const next = structured(await call('list_deals', { stage: 'meeting', limit: 2, cursor: first.nextCursor }));
+    assert.ok(next.deals[0].id > first.deals[1].id);
+    const cursor = errorBody(await call('list_deals', { cursor: 'bogus' }));
+    assert.equal(cursor.code, 'INVALID_CURSOR');
+
+    const gigFilters: Record<string, string | number>[] = [
+      {},
+      { status: 'open' },
+      { status: 'open', role: 'closer', limit: 1 },
+      { status: 'fulfilled' },
+      { dealId: meeting.deals[0].id },
+      { closerId: 'closer_0002' },
+    ];
+    for (const args of gigFilters) {
+      const page = structured(await call('list_gigs', args));
+      const http = await t.get(`/closers/gigs?${query(args)}`);
+      assert.deepEqual(page.gigs, http.body, `list_gigs ${JSON.stringify(args)}`);
+      assert.equal(page.nextCursor !== undefined, http.headers.get('link') !== null);
+    }
+    const open = structured(await call('list_gigs', { status: 'open', role: 'closer' }));
+    assert.ok(open.gigs.length >= 3);
+    assert.ok(open.gigs.every((gig: any) => gig.status === 'open' && gig.role === 'closer'));
+    const ofDeal = structured(await call('list_gigs', { dealId: meeting.deals[0].id }));
+    assert.deepEqual(
+      ofDeal.gigs.map((gig: any) => gig.dealId),
+      [meeting.deals[0].id],
+    );
+  });
+
+  it('report_signals adds signals once; gone_dark stalls the deal and releases its gigs', async () => {
+    const sold = structured(
+      await call('sell', { account: account(), listValueUsd: 30000, mandate: { staffing: { closer: 'human' } } }),
+    );
+    const id: string = sold.deal.id;
+    const reported = structured(await call('report_signals', { id, signals: ['procurement_involved'] }));
+    assert.deepEqual(reported.signals, ['procurement_involved']);
+    assert.deepEqual(reported, (await t.get(`${t.prefix}/deals/${id}`)).body);
+    const again = structured(await call('report_signals', { id, signals: ['procurement_involved'] }));
+    assert.deepEqual(again, reported, 'a signal the deal carries changes nothing');
+
+    const bad = errorBody(await call('report_signals', { id, signals: ['Not A Signal'] }));
+    assert.equal(bad.code, 'INVALID_BODY');
+    assert.match(bad.violations[0], /^signals\.0: must match pattern/);
+    assert.equal(errorBody(await call('report_signals', { id: 'deal_9999', signals: ['x'] })).code, 'DEAL_NOT_FOUND');
+
+    const dark = structured(await call('report_signals', { id, signals: ['gone_dark'] }));
+    assert.ok(dark.signals.includes('gone_dark'));
+    assert.equal(dark.humanTrack, true);
+    const gig = structured(await call('list_gigs', { dealId: id }));
+    assert.deepEqual(
+      gig.gigs.map((g: any) => [g.role, g.status]),
+      [['closer', 'released']],
+      "the closer's gig is released",
+    );
+  });
+
+  it('revive_gig: a nurturer claims the stalled deal and revives it, paid its fee', async () => {
+    const created = structured(await call('sell', { account: account(), listValueUsd: 9000, mandate: CLOSER_HUMAN }));
+    const id: string = created.deal.id;
+    const closerGig: string = created.gig.id;
+    await call('report_signals', { id, signals: ['gone_dark'] });
+    // A stalled deal's next advance posts a gig for the nurturer role (always a human).
+    const stalled = structured(await call('advance_deal', { id }));
+    assert.equal(stalled.escalated, true);
+    assert.equal(stalled.role, 'nurturer');
+    assert.deepEqual(stalled.gig.pricing, { kind: 'fee', amountUsd: 150 });
+    const nurturerGig: string = stalled.gig.id;
+
+    assert.equal(errorBody(await call('revive_gig', { id: closerGig })).code, 'GIG_NOT_NURTURER');
+    assert.equal(errorBody(await call('revive_gig', { id: nurturerGig })).code, 'GIG_NOT_CLAIMED');
+    structured(await call('claim_gig', { id: nurturerGig, closerId: 'closer_0001' }));
+    const other = errorBody(await call('revive_gig', { id: nurturerGig, closerId: 'closer_0002' }));
+    assert.equal(other.code, 'NOT_CLAIMANT');
+
+    const revived = structured(
+      await call('revive_gig', { id: nurturerGig, closerId: 'closer_0001', note: 'the buyer is back' }),
+    );
+    assert.equal(revived.gig.status, 'fulfilled');
+    assert.equal(revived.gig.outcome, 'revived');
+    assert.ok(!revived.deal.signals.includes('gone_dark'));
+    assert.match(revived.deal.activity.at(-1).note, /the buyer is back$/);
+    assert.deepEqual(revived.closer.payouts.at(-1), {
+      at: revived.closer.payouts.at(-1).at,
+      gigId: nurturerGig,
+      dealId: id,
+      kind: 'fee',
+      amountUsd: 150,
     });
-    assert.equal(result.isError, true);
-    assert.match(textOf(result), /actor/);
+    assert.equal(errorBody(await call('revive_gig', { id: nurturerGig })).code, 'GIG_NOT_CLAIMED');
+  });
+
+  it('release_gig withdraws a claimed gig; the deal returns to matching and posts a fresh gig', async () => {
+    const created = structured(await call('sell', { account: account(), listValueUsd: 9000, mandate: CLOSER_HUMAN }));
+    const id: string = created.deal.id;
+    const gigId: string = created.gig.id;
+    structured(await call('claim_gig', { id: gigId, closerId: 'closer_0001' }));
+    const other = errorBody(await call('release_gig', { id: gigId, closerId: 'closer_0002' }));
+    assert.equal(other.code, 'NOT_CLAIMANT');
+
+    const released = structured(await call('release_gig', { id: gigId, closerId: 'closer_0001' }));
+    assert.equal(released.id, gigId);
+    assert.equal(released.status, 'released');
+    assert.deepEqual(released, (await t.get(`/closers/gigs/${gigId}`)).body);
+    assert.equal(errorBody(await call('release_gig', { id: gigId })).code, 'GIG_NOT_ACTIVE');
+    assert.equal(errorBody(await call('claim_gig', { id: gigId, closerId: 'closer_0002' })).code, 'GIG_NOT_OPEN');
+
+    const again = structured(await call('advance_deal', { id }));
+    assert.equal(again.escalated, true);
+    assert.notEqual(again.gig.id, gigId, 'a fresh gig');
+    assert.equal(again.gig.status, 'open');
+    assert.equal(errorBody(await call('release_gig', { id: 'gig_9999' })).code, 'GIG_NOT_FOUND');
+  });
+
+  it('idempotencyKey: a retry replays the answer, another request with the key is refused', async () => {
+    const before = (await t.get('/health')).body.deals;
+    const args = { account: account({ name: 'Fictional Retry Co' }), listValueUsd: 5000, idempotencyKey: 'mcp-sell-1' };
+    const first = await call('sell', args);
+    const retry = await call('sell', args);
+    assert.deepEqual(retry, first, 'the same tool result');
+    assert.equal(structured(first).stage, 'closed_won');
+    assert.equal((await t.get('/health')).body.deals, before + 1, 'one deal');
+
+    const reused = errorBody(await call('sell', { ...args, listValueUsd: 5001 }));
+    assert.equal(reused.code, 'IDEMPOTENCY_KEY_REUSED');
+    assert.match(reused.error, /mcp-sell-1/);
+    const elsewhere = errorBody(await call('advance_deal', { id: structured(first).id, idempotencyKey: 'mcp-sell-1' }));
+    assert.equal(elsewhere.code, 'IDEMPOTENCY_KEY_REUSED', 'the key belongs to another operation');
+    assert.equal((await t.get('/health')).body.deals, before + 1, 'nothing more was written');
+
+    // A refusal under a key is stored and replayed too (D-37).
+    const open = await t.post(`${t.prefix}/deals`, { account: account(), listValueUsd: 7000 });
+    const skip = { id: open.body.id, advanceTo: 'negotiation', idempotencyKey: 'mcp-skip-1' };
+    const refused = await call('advance_deal', skip);
+    assert.equal(errorBody(refused).code, 'GATE_ILLEGAL_MOVE');
+    assert.deepEqual(await call('advance_deal', skip), refused);
+  });
+
+  it('one key is one request whichever door it came through: HTTP then MCP, MCP then HTTP', async () => {
+    const body = { account: account({ name: 'Fictional Two Doors Ltd' }), listValueUsd: 6000 };
+    const http = await t.post(`${t.prefix}/sell`, body, { 'idempotency-key': 'two-doors-sell' });
+    assert.equal(http.status, 201);
+    const before = (await t.get('/health')).body.deals;
+    const replay = await call('sell', { ...body, idempotencyKey: 'two-doors-sell' });
+    assert.deepEqual(structured(replay), http.body, 'MCP replays the answer HTTP stored');
+    assert.equal((await t.get('/health')).body.deals, before, 'no second deal');
+
+    // A tool with a path id: its fingerprint is that of POST {prefix}/deals/{id}/advance.
+    const open = await t.post(`${t.prefix}/deals`, { account: account(), listValueUsd: 7000 });
+    const moved = structured(
+      await call('advance_deal', { id: open.body.id, note: 'once', idempotencyKey: 'two-doors-advance' }),
+    );
+    assert.equal(moved.stage, 'qualified');
+    const again = await t.post(
+      `${t.prefix}/deals/${open.body.id}/advance`,
+      { note: 'once' },
+      { 'idempotency-key': 'two-doors-advance' },
+    );
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, moved);
+    assert.equal(structured(await call('get_deal', { id: open.body.id })).stage, 'qualified', 'moved once');
+
+    // The marketplace's paths too: a claim retried over HTTP replays, it is not GIG_NOT_OPEN.
+    const escalation = structured(
+      await call('sell', { account: account(), listValueUsd: 9000, mandate: CLOSER_HUMAN }),
+    );
+    const claim = structured(
+      await call('claim_gig', { id: escalation.gig.id, closerId: 'closer_0001', idempotencyKey: 'two-doors-claim' }),
+    );
+    const retried = await t.post(
+      `/closers/gigs/${escalation.gig.id}/claim`,
+      { closerId: 'closer_0001' },
+      { 'idempotency-key': 'two-doors-claim' },
+    );
+    assert.equal(retried.status, 200);
+    assert.deepEqual(retried.body, claim);
+    const otherBody = await t.post(
+      `/closers/gigs/${escalation.gig.id}/claim`,
+      { closerId: 'closer_0002' },
+      { 'idempotency-key': 'two-doors-claim' },
+    );
+    assert.equal(otherBody.status, 422);
+    assert.equal(otherBody.body.code, 'IDEMPOTENCY_KEY_REUSED');
   });
 });
 
@@ -331,7 +758,33 @@ describe('MCP over streamable HTTP: the transport', () => {
     assert.equal(jsonOnly.status, 406);
   });
 
-  it('both doors are in the index and the contract, with their operationIds', async () => {
+  it('a body that is not JSON is the JSON-RPC parse error, 400, on both doors', async () => {
+    for (const path of ['/mcp', '/demo/mcp']) {
+      const answer = await t.raw('POST', path, '{nope', { 'content-type': 'application/json', ...accept });
+      assert.equal(answer.status, 400, path);
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'id', 'jsonrpc']);
+      assert.equal(answer.body.jsonrpc, '2.0');
+      assert.equal(answer.body.id, null);
+      assert.equal(answer.body.error.code, -32700);
+      assert.match(answer.body.error.message, /^Parse error: the body is not valid JSON/);
+      // JSON that is no JSON-RPC message is the transport's to refuse, also a JSON-RPC error.
+      const nullBody = await t.raw('POST', path, 'null', { 'content-type': 'application/json', ...accept });
+      assert.equal(nullBody.status, 400);
+      assert.equal(nullBody.body.jsonrpc, '2.0');
+      assert.equal(nullBody.body.id, null);
+    }
+    // Other routes keep the catalogue's answer.
+    const rest = await t.raw('POST', '/pipeline/sell', '{nope', { 'content-type': 'application/json' });
+    assert.equal(rest.status, 400);
+    assert.equal(rest.body.code, 'INVALID_JSON');
+    // Errors other than parsing are still the app's: a body that is not JSON at all is 415.
+    const text = await t.raw('POST', '/mcp', 'hello', { 'content-type': 'text/plain', ...accept });
+    assert.equal(text.status, 415);
+    assert.equal(text.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('both doors are in the index and the contract, with their operationIds, Accept and error answers', async () => {
     const index = await t.get('/');
     const entries = index.body.endpoints.filter((e: { method: string }) => e.method === 'POST');
     assert.ok(entries.some((e: any) => e.path === '/mcp' && e.surface === 'root' && e.summary));
@@ -339,7 +792,24 @@ describe('MCP over streamable HTTP: the transport', () => {
     const openapi = await t.get('/openapi.json');
     assert.equal(openapi.body.paths['/mcp'].post.operationId, 'mcpRoot');
     assert.equal(openapi.body.paths['/demo/mcp'].post.operationId, 'mcpDemo');
-    assert.ok(openapi.body.paths['/mcp'].post.requestBody, 'the body is documented');
+    for (const path of ['/mcp', '/demo/mcp']) {
+      const operation = openapi.body.paths[path].post;
+      assert.ok(operation.requestBody, 'the body is documented');
+      const acceptParam = operation.parameters.find((p: any) => p.in === 'header' && p.name === 'accept');
+      assert.ok(acceptParam, `${path} documents the Accept header as a parameter`);
+      assert.equal(acceptParam.required, true);
+      assert.match(acceptParam.schema.description ?? acceptParam.description, /text\/event-stream/);
+      for (const status of ['400', '406']) {
+        const schema = operation.responses[status].content['application/json'].schema;
+        const ids = schema.properties.id.anyOf.map((branch: any) => branch.type);
+        assert.ok(ids.includes('null'), `${path} ${status}: id may be null`);
+        assert.deepEqual(schema.required.sort(), ['error', 'id', 'jsonrpc']);
+      }
+    }
+    // The Accept requirement is the transport's to answer, never a 400 of the app's validation.
+    const noAccept = await t.raw('POST', '/mcp', JSON.stringify(initialize), { 'content-type': 'application/json' });
+    assert.equal(noAccept.status, 406);
+    assert.equal(noAccept.body.id, null);
   });
 });
 
@@ -361,9 +831,10 @@ describe('MCP over stdio: `sales-pipeline-gate mcp`, a real child process', () =
   });
   after(() => client.close());
 
-  it('lists sell, get_deal and advance_deal', async () => {
+  it('lists every demo tool, its descriptions naming the configured deal prefix', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['advance_deal', 'get_deal', 'sell']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), DEMO_TOOL_NAMES);
+    assert.ok(tools.find((tool) => tool.name === 'sell')?.description?.includes('POST /pipeline/sell'));
     assert.equal(client.getServerVersion()?.name, 'sales-pipeline-demo');
   });
 

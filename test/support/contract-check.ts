@@ -22,7 +22,7 @@ class Checker {
   private readonly routes: Route[];
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly contract: Contract) {
+  constructor(contract: Contract) {
     addFormats.default(this.ajv);
     this.ajv.addSchema(contract as object, 'contract');
     this.routes = Object.entries(contract.paths).map(([template, operations]) => ({

@@ -10,7 +10,7 @@ import {
   SettlementSchema,
   SignalsBody,
 } from '../../schemas/deal.ts';
-import { EmptyBody, EscalationSchema } from '../../schemas/marketplace.ts';
+import { DealOrEscalationSchema, EmptyBody } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import type { WriteAnswers } from '../../views/answers.ts';
 import { refusalBody, statusOf } from '../../views/errors.ts';
@@ -21,8 +21,6 @@ import { writeRoute } from '../writes.ts';
 type IdParam = { Params: Static<typeof IdParams> };
 type Create = FastifyRequest<{ Body: Static<typeof CreateDealBody> }>;
 type OnDeal<B = undefined> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B }>;
-
-const DealOrEscalation = Type.Union([Type.Ref(DealSchema), Type.Ref(EscalationSchema)]);
 
 export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers: WriteAnswers }> = async (
   app,
@@ -50,7 +48,7 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         operationId: 'sell',
         tags: ['deals'],
         body: CreateDealBody,
-        response: { 201: DealOrEscalation, ...errorResponses(400, 422) },
+        response: { 201: DealOrEscalationSchema, ...errorResponses(400, 422) },
       },
     },
     writeRoute(service, answers.sell, (request: Create, options) => service.sell(request.body, options)),
@@ -106,7 +104,7 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         tags: ['deals'],
         params: IdParams,
         body: ProposalBody,
-        response: { 200: DealOrEscalation, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: DealOrEscalationSchema, ...errorResponses(400, 404, 409, 422) },
       },
     },
     writeRoute(service, answers.advanceDeal, (request: OnDeal<Static<typeof ProposalBody> | undefined>, options) =>

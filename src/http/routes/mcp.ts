@@ -1,22 +1,26 @@
 // Both MCP doors as stateless Streamable HTTP endpoints (D-33): POST /mcp (ROOT, read tools over
 // the sandbox) and POST /demo/mcp (the demo's tools over the live store). Every request gets its
 // own server and transport, closed with the response: no session, no SSE stream to resume, so
-// GET and DELETE answer 405 (src/http/methods.ts).
+// GET and DELETE answer 405 (src/http/methods.ts). A body that is not JSON is answered as the
+// JSON-RPC parse error an MCP client understands, not with the app's catalogue body.
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { createDemoMcpServer } from '../../mcp/demo-server.ts';
+import type { FastifyBodyParser, FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../root/catalog.ts';
 import { DOMAIN_VALIDATED, errorResponses } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 
+const JsonRpcId = Type.Union([Type.String(), Type.Integer()]);
+
 const JsonRpcMessage = Type.Object(
   {
     jsonrpc: Type.Literal('2.0'),
-    id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    id: Type.Optional(JsonRpcId),
     method: Type.Optional(Type.String({ description: 'e.g. initialize, tools/list, tools/call' })),
     params: Type.Optional(Type.Object({}, { additionalProperties: true })),
     result: Type.Optional(Type.Object({}, { additionalProperties: true })),
@@ -24,6 +28,20 @@ const JsonRpcMessage = Type.Object(
   },
   { additionalProperties: true },
 );
+
+/** A JSON-RPC error answered by the transport itself: `id` is null, no request could be read. */
+const JsonRpcError = (description: string) =>
+  Type.Object(
+    {
+      jsonrpc: Type.Literal('2.0'),
+      id: Type.Union([JsonRpcId, Type.Null()]),
+      error: Type.Object(
+        { code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) },
+        { additionalProperties: true },
+      ),
+    },
+    { description },
+  );
 
 // The MCP transport checks the message itself and answers a JSON-RPC error, so the node is
 // left out of the app's request validation (as domain-validated nodes are) and only documents it.
@@ -33,23 +51,65 @@ const McpBody = {
   description: 'A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them).',
 };
 
+const ACCEPT = 'application/json, text/event-stream';
+
+// Documented as a parameter of the contract; the transport checks it and answers 406 itself.
+const McpHeaders = {
+  ...Type.Object({
+    accept: Type.String({
+      description: `must list both application/json and text/event-stream, e.g. \`${ACCEPT}\` (406 otherwise)`,
+      examples: [ACCEPT],
+    }),
+  }),
+  [DOMAIN_VALIDATED]: true,
+};
+
 const McpResponses = {
   200: {
     ...Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage)]),
     description: 'The JSON-RPC response(s) (content-type application/json)',
   },
   202: Type.Null({ description: 'Accepted: the body held only notifications or responses' }),
-  400: { ...JsonRpcMessage, description: 'A JSON-RPC error: the body is not a JSON-RPC message' },
-  406: { ...JsonRpcMessage, description: 'A JSON-RPC error: Accept must list application/json and text/event-stream' },
-  ...errorResponses(415),
+  400: JsonRpcError('A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message'),
+  406: JsonRpcError(`A JSON-RPC error: Accept must list application/json and text/event-stream (${ACCEPT})`),
+  ...errorResponses(413, 415),
+  500: JsonRpcError('A JSON-RPC error (-32603): the request failed inside the server'),
 };
 
 const STATELESS =
-  'Stateless Streamable HTTP MCP: POST JSON-RPC messages with accept: application/json, text/event-stream; ' +
+  `Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: ${ACCEPT}; ` +
   'no session, no SSE stream (GET and DELETE answer 405).';
 
+/** Raised by the doors' own JSON parser; answered as JSON-RPC, not by the app's catalogue. */
+class ParseError extends Error {
+  readonly code = 'MCP_PARSE_ERROR';
+}
+
+/**
+ * The doors' own body parser: JSON, an empty body is none. Unlike the app's, it hands a JSON
+ * `null` on, for the transport to refuse as the JSON-RPC error it is.
+ */
+const parseJson: FastifyBodyParser<string> = (_request, text, done) => {
+  if (text.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(text));
+  } catch (error) {
+    done(new ParseError(error instanceof Error ? error.message : String(error)), undefined);
+  }
+};
+
+/** A body that is not JSON is JSON-RPC's parse error; every other error is the app's to answer. */
+const answerParseError = (error: FastifyError | ParseError, _request: FastifyRequest, reply: FastifyReply) => {
+  if (!(error instanceof ParseError)) throw error;
+  return reply.code(400).send({
+    jsonrpc: '2.0',
+    error: { code: ErrorCode.ParseError, message: `Parse error: the body is not valid JSON: ${error.message}` },
+    id: null,
+  });
+};
+
 /** Hands one request to a fresh MCP server over a fresh stateless transport. */
-async function serve(request: FastifyRequest, reply: FastifyReply, server: McpServer) {
+async function serve(request: FastifyRequest, reply: FastifyReply, server: Server) {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack(); // the transport writes the raw response; Fastify must not answer too
   reply.raw.on('close', () => {
@@ -70,10 +130,16 @@ async function serve(request: FastifyRequest, reply: FastifyReply, server: McpSe
   }
 }
 
-export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: RootCatalog }> = async (
-  app,
-  { service, catalog },
-) => {
+export const mcpRoutes: FastifyPluginAsync<{
+  service: PipelineService;
+  catalog: RootCatalog;
+  dealPrefix: string;
+}> = async (app, { service, catalog, dealPrefix }) => {
+  // This plugin's own context: the parser and the error handler below serve these two routes only.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.setErrorHandler(answerParseError);
+
   const doors = [
     {
       url: '/mcp',
@@ -88,8 +154,8 @@ export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: 
       surface: 'demo' as const,
       operationId: 'mcpDemo',
       tags: ['demo'],
-      summary: "The demo's MCP server: tools sell, get_deal, advance_deal over the demo store",
-      create: () => createDemoMcpServer(service),
+      summary: `The demo's MCP server: tools ${DEMO_TOOLS.map((tool) => tool.name).join(', ')} over the demo store`,
+      create: () => createDemoMcpServer(service, dealPrefix),
     },
   ];
 
@@ -103,6 +169,7 @@ export const mcpRoutes: FastifyPluginAsync<{ service: PipelineService; catalog: 
           description: STATELESS,
           operationId: door.operationId,
           tags: door.tags,
+          headers: McpHeaders,
           body: McpBody,
           response: McpResponses,
         },

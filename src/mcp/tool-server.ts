@@ -1,0 +1,111 @@
+// Both MCP doors serve a table of tools through the SDK's low-level Server, so that a tool's
+// published input and output schemas are the TypeBox schemas of src/schemas themselves (as
+// plain JSON Schema), and its arguments are checked by the validator HTTP bodies are checked
+// by (src/schemas/validate.ts): one source of shapes, one way to refuse them. The high-level
+// McpServer takes zod schemas only, which would be a second copy of every shape.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { selfContained } from '../schemas/shared.ts';
+import { compileValidator, describeViolations, type Validator } from '../schemas/validate.ts';
+import { type ErrorBody, errorBody } from '../views/errors.ts';
+
+export const MCP_VERSION = '0.1.0';
+
+/** A tool as its door defines it; `C` is what every call of the door is served with. */
+export interface ToolSpec<I extends TObject, C> {
+  name: string;
+  title: string;
+  /** Words for an agent; a function of the door's context where they name its paths. */
+  description: string | ((context: C) => string);
+  input: I;
+  /** The schema of structuredContent: an object schema (MCP requires type object at the root). */
+  output: TSchema;
+  annotations: ToolAnnotations;
+  /**
+   * What the arguments stand for in the HTTP request: a query string or a body. Their problems
+   * are answered with that request's code (INVALID_QUERY or INVALID_BODY).
+   */
+  argumentsAre: 'query' | 'body';
+  /** A check that comes before the arguments are validated; a result refuses the call. */
+  screen?: (args: Record<string, unknown>) => CallToolResult | undefined;
+  run(context: C, args: Static<I>): Promise<CallToolResult>;
+}
+
+/** A tool ready to serve: its tools/list entry and its tools/call. */
+export interface McpTool<C> {
+  readonly name: string;
+  describe(context: C): Tool;
+  call(context: C, args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** An answer as a tool result: a 2xx body as structured content, anything else as an error result. */
+export function toolResult(status: number, body: unknown, text = JSON.stringify(body)): CallToolResult {
+  const content = [{ type: 'text' as const, text }];
+  if (status >= 200 && status < 300) return { structuredContent: body as Record<string, unknown>, content };
+  return { isError: true, content };
+}
+
+/** A refusal of the call itself, in the error catalogue's shape. */
+export const errorResult = (body: ErrorBody): CallToolResult => toolResult(400, body);
+
+export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<C> {
+  // Built on first use and kept: the HTTP doors build a server per request.
+  let validate: Validator | undefined;
+  let schemas: Pick<Tool, 'inputSchema' | 'outputSchema'> | undefined;
+  return {
+    name: spec.name,
+    describe(context) {
+      schemas ??= {
+        inputSchema: selfContained(spec.input) as Tool['inputSchema'],
+        outputSchema: selfContained(spec.output) as Tool['outputSchema'],
+      };
+      const description = typeof spec.description === 'string' ? spec.description : spec.description(context);
+      return { name: spec.name, title: spec.title, description, ...schemas, annotations: spec.annotations };
+    },
+    async call(context, args) {
+      const refused = spec.screen?.(args);
+      if (refused) return refused;
+      validate ??= compileValidator(spec.input, 'json');
+      if (!validate(args)) {
+        const violations = describeViolations(validate.errors ?? [], 'arguments');
+        const code = spec.argumentsAre === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
+        const message = `The arguments of ${spec.name} are invalid: ${violations.join('; ')}`;
+        return errorResult(errorBody(code, message, violations));
+      }
+      return spec.run(context, args as Static<I>);
+    },
+  };
+}
+
+/**
+ * A server of the given tools, each call served with `context`. It declares tools without
+ * listChanged: the table is fixed, and a stateless door could never send the notification.
+ */
+export function createToolServer<C>(
+  info: { name: string; version: string },
+  instructions: string,
+  tools: readonly McpTool<C>[],
+  context: C,
+): Server {
+  // The low-level Server is what the SDK offers for tools whose schemas are plain JSON Schema.
+  const server = new Server(info, { capabilities: { tools: {} }, instructions });
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.describe(context)) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; tools/list names every tool.`);
+    }
+    return tool.call(context, request.params.arguments ?? {});
+  });
+  return server;
+}
