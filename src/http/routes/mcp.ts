@@ -12,8 +12,9 @@ import type { FastifyBodyParser, FastifyError, FastifyPluginAsync, FastifyReply,
 import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../root/catalog.ts';
-import { DOMAIN_VALIDATED, errorResponses } from '../../schemas/common.ts';
+import { DOMAIN_VALIDATED, ErrorSchema, errorResponses } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
+import { errorBody } from '../../views/errors.ts';
 
 const JsonRpcId = Type.Union([Type.String(), Type.Integer()]);
 
@@ -70,7 +71,14 @@ const McpResponses = {
     description: 'The JSON-RPC response(s) (content-type application/json)',
   },
   202: Type.Null({ description: 'Accepted: the body held only notifications or responses' }),
-  400: JsonRpcError('A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message'),
+  400: {
+    ...Type.Union([
+      JsonRpcError('A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message'),
+      Type.Ref(ErrorSchema),
+    ]),
+    description:
+      'A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message; or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp',
+  },
   406: JsonRpcError(`A JSON-RPC error: Accept must list application/json and text/event-stream (${ACCEPT})`),
   ...errorResponses(413, 415),
   500: JsonRpcError('A JSON-RPC error (-32603): the request failed inside the server'),
@@ -110,6 +118,11 @@ const answerParseError = (error: FastifyError | ParseError, _request: FastifyReq
 
 /** Hands one request to a fresh MCP server over a fresh stateless transport. */
 async function serve(request: FastifyRequest, reply: FastifyReply, server: Server) {
+  // A body the app's parser never saw (no content-type at all) is refused as any other request
+  // without JSON is: 415 in the catalogue's shape, before the transport answers its own.
+  if (request.headers['content-type'] === undefined) {
+    return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE'));
+  }
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack(); // the transport writes the raw response; Fastify must not answer too
   reply.raw.on('close', () => {
