@@ -1,0 +1,416 @@
+// End to end over real HTTP: the conventions every answer of both surfaces keeps (D-5, D-38,
+// D-39, D-30): Location on a 201, x-request-id on every answer, 405 with Allow and OPTIONS,
+// Vary on negotiated answers, the one-line request log, and malformed query strings and path ids
+// answered in the catalogue's shape, never 500 and never the framework's own body. Runs on the
+// store TEST_STORE names (memory, pglite, postgres), like every end-to-end file.
+import assert from 'node:assert/strict';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { type Answer, startTestServer, type TestServer } from '../support/http.ts';
+import { ADA, createDeal, type DealView, dealBody, HUMAN_CLOSER, openCloserGig } from '../support/marketplace-e2e.ts';
+
+const JSON_TYPE = /^application\/json/;
+const WELL_FORMED_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** Asserts an error in the catalogue's shape: JSON {error, code, violations?} and nothing of the framework's. */
+function assertCatalogue(
+  answer: { status: number; body: unknown; type: string | null },
+  status: number,
+  codes: string[],
+) {
+  const what = JSON.stringify(answer.body);
+  assert.equal(answer.status, status, what);
+  assert.match(answer.type ?? '', JSON_TYPE, what);
+  const body = answer.body as Record<string, unknown>;
+  assert.equal(typeof body, 'object', what);
+  assert.equal(typeof body.error, 'string', what);
+  assert.ok((body.error as string).length > 0, what);
+  assert.ok(codes.includes(body.code as string), `code ${String(body.code)} is one of ${codes.join(', ')}`);
+  for (const key of Object.keys(body)) assert.ok(['error', 'code', 'violations'].includes(key), `no ${key}: ${what}`);
+}
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+  type: string | null;
+}
+
+/** One request over node:http, which sends any method (fetch refuses TRACE). */
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${url}${path}`, { method, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        text += chunk;
+      });
+      response.on('end', () => {
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text,
+          body: parsed,
+          type: response.headers['content-type'] ?? null,
+        });
+      });
+    });
+    sent.on('error', reject);
+    if (body !== undefined) sent.write(body);
+    sent.end();
+  });
+}
+
+/** The set of methods an Allow header lists. */
+const allowed = (allow: string | string[] | null | undefined) =>
+  new Set(
+    String(allow ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  );
+
+describe('conventions: Location on every 201 (D-38)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  /** The Location names the created record, and GET on it answers that record. */
+  async function followLocation(answer: Answer, expected: string) {
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    const location = answer.headers.get('location');
+    assert.equal(location, expected);
+    const got = await t.get(location as string);
+    assert.equal(got.status, 200, `GET ${location}`);
+    return got.body;
+  }
+
+  it('create deal → /pipeline/deals/{id}', async () => {
+    const created = await t.post<DealView>(`${t.prefix}/deals`, dealBody());
+    const got = await followLocation(created, `${t.prefix}/deals/${created.body.id}`);
+    assert.deepEqual(got, created.body);
+  });
+
+  it('sell, the deal shape → the deal', async () => {
+    const sold = await t.post<DealView>(`${t.prefix}/sell`, dealBody());
+    assert.equal(sold.body.stage, 'closed_won', 'the agent closed it: the deal shape');
+    const got = await followLocation(sold, `${t.prefix}/deals/${sold.body.id}`);
+    assert.deepEqual(got, sold.body);
+  });
+
+  it('sell, the escalation shape → the deal it escalated', async () => {
+    const sold = await t.post(`${t.prefix}/sell`, dealBody({ mandate: HUMAN_CLOSER }));
+    assert.equal(sold.body.escalated, true, 'a human closer: the escalation shape');
+    const got = await followLocation(sold, `${t.prefix}/deals/${sold.body.deal.id}`);
+    assert.equal(got.id, sold.body.deal.id);
+  });
+
+  it('reengage → the new deal', async () => {
+    const lost = await createDeal(t);
+    assert.equal((await t.post(`${t.prefix}/deals/${lost.id}/advance`, { advanceTo: 'closed_lost' })).status, 200);
+    const revived = await t.post<DealView>(`${t.prefix}/deals/${lost.id}/reengage`);
+    assert.notEqual(revived.body.id, lost.id);
+    const got = await followLocation(revived, `${t.prefix}/deals/${revived.body.id}`);
+    assert.deepEqual(got.lineage, { revivedFrom: lost.id });
+  });
+
+  it('enrol closer → /closers/closers/{id}', async () => {
+    const enrolled = await t.post('/closers/closers', { name: 'Lou Fictional', industries: ['saas'] });
+    const got = await followLocation(enrolled, `/closers/closers/${enrolled.body.id}`);
+    assert.deepEqual(got, enrolled.body);
+  });
+
+  it('a replay under the same Idempotency-Key carries the same Location', async () => {
+    const headers = { 'idempotency-key': 'conventions-location-1' };
+    const first = await t.post(`${t.prefix}/deals`, dealBody(), headers);
+    const replay = await t.post(`${t.prefix}/deals`, dealBody(), headers);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.headers.get('location'), first.headers.get('location'));
+    await followLocation(replay, `${t.prefix}/deals/${first.body.id}`);
+  });
+
+  it('answers that create nothing carry no Location', async () => {
+    const deal = await createDeal(t);
+    for (const answer of [
+      await t.get(`${t.prefix}/deals/${deal.id}`),
+      await t.post(`${t.prefix}/deals/${deal.id}/advance`),
+      await t.post(`${t.prefix}/deals`, {}),
+      await t.get('/deals'),
+    ]) {
+      assert.notEqual(answer.status, 201);
+      assert.equal(answer.headers.get('location'), null);
+    }
+  });
+});
+
+describe('conventions: x-request-id on every answer (D-38)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  /** One request of each kind of answer, with the given x-request-id header (if any). */
+  const kinds = (headers: Record<string, string> = {}): [string, () => Promise<RawAnswer>][] => [
+    ['200', () => send(t.url, 'GET', '/health', headers)],
+    ['ROOT 200', () => send(t.url, 'GET', '/deals?limit=1', headers)],
+    [
+      '201',
+      () =>
+        send(t.url, 'POST', '/closers/closers', { ...headers, 'content-type': 'application/json' }, '{"name":"Id"}'),
+    ],
+    ['400', () => send(t.url, 'POST', `${t.prefix}/deals`, { ...headers, 'content-type': 'application/json' }, '{}')],
+    ['404 record', () => send(t.url, 'GET', `${t.prefix}/deals/deal_9999`, headers)],
+    ['404 route', () => send(t.url, 'GET', '/no/such/route', headers)],
+    ['404 malformed URL', () => send(t.url, 'GET', `${t.prefix}/deals/%zz`, headers)],
+    ['405', () => send(t.url, 'DELETE', '/deals', headers)],
+    ['204 OPTIONS', () => send(t.url, 'OPTIONS', '/deals', headers)],
+  ];
+
+  it('every kind of answer carries one; none sent: a fresh, well-formed one', async () => {
+    for (const [kind, call] of kinds()) {
+      const answer = await call();
+      const id = answer.headers['x-request-id'];
+      assert.equal(typeof id, 'string', `${kind}: x-request-id`);
+      assert.match(id as string, WELL_FORMED_ID, kind);
+    }
+  });
+
+  it("the caller's id when well formed: 1 to 128 visible ASCII characters", async () => {
+    const visible = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    for (const sent of ['abc-123', '!', '~', visible.slice(0, 128), 'x'.repeat(128), 'Req:42/"quoted";{}']) {
+      for (const [kind, call] of kinds({ 'x-request-id': sent })) {
+        const answer = await call();
+        assert.equal(answer.headers['x-request-id'], sent, `${kind} echoes ${sent}`);
+      }
+    }
+  });
+
+  it('a fresh one when the sent id is too long, empty, or holds a space, a tab or a non-ASCII character', async () => {
+    for (const sent of ['x'.repeat(129), 'x'.repeat(1000), '', 'a b', 'a\tb', 'caf\u00e9']) {
+      for (const [kind, call] of kinds({ 'x-request-id': sent })) {
+        const answer = await call();
+        const id = answer.headers['x-request-id'] as string;
+        assert.match(id, WELL_FORMED_ID, `${kind}: ${JSON.stringify(sent)}`);
+        assert.notEqual(id, sent.trim(), `${kind}: ${JSON.stringify(sent)} is not taken`);
+      }
+    }
+  });
+
+  it('fresh ids are unique across requests, in parallel too', async () => {
+    const seen: string[] = [];
+    for (const [, call] of kinds()) seen.push((await call()).headers['x-request-id'] as string);
+    const parallel = await Promise.all(Array.from({ length: 50 }, () => send(t.url, 'GET', '/health')));
+    seen.push(...parallel.map((answer) => answer.headers['x-request-id'] as string));
+    assert.equal(new Set(seen).size, seen.length, 'no id answered twice');
+  });
+});
+
+describe('conventions: 405 with Allow on a known path, OPTIONS 204 (D-38)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const P = '/pipeline';
+  const READ = ['GET', 'HEAD', 'OPTIONS'];
+  /** Known paths of both surfaces and the methods each serves (Allow). */
+  const PATHS: [string, string[], 'root' | 'demo'][] = [
+    ['/deals', READ, 'root'],
+    ['/deals/deal_0001', READ, 'root'],
+    ['/gigs', READ, 'root'],
+    ['/openapi.json', READ, 'root'],
+    ['/verify', READ, 'root'],
+    ['/mcp', ['POST', 'OPTIONS'], 'root'],
+    ['/', READ, 'demo'],
+    ['/health', READ, 'demo'],
+    [`${P}/deals`, ['GET', 'HEAD', 'POST', 'OPTIONS'], 'demo'],
+    [`${P}/deals/deal_0001`, READ, 'demo'],
+    [`${P}/deals/deal_0001/advance`, ['POST', 'OPTIONS'], 'demo'],
+    [`${P}/deals/deal_0001/settlement`, READ, 'demo'],
+    [`${P}/sell`, ['POST', 'OPTIONS'], 'demo'],
+    ['/closers/closers', ['GET', 'HEAD', 'POST', 'OPTIONS'], 'demo'],
+    ['/closers/gigs/gig_0001/claim', ['POST', 'OPTIONS'], 'demo'],
+    ['/demo/clock', ['POST', 'OPTIONS'], 'demo'],
+    ['/demo/mcp', ['POST', 'OPTIONS'], 'demo'],
+  ];
+  const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'QUERY'];
+
+  it('every method a path does not serve is 405 {error, code: METHOD_NOT_ALLOWED} with its Allow, TRACE and QUERY included', async () => {
+    for (const [path, methods] of PATHS) {
+      for (const method of ALL.filter((m) => !methods.includes(m))) {
+        const answer = await send(t.url, method, path);
+        const what = `${method} ${path}`;
+        assert.equal(answer.status, 405, what);
+        assert.deepEqual(allowed(answer.headers.allow), new Set(methods), `${what}: Allow`);
+        assert.match(answer.headers['x-request-id'] as string, WELL_FORMED_ID, what);
+        if (method === 'HEAD') continue; // a HEAD answer has no body
+        assertCatalogue(answer, 405, ['METHOD_NOT_ALLOWED']);
+        assert.ok((answer.body as { error: string }).error.includes(path), `${what}: the message names the path`);
+      }
+    }
+  });
+
+  it('QUERY is 405 with or without a content type and a body', async () => {
+    for (const path of ['/deals', '/gigs', '/mcp', `${P}/deals`, '/closers/closers', '/demo/clock']) {
+      for (const [headers, body] of [
+        [{}, undefined],
+        [{ 'content-type': 'application/json' }, '{"stage":"sourced"}'],
+        [{ 'content-type': 'text/plain' }, 'stage=sourced'],
+        [{ 'content-type': 'application/json' }, '{not json'],
+      ] as [Record<string, string>, string | undefined][]) {
+        const answer = await send(t.url, 'QUERY', path, headers, body);
+        assertCatalogue(answer, 405, ['METHOD_NOT_ALLOWED']);
+        assert.ok(answer.headers.allow, `QUERY ${path}: Allow`);
+      }
+    }
+  });
+
+  it('OPTIONS on a known path is 204 with Allow; ROOT paths and /mcp add the CORS preflight headers', async () => {
+    for (const [path, methods, surface] of PATHS) {
+      const answer = await send(t.url, 'OPTIONS', path, {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'content-type',
+      });
+      assert.equal(answer.status, 204, `OPTIONS ${path}`);
+      assert.equal(answer.text, '', 'no body');
+      assert.deepEqual(allowed(answer.headers.allow), new Set(methods), `OPTIONS ${path}: Allow`);
+      if (surface === 'root') {
+        assert.equal(answer.headers['access-control-allow-origin'], '*', path);
+        assert.deepEqual(allowed(answer.headers['access-control-allow-methods']), new Set(methods), path);
+        const headers = String(answer.headers['access-control-allow-headers'] ?? '');
+        for (const header of ['content-type', 'accept', 'mcp-protocol-version']) {
+          assert.ok(headers.includes(header), `${path}: may send ${header}`);
+        }
+      } else {
+        assert.equal(answer.headers['access-control-allow-origin'], undefined, `${path}: no CORS on the demo`);
+        assert.equal(answer.headers['access-control-allow-methods'], undefined, path);
+      }
+    }
+  });
+});
+
+describe('conventions: Vary: Accept where the format is negotiated', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('/verify answers markdown or JSON by Accept, and says so with Vary: Accept', async () => {
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{}, '', /^text\/markdown/],
+      [{ accept: 'text/markdown' }, '', /^text\/markdown/],
+      [{ accept: 'application/json' }, '', JSON_TYPE],
+      [{}, '?format=json', JSON_TYPE],
+    ];
+    for (const [headers, query, type] of cases) {
+      const answer = await send(t.url, 'GET', `/verify${query}`, headers);
+      assert.equal(answer.status, 200);
+      assert.match(answer.type ?? '', type, JSON.stringify(headers));
+      assert.match(String(answer.headers.vary ?? ''), /\bAccept\b/i, `${JSON.stringify(headers)}${query}`);
+    }
+  });
+});
+
+describe('conventions: a path id of any shape names nothing: 404 (D-5)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    // A real deal and gig, so that the routes have records to miss.
+    await openCloserGig(t);
+  });
+  after(() => t.close());
+
+  const P = '/pipeline';
+  const JSON_HEADERS = { 'content-type': 'application/json' };
+  /** Every {id} route of both surfaces: method, path with {id}, body, the kind of id. */
+  const ROUTES: [string, string, string | undefined, 'deal' | 'gig' | 'closer', 'root' | 'demo'][] = [
+    ['GET', `${P}/deals/{id}`, undefined, 'deal', 'demo'],
+    ['GET', `${P}/deals/{id}/settlement`, undefined, 'deal', 'demo'],
+    ['POST', `${P}/deals/{id}/advance`, undefined, 'deal', 'demo'],
+    ['POST', `${P}/deals/{id}/signals`, '{"signals":["budget_confirmed"]}', 'deal', 'demo'],
+    ['POST', `${P}/deals/{id}/reengage`, undefined, 'deal', 'demo'],
+    ['POST', `${P}/deals/{id}/deescalate`, undefined, 'deal', 'demo'],
+    ['GET', '/closers/closers/{id}', undefined, 'closer', 'demo'],
+    ['GET', '/closers/gigs/{id}', undefined, 'gig', 'demo'],
+    ['POST', '/closers/gigs/{id}/claim', `{"closerId":"${ADA}"}`, 'gig', 'demo'],
+    ['POST', '/closers/gigs/{id}/advance', '{"advanceTo":"proposal"}', 'gig', 'demo'],
+    ['POST', '/closers/gigs/{id}/revive', undefined, 'gig', 'demo'],
+    ['POST', '/closers/gigs/{id}/release', undefined, 'gig', 'demo'],
+    ['POST', '/closers/gigs/{id}/expire', undefined, 'gig', 'demo'],
+    ['GET', '/deals/{id}', undefined, 'deal', 'root'],
+  ];
+  const NOT_FOUND = { deal: 'DEAL_NOT_FOUND', gig: 'GIG_NOT_FOUND', closer: 'CLOSER_NOT_FOUND' };
+
+  /** Ids as they go in the path (percent-encoded where need be); `malformed` ones cannot be decoded. */
+  const ids = (kind: string): [string, boolean][] => [
+    [`${kind}_${'0'.repeat(60)}1`, false], // over 64
+    [`${kind}_${'0'.repeat(100)}1`, false], // over 100
+    [`${kind}_${'9'.repeat(1200)}`, false], // over 1000
+    [`${kind}_${'9'.repeat(24 - kind.length - 1)}`, false], // of the shape, at the length limit, past any integer
+    ['x'.repeat(5000), false],
+    [`${kind}_0001%00`, false], // NUL
+    ['%00', false],
+    [`${kind}_%000001`, false],
+    [`${kind}_0001%01`, false], // control characters
+    ['%1F%7F', false],
+    [`${kind}_0001%0D%0A`, false],
+    [`${kind}_0001%09`, false],
+    [`${kind}_0001%E2%80%8B`, false], // a zero-width space: well-encoded, invisible
+    [`${kind}_0001%2F..%2F`, false],
+    [`${kind}_%zz`, true], // badly encoded
+    ['%', true],
+    [`${kind}_0001%E0%A4%A`, true],
+    [`${kind}_0001%C3%28`, true],
+    [`${kind}_%FF`, true],
+  ];
+
+  it('every {id} route answers 404 in the catalogue shape (ROOT: its EMPTY envelope), never 400 or 500', async () => {
+    for (const [method, route, body, kind, surface] of ROUTES) {
+      for (const [id, malformed] of ids(kind)) {
+        const path = route.replace('{id}', id);
+        const answer = await send(t.url, method, path, body ? JSON_HEADERS : {}, body);
+        const what = `${method} ${path.slice(0, 80)}`;
+        assert.match(answer.headers['x-request-id'] as string, WELL_FORMED_ID, what);
+        if (malformed) {
+          assertCatalogue(answer, 404, ['ROUTE_NOT_FOUND']);
+        } else if (surface === 'root') {
+          assert.equal(answer.status, 404, `${what}: ${answer.text.slice(0, 200)}`);
+          assert.match(answer.type ?? '', JSON_TYPE);
+          const envelope = answer.body as { type: string; message: string; sandbox: boolean };
+          assert.equal(envelope.type, 'EMPTY', what);
+          assert.equal(envelope.sandbox, true, what);
+          assert.equal(typeof envelope.message, 'string', what);
+        } else {
+          assertCatalogue(answer, 404, [NOT_FOUND[kind]]);
+        }
+      }
+    }
+  });
+
+  it('nothing was created or changed by them', async () => {
+    const health = await t.get('/health');
+    assert.deepEqual(health.body, { ok: true, closers: 2, deals: 1 });
+    const gigs = await t.get('/closers/gigs');
+    assert.equal(gigs.body.length, 1);
+    assert.equal(gigs.body[0].status, 'open');
+  });
+});
