@@ -1,7 +1,13 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type onSendHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onSendHookHandler,
+} from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
 import { ErrorSchema } from '../schemas/common.ts';
 import { DealSchema, MandateSchema, SettlementSchema } from '../schemas/deal.ts';
@@ -65,6 +71,9 @@ declare module 'fastify' {
   }
 }
 
+const routeNotFound = (request: FastifyRequest) =>
+  errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`);
+
 /** A callback hook: an async one costs every request a promise for nothing. */
 const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
   reply.header('access-control-allow-origin', '*');
@@ -100,6 +109,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
+    // wrong method is 405), so a bad body on a path that names nothing is never 400, 413 or 415.
+    if (request.is404) {
+      reply.code(404).send(routeNotFound(request));
+      return;
+    }
     done();
   });
   if (options.logLevel) {
@@ -204,14 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send(
-        errorBody(
-          'ROUTE_NOT_FOUND',
-          `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`,
-        ),
-      );
+    reply.code(404).send(routeNotFound(request));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -282,6 +282,25 @@ describe('conventions: 405 with Allow on a known path, OPTIONS 204 (D-38)', () =
     }
   });
 
+  it('an unknown path is 404 ROUTE_NOT_FOUND whatever the method and the body, never 400, 405, 413 or 415', async () => {
+    const bodies: [Record<string, string>, string | undefined][] = [
+      [{}, undefined],
+      [{ 'content-type': 'application/json' }, '{"a":1}'],
+      [{ 'content-type': 'application/json' }, '{not json'],
+      [{ 'content-type': 'application/json' }, 'null'],
+      [{ 'content-type': 'text/plain' }, 'hello'],
+      [{ 'content-type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(70 * 1024) })],
+    ];
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'QUERY', 'OPTIONS']) {
+      for (const [headers, body] of bodies) {
+        if ((method === 'GET' || method === 'TRACE') && body !== undefined) continue; // bodiless methods
+        const answer = await send(t.url, method, '/no/such/path', headers, body);
+        assertCatalogue(answer, 404, ['ROUTE_NOT_FOUND']);
+        assert.match(answer.headers['x-request-id'] as string, WELL_FORMED_ID);
+      }
+    }
+  });
+
   it('OPTIONS on a known path is 204 with Allow; ROOT paths and /mcp add the CORS preflight headers', async () => {
     for (const [path, methods, surface] of PATHS) {
       const answer = await send(t.url, 'OPTIONS', path, {
