@@ -23,6 +23,7 @@ import {
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
+import { answerClientError } from './client-errors.ts';
 import { MethodTable } from './methods.ts';
 import { requestId } from './request-id.ts';
 import { dealRoutes } from './routes/deals.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path id of any length is an unknown id (D-5), never 414: the header size limit bounds it.
     maxParamLength: 65_536,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     // A path whose percent-encoding is malformed names nothing: 404 in the catalogue's shape
     // (D-5, D-38), never the framework's own body.
     frameworkErrors: (error, request, plainReply) => {

@@ -5,6 +5,7 @@
 // store TEST_STORE names (memory, pglite, postgres), like every end-to-end file.
 import assert from 'node:assert/strict';
 import { type IncomingHttpHeaders, request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Answer, startTestServer, type TestServer } from '../support/http.ts';
 import { ADA, createDeal, type DealView, dealBody, HUMAN_CLOSER, openCloserGig } from '../support/marketplace-e2e.ts';
@@ -71,6 +72,45 @@ function send(
     sent.on('error', reject);
     if (body !== undefined) sent.write(body);
     sent.end();
+  });
+}
+
+/**
+ * Bytes sent as they are over a socket (node:http refuses to send what the server's parser must
+ * refuse): the answer's status, headers and body.
+ */
+function sendBytes(url: string, bytes: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.end(bytes, 'latin1'));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = rest.join('\r\n\r\n');
+      let parsed: unknown = body;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        // not JSON: keep the text
+      }
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        text: body,
+        body: parsed,
+        type: (headers['content-type'] as string | undefined) ?? null,
+      });
+    });
   });
 }
 
@@ -431,5 +471,47 @@ describe('conventions: a path id of any shape names nothing: 404 (D-5)', () => {
     const gigs = await t.get('/closers/gigs');
     assert.equal(gigs.body.length, 1);
     assert.equal(gigs.body[0].status, 'open');
+  });
+});
+
+describe('conventions: a request the HTTP parser refuses is answered in the catalogue shape (D-5, D-38)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const requestLine = (target: string, headers = '') =>
+    `GET ${target} HTTP/1.1\r\nHost: test\r\n${headers}Connection: close\r\n\r\n`;
+
+  it('a control character or a space in the path, or a control character in a header → 400 MALFORMED_REQUEST', async () => {
+    for (const bytes of [
+      requestLine('/pipeline/deals/deal\x01'),
+      requestLine('/pipeline/deals/deal\x7f'),
+      requestLine('/pipeline/deals/a b'),
+      requestLine('/deals/deal\x00'),
+      requestLine('/health', 'x-request-id: a\x01b\r\n'),
+      requestLine('/health', 'x-note: a\x7fb\r\n'),
+      'NOT HTTP AT ALL\r\n\r\n',
+    ]) {
+      const answer = await sendBytes(t.url, bytes);
+      assertCatalogue(answer, 400, ['MALFORMED_REQUEST']);
+      assert.match(answer.headers['x-request-id'] as string, WELL_FORMED_ID, JSON.stringify(bytes));
+    }
+  });
+
+  it('headers over the size limit (a path id of 20,000 characters) → 431 HEADERS_TOO_LARGE', async () => {
+    for (const bytes of [
+      requestLine(`/pipeline/deals/deal_${'9'.repeat(20_000)}`),
+      requestLine('/deals', `x-pad: ${'p'.repeat(20_000)}\r\n`),
+    ]) {
+      const answer = await sendBytes(t.url, bytes);
+      assertCatalogue(answer, 431, ['HEADERS_TOO_LARGE']);
+      assert.match(answer.headers['x-request-id'] as string, WELL_FORMED_ID);
+    }
+  });
+
+  it('the server keeps answering afterwards', async () => {
+    assert.equal((await t.get('/health')).status, 200);
   });
 });
