@@ -26,6 +26,7 @@ import { errorBody, type TransportCode } from '../views/errors.ts';
 import { answerClientError } from './client-errors.ts';
 import { MethodTable } from './methods.ts';
 import { requestId } from './request-id.ts';
+import { logRequest } from './request-log.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
@@ -49,12 +50,19 @@ const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
 };
 const NULL_BODY = 'body: must be a JSON object';
 
+/** A destination of log lines (one JSON line per call). */
+export interface LogStream {
+  write(line: string): void;
+}
+
 export interface AppOptions {
   service: PipelineService;
   /** The ROOT sandbox collections (D-29). */
   catalog: RootCatalog;
   dealPrefix: string;
   logLevel?: string;
+  /** Where log lines go (default stdout): tests read the request log from it. */
+  logStream?: LogStream;
 }
 
 export interface IndexEntry {
@@ -83,7 +91,9 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logLevel ? { level: options.logLevel } : false,
+    logger: options.logLevel
+      ? { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
     // One line per request, written by onResponse below (the framework's own are two).
     disableRequestLogging: true,
     requestIdHeader: false,
@@ -101,11 +111,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.header('x-request-id', request.id);
       if (error.code === 'FST_ERR_BAD_URL') {
         const path = request.url.split('?')[0];
-        return reply
+        reply
           .code(404)
           .send(errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${path}: its percent-encoding is malformed.`));
+      } else {
+        reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
       }
-      return reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
+      // No hook runs for these answers, so the request log's line is written here.
+      logRequest(request, reply);
     },
   });
   // D-38: every answer carries the request's id, and so does every log line of it.
@@ -121,15 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (options.logLevel) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? null,
-          status: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     });
   }

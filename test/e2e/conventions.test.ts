@@ -515,3 +515,73 @@ describe('conventions: a request the HTTP parser refuses is answered in the cata
     assert.equal((await t.get('/health')).status, 200);
   });
 });
+
+describe('conventions: one request log line per request (D-38)', () => {
+  let t: TestServer;
+  const lines: Record<string, unknown>[] = [];
+  before(async () => {
+    t = await startTestServer({ logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  });
+  after(() => t.close());
+
+  /** The log lines of one request: written once the answer is sent, so waited for a moment. */
+  async function linesOf(requestId: string): Promise<Record<string, unknown>[]> {
+    const deadline = Date.now() + 2_000;
+    for (;;) {
+      const found = lines.filter((line) => line.requestId === requestId);
+      if (found.length > 0 || Date.now() > deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // a second line would show by now
+        return lines.filter((line) => line.requestId === requestId);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  it('one line per answer: requestId (= x-request-id), method, route, status, durationMs', async () => {
+    const P = t.prefix;
+    const JSON_HEADERS = { 'content-type': 'application/json' };
+    const cases: [string, string, string | null, Record<string, string>, string | undefined][] = [
+      ['GET', '/health', '/health', {}, undefined],
+      ['GET', '/deals/deal_0001?x=', '/deals/:id', { 'x-request-id': 'log-check-1' }, undefined],
+      ['GET', '/deals?stage=meeting', '/deals', {}, undefined],
+      ['POST', `${P}/deals`, `${P}/deals`, JSON_HEADERS, JSON.stringify(dealBody())],
+      ['POST', `${P}/deals`, `${P}/deals`, JSON_HEADERS, '{}'],
+      ['GET', `${P}/deals/deal_9999`, `${P}/deals/:id`, {}, undefined],
+      ['GET', '/no/such/route', null, {}, undefined],
+      ['DELETE', '/deals', '/deals', {}, undefined],
+      ['OPTIONS', '/gigs', '/gigs', {}, undefined],
+    ];
+    for (const [method, path, route, headers, body] of cases) {
+      const answer = await send(t.url, method, path, headers, body);
+      const requestId = answer.headers['x-request-id'] as string;
+      if (headers['x-request-id']) assert.equal(requestId, headers['x-request-id']);
+      const found = await linesOf(requestId);
+      assert.equal(found.length, 1, `${method} ${path}: one line, got ${JSON.stringify(found)}`);
+      const [line] = found;
+      assert.equal(line.msg, 'request');
+      assert.equal(line.method, method, `${method} ${path}`);
+      assert.equal(line.route, route, `${method} ${path}`);
+      assert.equal(line.status, answer.status, `${method} ${path}`);
+      assert.equal(typeof line.durationMs, 'number');
+      assert.ok((line.durationMs as number) >= 0);
+    }
+  });
+
+  it('a malformed URL and a request the parser refuses are logged too, under the id they were answered with', async () => {
+    const malformed = await send(t.url, 'GET', `${t.prefix}/deals/%zz`);
+    const [url] = await linesOf(malformed.headers['x-request-id'] as string);
+    assert.deepEqual(
+      { method: url?.method, status: url?.status, duration: typeof url?.durationMs },
+      { method: 'GET', status: 404, duration: 'number' },
+    );
+    // The parser refused the request before its method or path were known.
+    const refused = await sendBytes(
+      t.url,
+      'GET /health HTTP/1.1\r\nHost: test\r\nx-note: a\x01b\r\nConnection: close\r\n\r\n',
+    );
+    const found = await linesOf(refused.headers['x-request-id'] as string);
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.equal(found[0].status, 400);
+    assert.equal(found[0].msg, 'request');
+  });
+});
