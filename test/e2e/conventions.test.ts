@@ -4,11 +4,18 @@
 // answered in the catalogue's shape, never 500 and never the framework's own body. Runs on the
 // store TEST_STORE names (memory, pglite, postgres), like every end-to-end file.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { describeStore } from '../../src/store/create-store.ts';
 import { type Answer, startTestServer, type TestServer } from '../support/http.ts';
 import { ADA, createDeal, type DealView, dealBody, HUMAN_CLOSER, openCloserGig } from '../support/marketplace-e2e.ts';
+import { createTestSchema } from '../support/postgres.ts';
 
 const JSON_TYPE = /^application\/json/;
 const WELL_FORMED_ID = /^[\x21-\x7e]{1,128}$/;
@@ -583,5 +590,95 @@ describe('conventions: one request log line per request (D-38)', () => {
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.equal(found[0].status, 400);
     assert.equal(found[0].msg, 'request');
+  });
+});
+
+/** `npm start` in a new process on a free port; its start-up line (JSON), then stopped by its pid. */
+async function startUpLine(databaseUrl: string): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      TIMER_INTERVAL_SECONDS: '0',
+      DATABASE_URL: databaseUrl,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    return await new Promise((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        for (const line of output.split('\n')) {
+          if (!line.includes('listening on')) continue;
+          clearTimeout(timer);
+          resolve(JSON.parse(line));
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the service exited (${code}):\n${output}`));
+      });
+    });
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe('conventions: the start-up line names the store in use', () => {
+  it('describeStore: memory, postgres by host and database without credentials, pglite by folder', () => {
+    assert.equal(describeStore(undefined), 'memory');
+    assert.equal(describeStore('  '), 'memory');
+    assert.equal(
+      describeStore('postgres://pipeline:s3cret-pw@db.example:6543/pipeline_prod?sslmode=require'),
+      'postgres db.example:6543/pipeline_prod',
+    );
+    assert.equal(describeStore('postgresql://db.example/app'), 'postgres db.example/app');
+    assert.equal(describeStore('pglite:./data'), `pglite ${join(process.cwd(), 'data')}`);
+    assert.equal(describeStore('pglite:/var/lib/pipeline'), 'pglite /var/lib/pipeline');
+    assert.equal(describeStore('pglite:memory://'), 'pglite in memory');
+    for (const url of ['postgres://u:p%40ss@h/d', 'postgres://user:pw@h:1/d']) {
+      assert.ok(!describeStore(url).includes('p%40ss') && !describeStore(url).includes('pw'), url);
+      assert.ok(!describeStore(url).includes('u:') && !describeStore(url).includes('user'), url);
+    }
+  });
+
+  it('the start-up line of `npm start` names the store TEST_STORE runs on, and never a password', async () => {
+    const kind = process.env.TEST_STORE || 'memory';
+    if (kind === 'memory') {
+      const line = await startUpLine('');
+      assert.equal(line.store, 'memory');
+      assert.match(String(line.msg), /listening on http:\/\/127\.0\.0\.1:\d+ .*store memory/);
+    } else if (kind === 'pglite') {
+      const folder = mkdtempSync(join(tmpdir(), 'pipeline-start-'));
+      try {
+        const line = await startUpLine(`pglite:${folder}`);
+        assert.equal(line.store, `pglite ${folder}`);
+        assert.ok(String(line.msg).includes(`store pglite ${folder}`), String(line.msg));
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    } else {
+      const base = process.env.TEST_DATABASE_URL as string;
+      const schema = await createTestSchema(base, 'startup');
+      try {
+        const line = await startUpLine(schema.url);
+        const { hostname, port, pathname, username, password } = new URL(base);
+        assert.equal(line.store, `postgres ${hostname}${port ? `:${port}` : ''}${pathname}`);
+        assert.ok(String(line.msg).includes(`store ${line.store}`), String(line.msg));
+        const text = JSON.stringify(line);
+        assert.ok(!text.includes(`${username}:`) && !text.includes(`:${password}@`), `no credentials: ${text}`);
+      } finally {
+        await schema.drop();
+      }
+    }
   });
 });
