@@ -75,9 +75,12 @@ const DealEnvelope = z.looseObject({
 });
 
 const GigsEnvelope = z.looseObject({
-  type: z.enum(['OK', 'EMPTY']),
-  gigs: z.array(SandboxGig).optional().describe('OK: the gigs'),
-  count: z.number().int().optional().describe('OK: number of gigs'),
+  type: z.enum(['OK', 'EMPTY', 'BLOCKED']),
+  gigs: z.array(SandboxGig).optional().describe('OK: the gigs of this page'),
+  count: z.number().int().optional().describe('OK: gigs on this page'),
+  total: z.number().int().optional().describe('OK: gigs matching the filters'),
+  nextCursor: z.string().optional().describe('OK: present when a further page exists; pass it as cursor'),
+  reason: z.string().optional().describe('BLOCKED: why the scope is refused'),
   ...envelopeFields,
 });
 
@@ -155,7 +158,9 @@ export function createRootMcpServer(catalog: RootCatalog): McpServer {
     'listGigs',
     {
       title: 'List sandbox gigs',
-      description: `Sandbox gigs of the closer marketplace, filtered by role and status (same as GET /gigs). ${ENVELOPE_NOTE}.`,
+      description:
+        'Sandbox gigs of the closer marketplace, filtered by role, status or scope, a page at a time (same as GET /gigs). ' +
+        `${ENVELOPE_NOTE}, or BLOCKED with a worded reason for the reserved scopes tenant and settlement.`,
       inputSchema: {
         role: z
           .string()
@@ -167,6 +172,19 @@ export function createRootMcpServer(catalog: RootCatalog): McpServer {
           .max(64)
           .optional()
           .describe(`one of ${GIG_STATUSES.join(', ')}`),
+        scope: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('sandbox (default); tenant and settlement are reserved (BLOCKED); any other scope is EMPTY'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_PAGE)
+          .optional()
+          .describe(`page size, 1 to ${MAX_PAGE} (default ${MAX_PAGE})`),
+        cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
       },
       outputSchema: GigsEnvelope,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -150,7 +150,7 @@ export function llmsTxt(dealPrefix: string): string {
     '## Sandbox collections (read-only)',
     '',
     '- [Deals](/deals): `?stage=`, `?role=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
-    '- [Gigs](/gigs): `?role=`, `?status=`',
+    '- [Gigs](/gigs): `?role=`, `?status=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
     '- [MCP door](/mcp): tools listDeals, getDeal, listGigs (streamable HTTP, POST)',
     '',
     '## Demo environment',

@@ -36,7 +36,14 @@ export const DealEnvelope = Type.Object(
   { $id: 'DealEnvelope' },
 );
 export const GigsEnvelope = Type.Object(
-  { type: Type.Literal('OK'), gigs: Type.Array(SandboxRecord(GigSchema)), count: Type.Integer(), ...sandboxed },
+  {
+    type: Type.Literal('OK'),
+    gigs: Type.Array(SandboxRecord(GigSchema)),
+    count: Type.Integer({ description: 'gigs on this page' }),
+    total: Type.Integer({ description: 'gigs matching the filters' }),
+    nextCursor: Type.Optional(Type.String({ description: 'present when a further page exists' })),
+    ...sandboxed,
+  },
   { $id: 'GigsEnvelope' },
 );
 export const OfferEnvelope = Type.Object(
@@ -52,6 +59,17 @@ export const OfferEnvelope = Type.Object(
   { $id: 'OfferEnvelope', additionalProperties: true },
 );
 
+/** What every ROOT collection takes alike (D-30): scope, limit and cursor. */
+const PageParams = {
+  scope: Type.Optional(
+    Type.String({
+      description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
+};
+
 export const DealsQuery = Type.Object({
   stage: Type.Optional(
     Type.String({
@@ -59,14 +77,19 @@ export const DealsQuery = Type.Object({
     }),
   ),
   role: Type.Optional(Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')} (D-8)` })),
-  scope: Type.Optional(
-    Type.String({ description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED)' }),
-  ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
+  ...PageParams,
 });
 
 export const GigsQuery = Type.Object({
-  role: Type.Optional(Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}` })),
-  status: Type.Optional(Type.String({ description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}` })),
+  role: Type.Optional(
+    Type.String({
+      description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+    }),
+  ),
+  status: Type.Optional(
+    Type.String({
+      description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+    }),
+  ),
+  ...PageParams,
 });

@@ -88,11 +88,15 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     '/gigs',
     {
       schema: {
-        summary: 'Sandbox gigs, filtered by role and status',
+        summary: 'Sandbox gigs, filtered by role, status or scope, a page at a time',
         operationId: 'listSandboxGigs',
         tags: ['root'],
         querystring: GigsQuery,
-        response: { 200: Type.Union([Type.Ref(GigsEnvelope), Type.Ref(EmptyEnvelope)]) },
+        response: {
+          200: Type.Union([Type.Ref(GigsEnvelope), Type.Ref(EmptyEnvelope)]),
+          400: Type.Ref(ErrorSchema),
+          403: envelopeResponses[403],
+        },
       },
     },
     async (request, reply) => {
