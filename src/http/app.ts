@@ -9,7 +9,7 @@ import Fastify, {
   type onSendHookHandler,
 } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
-import { ErrorSchema } from '../schemas/common.ts';
+import { ErrorSchema, NoQuery } from '../schemas/common.ts';
 import { DealSchema, MandateSchema, SettlementSchema } from '../schemas/deal.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from '../schemas/marketplace.ts';
 import {
@@ -214,6 +214,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.onRequest = [...own, route.url === '/demo/mcp' ? refuseIdempotencyKey : checkIdempotencyKey];
     }
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
+    // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY),
+    // so a misspelt one is never silently ignored; routes without a query schema take none.
+    if (route.config?.surface !== 'root' && route.schema?.querystring === undefined) {
+      route.schema = { ...route.schema, querystring: NoQuery };
+    }
     for (const method of methods) {
       if (method === 'HEAD') continue;
       index.push({

@@ -70,26 +70,35 @@ const PageParams = {
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
 };
 
-export const DealsQuery = Type.Object({
-  stage: Type.Optional(
-    Type.String({
-      description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
-    }),
-  ),
-  role: Type.Optional(Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')} (D-8)` })),
-  ...PageParams,
-});
+export const DealsQuery = Type.Object(
+  {
+    stage: Type.Optional(
+      Type.String({
+        description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    role: Type.Optional(
+      Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')} (D-8)` }),
+    ),
+    ...PageParams,
+  },
+  // An unknown parameter is 400 INVALID_QUERY; an unknown value of a filter matches nothing (D-30).
+  { additionalProperties: false },
+);
 
-export const GigsQuery = Type.Object({
-  role: Type.Optional(
-    Type.String({
-      description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
-    }),
-  ),
-  status: Type.Optional(
-    Type.String({
-      description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
-    }),
-  ),
-  ...PageParams,
-});
+export const GigsQuery = Type.Object(
+  {
+    role: Type.Optional(
+      Type.String({
+        description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    status: Type.Optional(
+      Type.String({
+        description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    ...PageParams,
+  },
+  { additionalProperties: false },
+);

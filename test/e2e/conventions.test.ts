@@ -14,7 +14,15 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { describeStore } from '../../src/store/create-store.ts';
 import { type Answer, startTestServer, type TestServer } from '../support/http.ts';
-import { ADA, createDeal, type DealView, dealBody, HUMAN_CLOSER, openCloserGig } from '../support/marketplace-e2e.ts';
+import {
+  ADA,
+  createDeal,
+  type DealView,
+  dealBody,
+  fixedClock,
+  HUMAN_CLOSER,
+  openCloserGig,
+} from '../support/marketplace-e2e.ts';
 import { createTestSchema } from '../support/postgres.ts';
 
 const JSON_TYPE = /^application\/json/;
@@ -36,6 +44,9 @@ function assertCatalogue(
   assert.ok(codes.includes(body.code as string), `code ${String(body.code)} is one of ${codes.join(', ')}`);
   for (const key of Object.keys(body)) assert.ok(['error', 'code', 'violations'].includes(key), `no ${key}: ${what}`);
 }
+
+/** A fetch answer with its content type, for assertCatalogue. */
+const typed = (answer: Answer) => ({ ...answer, type: answer.headers.get('content-type') });
 
 interface RawAnswer {
   status: number;
@@ -393,6 +404,125 @@ describe('conventions: Vary: Accept where the format is negotiated', () => {
       assert.match(answer.type ?? '', type, JSON.stringify(headers));
       assert.match(String(answer.headers.vary ?? ''), /\bAccept\b/i, `${JSON.stringify(headers)}${query}`);
     }
+  });
+});
+
+describe('conventions: malformed query strings on every list (D-30, D-39)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const P = '/pipeline';
+  /** Each list, with a filter it takes (to repeat). */
+  const LISTS: [string, string][] = [
+    [`${P}/deals`, 'stage=sourced&stage=qualified'],
+    ['/closers/gigs', 'status=open&status=claimed'],
+    ['/closers/closers', 'limit=1&limit=2'],
+    ['/deals', 'stage=sourced&stage=meeting'],
+    ['/gigs', 'role=closer&role=setter'],
+  ];
+
+  it('an unknown parameter → 400 INVALID_QUERY naming it', async () => {
+    for (const [path] of LISTS) {
+      for (const query of ['x=1', 'limit=1&x=1', 'LIMIT=1', 'stage[]=sourced', 'x']) {
+        const answer = typed(await t.get(`${path}?${query}`));
+        assertCatalogue(answer, 400, ['INVALID_QUERY']);
+      }
+      const named = await t.get(`${path}?nonsense=1`);
+      assert.ok(
+        named.body.violations.some((v: string) => v.startsWith('nonsense:')),
+        JSON.stringify(named.body),
+      );
+    }
+  });
+
+  it('a repeated parameter → 400 INVALID_QUERY', async () => {
+    for (const [path, repeated] of LISTS) {
+      assertCatalogue(typed(await t.get(`${path}?${repeated}`)), 400, ['INVALID_QUERY']);
+      assertCatalogue(typed(await t.get(`${path}?limit=5&limit=5`)), 400, ['INVALID_QUERY']);
+    }
+  });
+
+  it('a malformed limit → 400 INVALID_QUERY', async () => {
+    for (const [path] of LISTS) {
+      const max = path.startsWith('/deals') || path.startsWith('/gigs') ? 100 : 1000;
+      for (const limit of ['abc', '0', '-1', '1.5', '', '1e2x', String(max + 1), '99999999999999999999']) {
+        assertCatalogue(typed(await t.get(`${path}?limit=${limit}`)), 400, ['INVALID_QUERY']);
+      }
+      assert.equal((await t.get(`${path}?limit=${max}`)).status, 200, `${path}: limit ${max} is allowed`);
+    }
+  });
+
+  it('a cursor the service never issued → 400 INVALID_CURSOR (or INVALID_QUERY when too long to be one)', async () => {
+    for (const [path] of LISTS) {
+      for (const cursor of ['garbage', '', '%00', 'ZGVhbF8wMDAx!!', Buffer.from('deal_0001\0').toString('base64url')]) {
+        const answer = typed(await t.get(`${path}?cursor=${cursor}`));
+        assertCatalogue(answer, 400, ['INVALID_CURSOR']);
+      }
+      assertCatalogue(typed(await t.get(`${path}?cursor=${'A'.repeat(300)}`)), 400, [
+        'INVALID_CURSOR',
+        'INVALID_QUERY',
+      ]);
+    }
+  });
+});
+
+describe('conventions: an unknown query parameter on any demo route → 400 INVALID_QUERY, and nothing happens (D-38)', () => {
+  let t: TestServer;
+  let dealId: string;
+  before(async () => {
+    t = await startTestServer({ clock: fixedClock }); // a fixed clock: the test sees whether it moved
+    dealId = (await createDeal(t)).id;
+  });
+  after(() => t.close());
+
+  it('reads: index, health, a deal, its settlement, a closer, a gig, the ROOT deal', async () => {
+    const escalation = await openCloserGig(t);
+    for (const path of [
+      '/',
+      '/health',
+      `${t.prefix}/deals/${dealId}`,
+      `${t.prefix}/deals/${dealId}/settlement`,
+      `/closers/closers/${ADA}`,
+      `/closers/gigs/${escalation.gig.id}`,
+      '/deals/deal_0001',
+    ]) {
+      for (const query of ['x=1', 'limit=1', 'x']) {
+        const answer = typed(await t.get(`${path}?${query}`));
+        assertCatalogue(answer, 400, ['INVALID_QUERY']);
+      }
+    }
+  });
+
+  it('writes: refused before anything is done (no deal, no move, no reset, no clock move)', async () => {
+    const health = (await t.get('/health')).body;
+    const deal = (await t.get(`${t.prefix}/deals/${dealId}`)).body as DealView;
+    const clock = await t.post('/demo/clock', { advanceHours: 0 });
+    const cases: [string, unknown][] = [
+      [`${t.prefix}/deals?x=1`, dealBody()],
+      [`${t.prefix}/sell?dryRun=true`, dealBody()],
+      [`${t.prefix}/deals/${dealId}/advance?x=1`, undefined],
+      [`${t.prefix}/deals/${dealId}/signals?x=1`, { signals: ['budget_confirmed'] }],
+      ['/closers/closers?x=1', { name: 'Never Enrolled' }],
+      ['/closers/match?x=1', { industry: 'saas', valueUsd: 1000, role: 'closer' }],
+      ['/demo/reset?confirm=yes', undefined],
+      ['/demo/clock?x=1', { advanceHours: 5 }],
+    ];
+    for (const [path, body] of cases) {
+      assertCatalogue(typed(await t.post(path, body)), 400, ['INVALID_QUERY']);
+    }
+    assert.deepEqual((await t.get('/health')).body, health, 'no deal, no closer, no reset');
+    assert.deepEqual((await t.get(`${t.prefix}/deals/${dealId}`)).body, deal, 'the deal did not move');
+    assert.deepEqual((await t.post('/demo/clock', { advanceHours: 0 })).body, clock.body, 'the clock did not move');
+  });
+
+  it('the routes still answer without a query string, and with one they document', async () => {
+    assert.equal((await t.get('/health')).status, 200);
+    assert.equal((await t.get(`${t.prefix}/deals/${dealId}`)).status, 200);
+    assert.equal((await t.get('/verify?format=json')).status, 200);
+    assert.equal((await t.get(`${t.prefix}/deals?stage=sourced&limit=1`)).status, 200);
   });
 });
 

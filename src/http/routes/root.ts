@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
-import { ErrorSchema, IdParams } from '../../schemas/common.ts';
+import { ErrorSchema, IdParams, NoQuery } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,
   DealEnvelope,
@@ -74,6 +74,7 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
         operationId: 'getSandboxDeal',
         tags: ['root'],
         params: IdParams,
+        querystring: NoQuery,
         response: { 200: Type.Ref(DealEnvelope), 404: envelopeResponses[404] },
       },
     },
