@@ -5,7 +5,7 @@ import type { DecisionContext, PipelineCommand, ProposalInput } from './commands
 import type { PipelineEvent } from './events.ts';
 import { commissionCents, floorCents, rule } from './gate.ts';
 import { MAX_SIGNALS_PER_DEAL, resolveMandate } from './mandate.ts';
-import { centsToUsd, usdToCents } from './money.ts';
+import { centsToUsd, formatUsd, usdToCents } from './money.ts';
 import type { Actorship, Deal, Gig, GigPricing, PayoutLine } from './records.ts';
 import { isActiveGig } from './records.ts';
 import { isRefusal, type Refusal, refuse } from './refusal.ts';
@@ -215,7 +215,7 @@ function moveEvents(
   const closing = to === 'closed_won' || to === 'closed_lost';
   const text =
     to === 'closed_won'
-      ? `Closed won at $${centsToUsd(valueCents ?? 0).toFixed(2)} by the ${by}${via}`
+      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}${via}`
       : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
   // Optional fields assigned, not spread in: this runs for every move of every sell.
   const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };

@@ -46,10 +46,14 @@ export function formatPercent(fraction: number): string {
   return `${text.slice(0, point)}${fractionPart ? `.${fractionPart}` : ''}%`;
 }
 
-/** "$1,234.50" for messages. */
+/**
+ * The one way money is written in words, in every message and activity note: "$1,234.50"
+ * (thousands separated, two decimals). Grouped by hand, not through Intl: a close writes it on
+ * every sell.
+ */
 export function formatUsd(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
 }
