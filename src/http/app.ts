@@ -1,6 +1,7 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -217,7 +218,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY),
     // so a misspelt one is never silently ignored; routes without a query schema take none.
     if (route.config?.surface !== 'root' && route.schema?.querystring === undefined) {
-      route.schema = { ...route.schema, querystring: NoQuery };
+      const response = route.schema?.response as Record<string, unknown> | undefined;
+      route.schema = {
+        ...route.schema,
+        querystring: NoQuery,
+        // The contract says so: the 400 is documented where the route did not already.
+        response: { ...response, 400: response?.[400] ?? Type.Ref(ErrorSchema) },
+      };
     }
     for (const method of methods) {
       if (method === 'HEAD') continue;

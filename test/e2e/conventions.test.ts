@@ -518,6 +518,22 @@ describe('conventions: an unknown query parameter on any demo route → 400 INVA
     assert.deepEqual((await t.post('/demo/clock', { advanceHours: 0 })).body, clock.body, 'the clock did not move');
   });
 
+  it('the contract documents the 400 on every operation that refuses a query parameter', async () => {
+    const contract = (await t.get('/openapi.json')).body as {
+      paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown> }>>;
+    };
+    let checked = 0;
+    for (const [path, item] of Object.entries(contract.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const root = operation.tags?.includes('root');
+        if (root && !['/deals', '/deals/{id}', '/gigs'].includes(path)) continue; // the machine surfaces
+        assert.ok('400' in operation.responses, `${method.toUpperCase()} ${path} documents 400`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 20, `every demo operation and the ROOT collections (${checked})`);
+  });
+
   it('the routes still answer without a query string, and with one they document', async () => {
     assert.equal((await t.get('/health')).status, 200);
     assert.equal((await t.get(`${t.prefix}/deals/${dealId}`)).status, 200);

@@ -75,7 +75,7 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
         tags: ['root'],
         params: IdParams,
         querystring: NoQuery,
-        response: { 200: Type.Ref(DealEnvelope), 404: envelopeResponses[404] },
+        response: { 200: Type.Ref(DealEnvelope), 400: Type.Ref(ErrorSchema), 404: envelopeResponses[404] },
       },
     },
     async (request, reply) => {
