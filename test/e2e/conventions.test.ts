@@ -1,8 +1,9 @@
-// End to end over real HTTP: the conventions every answer of both surfaces keeps (D-5, D-38,
-// D-39, D-30): Location on a 201, x-request-id on every answer, 405 with Allow and OPTIONS,
-// Vary on negotiated answers, the one-line request log, and malformed query strings and path ids
-// answered in the catalogue's shape, never 500 and never the framework's own body. Runs on the
-// store TEST_STORE names (memory, pglite, postgres), like every end-to-end file.
+// End to end over real HTTP: the conventions every answer of both surfaces keeps (D-5, D-30,
+// D-38, D-39): Location on a 201, x-request-id on every answer, 405 with Allow and OPTIONS, Vary
+// on negotiated answers, the one-line request log and the start-up line, and malformed query
+// strings, path ids and requests the HTTP parser refuses, all answered in the catalogue's shape:
+// never 500, never the framework's own body. Runs on the store TEST_STORE names (memory, pglite,
+// postgres), like every end-to-end file.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
