@@ -1,9 +1,15 @@
-// `npm start`: the service on HOST:PORT with the in-memory demo store.
+// `npm start`: the service on HOST:PORT with the store DATABASE_URL picks (unset: in memory).
 import { startServer } from './server.ts';
+import { describeStore } from './store/create-store.ts';
 
 try {
   const server = await startServer();
-  server.app.log.info(`sales pipeline service listening on ${server.url} (deal prefix ${server.config.dealPrefix})`);
+  // The line says which store is in use: a service started on memory by mistake loses its data.
+  const store = describeStore(server.config.databaseUrl);
+  server.app.log.info(
+    { store },
+    `sales pipeline service listening on ${server.url} (deal prefix ${server.config.dealPrefix}, store ${store})`,
+  );
   const stop = async (signal: string) => {
     server.app.log.info(`${signal}: shutting down`);
     await server.close();

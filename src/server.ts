@@ -2,7 +2,7 @@
 // interval. main.ts starts one; the end-to-end tests start their own on a free port.
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
-import { buildApp } from './http/app.ts';
+import { buildApp, type LogStream } from './http/app.ts';
 import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
 import { createStore } from './store/create-store.ts';
@@ -26,9 +26,17 @@ function sandboxCatalog(): Promise<RootCatalog> {
   return catalogOnce;
 }
 
-export async function startServer(
-  options: { config?: Partial<Config>; clock?: Clock; store?: Store; log?: boolean } = {},
-): Promise<RunningServer> {
+export interface ServerOptions {
+  config?: Partial<Config>;
+  clock?: Clock;
+  store?: Store;
+  /** false: no log at all. */
+  log?: boolean;
+  /** Where log lines go instead of stdout. */
+  logStream?: LogStream;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...options.config };
   const store = options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize }));
   const service = new PipelineService(store, options.clock ?? systemClock, { claimTtlHours: config.claimTtlHours });
@@ -46,6 +54,7 @@ export async function startServer(
       maxConnections: config.maxConnections,
     },
     rateLimitPerMinute: config.rateLimitPerMinute,
+    logStream: options.logStream,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -5,7 +5,7 @@ import type { DecisionContext, PipelineCommand, ProposalInput } from './commands
 import type { PipelineEvent } from './events.ts';
 import { commissionCents, floorCents, rule } from './gate.ts';
 import { MAX_SIGNALS_PER_DEAL, resolveMandate } from './mandate.ts';
-import { centsToUsd, usdToCents } from './money.ts';
+import { centsToUsd, formatUsd, usdToCents } from './money.ts';
 import type { Actorship, Deal, Gig, GigPricing, PayoutLine } from './records.ts';
 import { isActiveGig } from './records.ts';
 import { isRefusal, type Refusal, refuse } from './refusal.ts';
@@ -215,7 +215,7 @@ function moveEvents(
   const closing = to === 'closed_won' || to === 'closed_lost';
   const text =
     to === 'closed_won'
-      ? `Closed won at $${centsToUsd(valueCents ?? 0).toFixed(2)} by the ${by}${via}`
+      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}${via}`
       : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
   // Optional fields assigned, not spread in: this runs for every move of every sell.
   const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };
@@ -425,11 +425,16 @@ function advanceGig(
   } else if (gig.pricing.kind === 'fee' && (gig.role === 'nurturer' || outcome === 'meeting')) {
     amountCents = gig.pricing.amountCents;
   }
-  if (amountCents !== undefined) events.push(payout(gig, deal, amountCents, ctx.now));
+  if (amountCents !== undefined) events.push(...payout(gig, deal, amountCents, ctx.now));
   return accept(events);
 }
 
-function payout(gig: Gig, deal: Deal, amountCents: number, at: number): PipelineEvent {
+/**
+ * D-24: the ledger line of a payout. A payout of $0 (a 0% commission, a fee of 0) writes no
+ * line: the ledger records money paid; the fulfilled gig still counts in the Register.
+ */
+function payout(gig: Gig, deal: Deal, amountCents: number, at: number): PipelineEvent[] {
+  if (amountCents === 0) return [];
   const line: PayoutLine = {
     at,
     closerId: gig.closerId ?? '',
@@ -439,7 +444,7 @@ function payout(gig: Gig, deal: Deal, amountCents: number, at: number): Pipeline
     kind: gig.pricing.kind,
     amountCents,
   };
-  return { type: 'PayoutPosted', line };
+  return [{ type: 'PayoutPosted', line }];
 }
 
 function reviveGig(
@@ -470,7 +475,7 @@ function reviveGig(
       { type: 'GigFulfilled', gigId: claimed.id, outcome: 'revived', at: ctx.now },
     ];
     const amount = claimed.pricing.kind === 'fee' ? claimed.pricing.amountCents : 0;
-    events.push(payout(claimed, deal, amount, ctx.now));
+    events.push(...payout(claimed, deal, amount, ctx.now));
     return accept(events);
   });
 }

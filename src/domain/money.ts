@@ -2,36 +2,9 @@
 // Conversions go through the number's shortest decimal text, never through binary
 // floating-point multiplication, so 1.005 USD is 101 cents and 0.07 × 12345 cents is exact.
 
+import { divideHalfUp, multiplyHalfUp, toDecimal } from './decimal.ts';
+
 export type Cents = number;
-
-interface Decimal {
-  digits: bigint; // value = digits × 10^-scale
-  scale: number;
-}
-
-function toDecimal(value: number): Decimal {
-  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-  const text = Math.abs(value).toString();
-  const [mantissa, exponentText] = text.split('e');
-  const exponent = exponentText === undefined ? 0 : Number(exponentText);
-  const [whole, fraction = ''] = mantissa.split('.');
-  let digits = BigInt(whole + fraction);
-  let scale = fraction.length - exponent;
-  if (scale < 0) {
-    digits *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { digits: value < 0 ? -digits : digits, scale };
-}
-
-/** numerator / denominator rounded half-up (away from zero at exactly one half). */
-function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
-  const negative = numerator < 0n !== denominator < 0n;
-  const n = numerator < 0n ? -numerator : numerator;
-  const d = denominator < 0n ? -denominator : denominator;
-  const rounded = (n * 2n + d) / (d * 2n);
-  return negative ? -rounded : rounded;
-}
 
 /** USD amount → integer cents, rounded half-up to the cent (D-22). */
 export function usdToCents(usd: number): Cents {
@@ -58,8 +31,7 @@ export function applyFraction(cents: Cents, fraction: number): Cents {
     const scaled = cents * millionths + MILLIONTHS / 2;
     if (Number.isSafeInteger(scaled)) return (scaled - (scaled % MILLIONTHS)) / MILLIONTHS;
   }
-  const { digits, scale } = toDecimal(fraction);
-  return Number(divideHalfUp(BigInt(cents) * digits, 10n ** BigInt(scale)));
+  return multiplyHalfUp(cents, fraction);
 }
 
 /** A fraction as a percentage text without float noise: 0.8 → "80%", 0.075 → "7.5%". */
@@ -74,10 +46,14 @@ export function formatPercent(fraction: number): string {
   return `${text.slice(0, point)}${fractionPart ? `.${fractionPart}` : ''}%`;
 }
 
-/** "$1,234.50" for messages. */
+/**
+ * The one way money is written in words, in every message and activity note: "$1,234.50"
+ * (thousands separated, two decimals). Grouped by hand, not through Intl: a close writes it on
+ * every sell.
+ */
 export function formatUsd(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
 }

@@ -2,24 +2,29 @@
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
   type onSendHookHandler,
 } from 'fastify';
 import type { RootCatalog } from '../root/catalog.ts';
+import { ErrorSchema, NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
+import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { MethodTable } from './methods.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
+import { logRequest } from './request-log.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
@@ -43,6 +48,11 @@ const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
 };
 const NULL_BODY = 'body: must be a JSON object';
 
+/** A destination of log lines (one JSON line per call). */
+export interface LogStream {
+  write(line: string): void;
+}
+
 export interface AppOptions {
   service: PipelineService;
   /** The ROOT sandbox collections (D-29). */
@@ -53,6 +63,8 @@ export interface AppOptions {
   connectionLimits?: ConnectionLimits;
   /** D-44: requests per minute per address; unset: no rate limit, and no plugin at all. */
   rateLimitPerMinute?: number;
+  /** Where log lines go (default stdout): tests read the request log from it. */
+  logStream?: LogStream;
 }
 
 export interface IndexEntry {
@@ -70,6 +82,9 @@ declare module 'fastify' {
   }
 }
 
+const routeNotFound = (request: FastifyRequest) =>
+  errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`);
+
 /** A callback hook: an async one costs every request a promise for nothing. */
 const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
   reply.header('access-control-allow-origin', '*');
@@ -79,7 +94,9 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
-    logger: options.logLevel ? { level: options.logLevel } : false,
+    logger: options.logLevel
+      ? { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
     // One line per request, written by onResponse below (the framework's own are two).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
@@ -88,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path id of any length is an unknown id (D-5), never 414: the header size limit bounds it.
     routerOptions: { maxParamLength: 65_536 },
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     // A path whose percent-encoding is malformed names nothing: 404 in the catalogue's shape
     // (D-5, D-38), never the framework's own body.
     frameworkErrors: (error, request, plainReply) => {
@@ -95,29 +113,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.header('x-request-id', request.id);
       if (error.code === 'FST_ERR_BAD_URL') {
         const path = request.url.split('?')[0];
-        return reply
+        reply
           .code(404)
           .send(errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${path}: its percent-encoding is malformed.`));
+      } else {
+        reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
       }
-      return reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
+      // No hook runs for these answers, so the request log's line is written here.
+      logRequest(request, reply);
     },
   });
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
+    // wrong method is 405), so a bad body on a path that names nothing is never 400, 413 or 415.
+    if (request.is404) {
+      reply.code(404).send(routeNotFound(request));
+      return;
+    }
     done();
   });
   if (options.logLevel) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? null,
-          status: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     });
   }
@@ -209,6 +228,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.onRequest = [...own, route.url === '/demo/mcp' ? refuseIdempotencyKey : checkIdempotencyKey];
     }
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
+    // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY),
+    // so a misspelt one is never silently ignored; routes without a query schema take none.
+    if (route.config?.surface !== 'root' && route.schema?.querystring === undefined) {
+      const response = route.schema?.response as Record<string, unknown> | undefined;
+      route.schema = {
+        ...route.schema,
+        querystring: NoQuery,
+        // The contract says so: the 400 is documented where the route did not already.
+        response: { ...response, 400: response?.[400] ?? Type.Ref(ErrorSchema) },
+      };
+    }
     for (const method of methods) {
       if (method === 'HEAD') continue;
       index.push({
@@ -225,14 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // An unknown path counts too (it is no route, so the plugin does not see it by itself).
   const notFoundOptions = options.rateLimitPerMinute !== undefined ? { preHandler: app.rateLimit() } : {};
   app.setNotFoundHandler(notFoundOptions, (request, reply) => {
-    reply
-      .code(404)
-      .send(
-        errorBody(
-          'ROUTE_NOT_FOUND',
-          `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`,
-        ),
-      );
+    reply.code(404).send(routeNotFound(request));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -8,9 +8,14 @@ const WELL_FORMED = /^[\x21-\x7e]{1,128}$/;
 const PREFIX = randomBytes(6).toString('base64url');
 let counter = 0;
 
+/** A fresh id: for a request that sent none, or one the HTTP parser refused (src/http/client-errors.ts). */
+export function freshRequestId(): string {
+  counter++;
+  return `${PREFIX}-${counter.toString(36)}`;
+}
+
 export function requestId(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
   if (typeof sent === 'string' && WELL_FORMED.test(sent)) return sent;
-  counter++;
-  return `${PREFIX}-${counter.toString(36)}`;
+  return freshRequestId();
 }

@@ -67,7 +67,7 @@ export const ROOT_TOOLS: readonly McpTool<RootCatalog>[] = [
     title: 'Sandbox: list gigs',
     description: `${SANDBOX} gigs of the closer marketplace, filtered by role and status (same as GET /gigs). ${ENVELOPE_NOTE}.`,
     input: GigsQuery,
-    output: envelopes(GigsEnvelope, EmptyEnvelope),
+    output: envelopes(GigsEnvelope, EmptyEnvelope, BlockedEnvelope),
     annotations: READ,
     argumentsAre: 'query',
     run: async (catalog, args) => answer(catalog.listGigs(args)),

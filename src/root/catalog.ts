@@ -18,51 +18,123 @@ export interface Envelope {
   body: Record<string, unknown>;
 }
 
-export interface DealQuery {
-  stage?: string;
-  role?: string;
+/** What every ROOT collection takes alike (D-30): a scope, a page size and an opaque cursor. */
+export interface PageQuery {
   scope?: string;
   limit?: number;
   cursor?: string;
 }
 
-export interface GigQuery {
+export interface DealQuery extends PageQuery {
+  stage?: string;
+  role?: string;
+}
+
+export interface GigQuery extends PageQuery {
   role?: string;
   status?: string;
 }
 
 const sandboxDeal = (deal: Deal) => ({ ...dealView(deal), sandbox: true as const });
 const sandboxGig = (gig: Gig) => ({ ...gigView(gig), sandbox: true as const });
-type SandboxDealView = ReturnType<typeof sandboxDeal>;
 
 const envelope = (status: number, body: Record<string, unknown>): Envelope => ({
   status,
   body: { ...body, sandbox: true, label: SANDBOX_LABEL },
 });
 const empty = (status: number, message: string) => envelope(status, { type: 'EMPTY', message });
+const badRequest = (code: 'INVALID_QUERY' | 'INVALID_CURSOR', error: string): Envelope => ({
+  status: 400,
+  body: { error, code },
+});
 
 export const encodeCursor = (afterId: string) => Buffer.from(afterId, 'utf8').toString('base64url');
 
-export class RootCatalog {
-  private readonly deals: { deal: Deal; view: SandboxDealView }[];
-  private readonly gigs: { gig: Gig; view: ReturnType<typeof sandboxGig> }[];
+/** One sandbox collection: its records in id order, each with its view serialized as served. */
+class Collection<R extends { id: string }> {
+  private readonly rows: { record: R; view: unknown }[];
+  private readonly ids: Set<string>;
 
-  constructor(data: SandboxData) {
-    this.deals = [...data.deals]
-      .sort((a, b) => compareIds(a.id, b.id))
-      .map((deal) => ({ deal, view: sandboxDeal(deal) }));
-    this.gigs = [...data.gigs].sort((a, b) => compareIds(a.id, b.id)).map((gig) => ({ gig, view: sandboxGig(gig) }));
+  constructor(
+    /** `deals` or `gigs`: the envelope's key and the words of its messages. */
+    private readonly name: 'deals' | 'gigs',
+    records: readonly R[],
+    view: (record: R) => unknown,
+  ) {
+    this.rows = [...records].sort((a, b) => compareIds(a.id, b.id)).map((record) => ({ record, view: view(record) }));
+    this.ids = new Set(this.rows.map(({ record }) => record.id));
+  }
+
+  find(id: string): unknown {
+    return this.rows.find(({ record }) => record.id === id)?.view;
   }
 
   /**
-   * A cursor names the last deal of a page. Only a cursor this service gives out is taken: the
-   * canonical base64url of a sandbox deal id (Node's decoder skips stray characters, so the text
-   * is encoded back and compared; an id outside the data set was never handed out).
+   * A cursor names the last record of a page. Only a cursor this collection gives out is taken:
+   * the canonical base64url of one of its ids (Node's decoder skips stray characters, so the
+   * text is encoded back and compared; an id outside the collection was never handed out).
    */
   private decodeCursor(cursor: string): string | undefined {
     const id = Buffer.from(cursor, 'base64url').toString('utf8');
-    if (encodeCursor(id) !== cursor) return undefined;
-    return this.deals.some(({ deal }) => deal.id === id) ? id : undefined;
+    return encodeCursor(id) === cursor && this.ids.has(id) ? id : undefined;
+  }
+
+  /**
+   * D-30: the scope first (tenant and settlement are BLOCKED, any scope but sandbox is EMPTY),
+   * then the page: `limit` records (1 to 100, default 100) after the cursor, among those the
+   * filters match; `nextCursor` when a further page exists; EMPTY when the page is empty.
+   */
+  page(query: PageQuery, filters: Record<string, string | undefined>, matches: (record: R) => boolean): Envelope {
+    const scope = query.scope ?? 'sandbox';
+    if ((RESERVED_SCOPES as readonly string[]).includes(scope)) {
+      const real = scope === 'tenant' ? `tenant ${this.name}` : 'settlements';
+      return envelope(403, {
+        type: 'BLOCKED',
+        reason:
+          `Scope "${scope}" is reserved for keyed access to real ${real}. ` +
+          'Keys are not issued yet (the service is pre-launch); this origin serves sandbox data only.',
+      });
+    }
+    if (scope !== 'sandbox') return empty(200, `No collection has scope "${scope}"; the scopes served here: sandbox.`);
+    const limit = query.limit ?? MAX_PAGE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      return badRequest('INVALID_QUERY', `limit must be an integer from 1 to ${MAX_PAGE}.`);
+    }
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      after = this.decodeCursor(query.cursor);
+      if (!after) return badRequest('INVALID_CURSOR', 'cursor is not one this service gave out.');
+    }
+    const matching = this.rows.filter(({ record }) => matches(record));
+    const from = after === undefined ? 0 : matching.findIndex(({ record }) => compareIds(record.id, after) > 0);
+    const page = from < 0 ? [] : matching.slice(from, from + limit);
+    if (page.length === 0) {
+      const named = Object.entries(filters)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v}`);
+      return empty(
+        200,
+        `No sandbox ${this.name} match${named.length ? ` ${named.join(', ')}` : ''}${after ? ' after this cursor' : ''}.`,
+      );
+    }
+    const more = matching.length > from + limit;
+    return envelope(200, {
+      type: 'OK',
+      [this.name]: page.map(({ view }) => view),
+      count: page.length,
+      total: matching.length,
+      ...(more ? { nextCursor: encodeCursor(page[page.length - 1].record.id) } : {}),
+    });
+  }
+}
+
+export class RootCatalog {
+  private readonly deals: Collection<Deal>;
+  private readonly gigs: Collection<Gig>;
+
+  constructor(data: SandboxData) {
+    this.deals = new Collection('deals', data.deals, sandboxDeal);
+    this.gigs = new Collection('gigs', data.gigs, sandboxGig);
   }
 
   static async create(): Promise<RootCatalog> {
@@ -70,70 +142,25 @@ export class RootCatalog {
   }
 
   listDeals(query: DealQuery = {}): Envelope {
-    const scope = query.scope ?? 'sandbox';
-    if ((RESERVED_SCOPES as readonly string[]).includes(scope)) {
-      return envelope(403, {
-        type: 'BLOCKED',
-        reason:
-          `Scope "${scope}" is reserved for keyed access to real ${scope === 'tenant' ? 'tenant deals' : 'settlements'}. ` +
-          'Keys are not issued yet (the service is pre-launch); this origin serves sandbox data only.',
-      });
-    }
-    if (scope !== 'sandbox') return empty(200, `No collection has scope "${scope}"; the scopes served here: sandbox.`);
-    const limit = query.limit ?? MAX_PAGE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      return { status: 400, body: { error: `limit must be an integer from 1 to ${MAX_PAGE}.`, code: 'INVALID_QUERY' } };
-    }
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      after = this.decodeCursor(query.cursor);
-      if (!after)
-        return { status: 400, body: { error: 'cursor is not one this service gave out.', code: 'INVALID_CURSOR' } };
-    }
-    const matching = this.deals.filter(
-      ({ deal }) =>
-        (query.stage === undefined || deal.stage === query.stage) &&
-        (query.role === undefined || owningRole(deal) === query.role),
+    const { stage, role } = query;
+    return this.deals.page(
+      query,
+      { stage, role },
+      (deal) => (stage === undefined || deal.stage === stage) && (role === undefined || owningRole(deal) === role),
     );
-    const from = after === undefined ? 0 : matching.findIndex(({ deal }) => compareIds(deal.id, after) > 0);
-    const page = from < 0 ? [] : matching.slice(from, from + limit);
-    if (page.length === 0) {
-      const filters = Object.entries({ stage: query.stage, role: query.role })
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${k}=${v}`);
-      return empty(
-        200,
-        `No sandbox deals match${filters.length ? ` ${filters.join(', ')}` : ''}${after ? ' after this cursor' : ''}.`,
-      );
-    }
-    const last = page[page.length - 1].deal.id;
-    const more = matching.length > from + limit;
-    return envelope(200, {
-      type: 'OK',
-      deals: page.map((d) => d.view),
-      count: page.length,
-      total: matching.length,
-      ...(more ? { nextCursor: encodeCursor(last) } : {}),
-    });
   }
 
   getDeal(id: string): Envelope {
-    const found = this.deals.find(({ deal }) => deal.id === id);
-    return found ? envelope(200, { type: 'OK', deal: found.view }) : empty(404, `No sandbox deal ${id}.`);
+    const found = this.deals.find(id);
+    return found ? envelope(200, { type: 'OK', deal: found }) : empty(404, `No sandbox deal ${id}.`);
   }
 
   listGigs(query: GigQuery = {}): Envelope {
-    const gigs = this.gigs.filter(
-      ({ gig }) =>
-        (query.role === undefined || gig.role === query.role) &&
-        (query.status === undefined || gig.status === query.status),
+    const { role, status } = query;
+    return this.gigs.page(
+      query,
+      { role, status },
+      (gig) => (role === undefined || gig.role === role) && (status === undefined || gig.status === status),
     );
-    if (gigs.length === 0) {
-      const filters = Object.entries(query)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${k}=${v}`);
-      return empty(200, `No sandbox gigs match${filters.length ? ` ${filters.join(', ')}` : ''}.`);
-    }
-    return envelope(200, { type: 'OK', gigs: gigs.map((g) => g.view), count: gigs.length });
   }
 }

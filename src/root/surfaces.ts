@@ -156,7 +156,7 @@ export function llmsTxt(dealPrefix: string): string {
     '## Sandbox collections (read-only)',
     '',
     '- [Deals](/deals): `?stage=`, `?role=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
-    '- [Gigs](/gigs): `?role=`, `?status=`',
+    '- [Gigs](/gigs): `?role=`, `?status=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
     `- [MCP door](/mcp): tools ${ROOT_TOOL_NAMES.join(', ')} (streamable HTTP, POST)`,
     '',
     '## Demo environment',

@@ -50,6 +50,9 @@ export const IdParams = Type.Object({
   id: Type.String({ description: 'the id, e.g. `deal_0001`; an id of any other shape names nothing (404)' }),
 });
 
+/** The query string of a route that takes no parameters: any one is unknown, 400 INVALID_QUERY (D-38). */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export const ErrorSchema = Type.Object(
   {
     error: Type.String({ description: 'what went wrong, in words' }),

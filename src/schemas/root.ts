@@ -36,7 +36,14 @@ export const DealEnvelope = Type.Object(
   { $id: 'DealEnvelope' },
 );
 export const GigsEnvelope = Type.Object(
-  { type: Type.Literal('OK'), gigs: Type.Array(SandboxRecord(GigSchema)), count: Type.Integer(), ...sandboxed },
+  {
+    type: Type.Literal('OK'),
+    gigs: Type.Array(SandboxRecord(GigSchema)),
+    count: Type.Integer({ description: 'gigs on this page' }),
+    total: Type.Integer({ description: 'gigs matching the filters' }),
+    nextCursor: Type.Optional(Type.String({ description: 'present when a further page exists' })),
+    ...sandboxed,
+  },
   { $id: 'GigsEnvelope' },
 );
 export const OfferEnvelope = Type.Object(
@@ -52,25 +59,48 @@ export const OfferEnvelope = Type.Object(
   { $id: 'OfferEnvelope', additionalProperties: true },
 );
 
-export const DealsQuery = Type.Object({
-  stage: Type.Optional(
-    Type.String({
-      description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
-    }),
-  ),
-  role: Type.Optional(
-    Type.String({
-      description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; the owning role: nurturer while gone_dark, else setter before meeting, closer from meeting on`,
-    }),
-  ),
+/** What every ROOT collection takes alike (D-30): scope, limit and cursor. */
+const PageParams = {
   scope: Type.Optional(
-    Type.String({ description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED)' }),
+    Type.String({
+      description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY',
+    }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
-});
+};
 
-export const GigsQuery = Type.Object({
-  role: Type.Optional(Type.String({ description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}` })),
-  status: Type.Optional(Type.String({ description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}` })),
-});
+export const DealsQuery = Type.Object(
+  {
+    stage: Type.Optional(
+      Type.String({
+        description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    role: Type.Optional(
+      Type.String({
+        description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}: the owning role, nurturer while the deal carries gone_dark, else setter before meeting and closer from meeting on; another value matches nothing`,
+      }),
+    ),
+    ...PageParams,
+  },
+  // An unknown parameter is 400 INVALID_QUERY; an unknown value of a filter matches nothing (D-30).
+  { additionalProperties: false },
+);
+
+export const GigsQuery = Type.Object(
+  {
+    role: Type.Optional(
+      Type.String({
+        description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    status: Type.Optional(
+      Type.String({
+        description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+      }),
+    ),
+    ...PageParams,
+  },
+  { additionalProperties: false },
+);

@@ -2,6 +2,7 @@
 // needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
 import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
+import { multiplyHalfUp } from '../domain/decimal.ts';
 import type { PipelineEvent } from '../domain/events.ts';
 import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
@@ -633,7 +634,9 @@ export class PipelineService {
    * platform timers at once. Answers the demo time the move reached.
    */
   async advanceClock(hours: number, options?: WriteOptions): Promise<Result<number>> {
-    const deltaMs = Math.floor(hours * HOUR_MS + 0.5);
+    // From the decimal the caller wrote: hours × HOUR_MS in binary floating point would make an
+    // exact half (0.00000875 h = 31.5 ms) 31.499999999999996 and round it down.
+    const deltaMs = multiplyHalfUp(HOUR_MS, hours);
     const moved = await this.unit(async (uow) => this.clock.now() + (await uow.advanceClockOffsetMs(deltaMs)), options);
     await this.runTimers();
     return moved;

@@ -29,6 +29,25 @@ export function pgliteDataDir(url: string): string | undefined {
   return resolve(rest);
 }
 
+/**
+ * The store a DATABASE_URL picks, in words for the start-up line: `memory`, `postgres
+ * HOST[:PORT]/DB` (never the user or the password) or `pglite FOLDER` (`pglite in memory`).
+ */
+export function describeStore(databaseUrl?: string): string {
+  const url = databaseUrl?.trim();
+  if (!url) return 'memory';
+  if (/^pglite:/i.test(url)) return `pglite ${pgliteDataDir(url) ?? 'in memory'}`;
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    try {
+      const { host, pathname } = new URL(url);
+      return `postgres ${host}${pathname}`;
+    } catch {
+      // createStore refuses such a URL before anything is started
+    }
+  }
+  return redactUrl(url);
+}
+
 export async function createStore(databaseUrl?: string, options: StoreOptions = {}): Promise<Store> {
   const url = databaseUrl?.trim();
   if (!url) return new MemoryStore();

@@ -31,6 +31,10 @@ export const ERRORS = {
     when: 'a query parameter is unknown, repeated, or not of its documented form; `violations` lists each problem',
   },
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
+  MALFORMED_REQUEST: {
+    status: 400,
+    when: 'the HTTP request itself is malformed and was refused before routing: a control character or a space in the path or in a header, or not HTTP at all',
+  },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
     when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls: keys are tool arguments there)',
@@ -67,6 +71,7 @@ export const ERRORS = {
     status: 409,
     when: 'internal: a platform timer that is no longer due is skipped, never answered',
   },
+  REQUEST_TIMEOUT: { status: 408, when: 'the request did not arrive in full in time' },
   BODY_TOO_LARGE: { status: 413, when: 'a body over 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a body that is not `application/json`' },
   GATE_ILLEGAL_MOVE: {
@@ -90,6 +95,10 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     when: 'an `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    when: 'the request line and headers are over the size limit (16 KiB), a very long path included',
   },
   RATE_LIMITED: {
     status: 429,

@@ -462,6 +462,19 @@ describe('D-9 the deal advance proposal and the negotiation floor', () => {
     assert.match(deal?.activity.at(-1)?.note ?? '', /budget confirmed$/);
   });
 
+  it('D-22: the close note writes money as every message does: $12,000.00 (one format, formatUsd)', () => {
+    const agent = agentDealAt('negotiation');
+    agent.w.advance(agent.dealId, { valueUsd: 1_234_567.8 });
+    assert.equal(agent.w.deal(agent.dealId).activity.at(-1)?.note, 'Closed won at $1,234,567.80 by the agent');
+
+    const human = claimedCloserGig('negotiation', { listValueUsd: 12_000 });
+    human.w.gigAdvance(human.gigId, 'closed_won', 12_000);
+    assert.equal(
+      human.w.deal(human.dealId).activity.at(-1)?.note,
+      `Closed won at $12,000.00 by the human (${human.closerId}, gig ${human.gigId})`,
+    );
+  });
+
   it('D-9: advancing an unknown deal is not_found', () => {
     new World().when({ type: 'AdvanceDeal', dealId: 'deal_9999', proposal: {} }).refused('not_found', 'DEAL_NOT_FOUND');
   });

@@ -93,6 +93,10 @@ describe('D-22 money', () => {
     assert.equal(formatUsd(5), '$0.05');
     assert.equal(formatUsd(123_456_789), '$1,234,567.89');
     assert.equal(formatUsd(-123_456), '-$1,234.56');
+    assert.equal(formatUsd(99), '$0.99');
+    assert.equal(formatUsd(100_000), '$1,000.00');
+    assert.equal(formatUsd(99_999_999), '$999,999.99');
+    assert.equal(formatUsd(100_000_000_000_000), '$1,000,000,000,000.00', 'the largest amount, 1e12 USD');
   });
 
   it('D-22: deal amounts given with more than two decimals are rounded half-up on input', () => {

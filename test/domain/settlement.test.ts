@@ -5,7 +5,7 @@ import type { PayoutLine } from '../../src/domain/records.ts';
 import type { Refusal } from '../../src/domain/refusal.ts';
 import { type Settlement, settle } from '../../src/domain/settlement.ts';
 import type { Stage } from '../../src/domain/stages.ts';
-import { claimedCloserGig, World } from './world.ts';
+import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, World } from './world.ts';
 
 function settlementOf(w: World, dealId: string): Settlement {
   const result = settle(
@@ -155,6 +155,50 @@ describe('D-24 Register and ledger', () => {
       ],
     );
     assert.ok(lines.every((line) => line.dealId === j.dealId));
+  });
+
+  it('D-24: a 0% commission close won writes no $0 ledger line; the gig and the win still count in the Register', () => {
+    const { w, gigId, closerId, dealId } = claimedCloserGig('negotiation', {
+      mandate: { staffing: { closer: 'human' }, commissionPct: 0 },
+    });
+    const events = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 100_000 }).events();
+    assert.deepEqual(
+      events.filter((event) => event.type === 'PayoutPosted'),
+      [],
+      'no payout event for $0',
+    );
+    w.gigAdvance(gigId, 'closed_won', 100_000);
+    assert.deepEqual(w.state.payouts, []);
+    assert.deepEqual(w.closer(closerId).record, { gigs: 1, wins: 1, grossClosedCents: 10_000_000 });
+    const settlement = settlementOf(w, dealId);
+    assert.equal(settlement.closerCommissionCents, 0);
+    assert.equal(settlement.netToSellerCents, 10_000_000 - 500_000);
+  });
+
+  it('D-24: a $0 setter fee (meeting) or $0 nurturer fee (revive, confirmed dead) writes no ledger line; the gig counts', () => {
+    const setter = claimedSetterGig({ mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 0 } } });
+    setter.w.gigAdvance(setter.gigId, 'qualified').gigAdvance(setter.gigId, 'meeting');
+    assert.equal(setter.w.gig(setter.gigId).outcome, 'meeting');
+    assert.deepEqual(setter.w.state.payouts, []);
+    assert.deepEqual(setter.w.closer(setter.closerId).record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+
+    for (const confirm of ['revive', 'closed_lost'] as const) {
+      const nurturer = claimedNurturerGig('proposal', { mandate: { fees: { nurturerUsd: 0.004 } } }); // rounds to $0
+      if (confirm === 'revive') nurturer.w.run({ type: 'ReviveGig', gigId: nurturer.gigId });
+      else nurturer.w.gigAdvance(nurturer.gigId, 'closed_lost');
+      assert.equal(nurturer.w.gig(nurturer.gigId).status, 'fulfilled', confirm);
+      assert.deepEqual(nurturer.w.state.payouts, [], confirm);
+      assert.deepEqual(nurturer.w.closer(nurturer.closerId).record, { gigs: 1, wins: 0, grossClosedCents: 0 }, confirm);
+    }
+  });
+
+  it('D-24: a fee of one cent is still a ledger line', () => {
+    const setter = claimedSetterGig({ mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 0.01 } } });
+    setter.w.gigAdvance(setter.gigId, 'qualified').gigAdvance(setter.gigId, 'meeting');
+    assert.deepEqual(
+      setter.w.state.payouts.map((line) => [line.gigId, line.kind, line.amountCents]),
+      [[setter.gigId, 'fee', 1]],
+    );
   });
 
   it('D-24: released and expired gigs pay nothing and leave the Register alone', () => {

@@ -982,6 +982,36 @@ describe('settlement after a human close (D-23)', () => {
     assert.equal(answer.body.netToSellerUsd, 10_493.8);
   });
 
+  it('D-24: a 0% commission close writes no $0 ledger line; the gig and the win count in the Register', async () => {
+    const closer = (await t.post<CloserView>('/closers/closers', { name: 'Zero Commission (fictional)' })).body;
+    const { gig, deal } = await negotiatingCloserGig(t, closer.id, {
+      listValueUsd: 15_000,
+      mandate: { ...HUMAN_CLOSER, commissionPct: 0 },
+    });
+    assert.deepEqual(gig.pricing, { kind: 'commission', pct: 0 });
+    const won = await advanceGig(t, gig.id, { advanceTo: 'closed_won', valueUsd: 15_000 });
+    assert.equal(won.gig.status, 'fulfilled');
+    assert.deepEqual(won.closer?.payouts, []);
+    assert.deepEqual(won.closer?.record, { gigs: 1, wins: 1, grossClosedUsd: 15_000 });
+    assert.deepEqual(await getCloser(t, closer.id), won.closer);
+    const settlement = (await t.get<SettlementView>(`${t.prefix}/deals/${deal.id}/settlement`)).body;
+    assert.equal(settlement.closerCommissionUsd, 0);
+    assert.equal(settlement.netToSellerUsd, 15_000 - 750);
+  });
+
+  it('D-24: a $0 setter fee writes no ledger line; the gig counts', async () => {
+    const setter = (await t.post<CloserView>('/closers/closers', { name: 'Zero Fee (fictional)' })).body;
+    const deal = await createDeal(t, { mandate: { ...HUMAN_SETTER, fees: { setterUsd: 0 } } });
+    const { gig } = await escalateDeal(t, deal.id);
+    assert.deepEqual(gig.pricing, { kind: 'fee', amountUsd: 0 });
+    await claim(t, gig.id, setter.id);
+    await advanceGig(t, gig.id, { advanceTo: 'qualified' });
+    const meeting = await advanceGig(t, gig.id, { advanceTo: 'meeting' });
+    assert.equal(meeting.gig.outcome, 'meeting');
+    assert.deepEqual(meeting.closer?.payouts, []);
+    assert.deepEqual(meeting.closer?.record, { gigs: 1, wins: 0, grossClosedUsd: 0 });
+  });
+
   it('settlement of a deal that is not closed_won: 409; of an unknown deal: 404', async () => {
     const { deal } = await claimedCloserGig(t, ADA);
     assertError(await t.get(`${t.prefix}/deals/${deal.id}/settlement`), 409, 'DEAL_NOT_CLOSED_WON');

@@ -220,6 +220,34 @@ describe('MCP over streamable HTTP: the ROOT door, POST /mcp', () => {
     }
   });
 
+  it('listGigs takes scope, limit and cursor as GET /gigs does: BLOCKED for tenant, pages with nextCursor', async () => {
+    const cases: Record<string, string | number>[] = [
+      { scope: 'sandbox' },
+      { scope: 'tenant' },
+      { scope: 'settlement', role: 'closer' },
+      { scope: 'elsewhere' },
+      { limit: 2 },
+      { role: 'closer', limit: 1 },
+    ];
+    for (const args of cases) {
+      const envelope = structured(await client.callTool({ name: 'listGigs', arguments: args }));
+      assert.deepEqual(envelope, (await t.get(`/gigs?${query(args)}`)).body, `listGigs ${JSON.stringify(args)}`);
+    }
+    const first = structured(await client.callTool({ name: 'listGigs', arguments: { limit: 2 } }));
+    assert.equal(first.count, 2);
+    assert.ok(first.nextCursor, 'a page that is not the last carries nextCursor');
+    const args = { limit: 2, cursor: first.nextCursor };
+    const second = structured(await client.callTool({ name: 'listGigs', arguments: args }));
+    assert.deepEqual(second, (await t.get(`/gigs?${query(args)}`)).body);
+    assert.notEqual(second.gigs[0].id, first.gigs[0].id);
+    const badLimit = await client.callTool({ name: 'listGigs', arguments: { limit: 101 } });
+    assert.equal(badLimit.isError, true);
+    assert.equal(
+      errorBody(await client.callTool({ name: 'listGigs', arguments: { cursor: 'bogus' } })).code,
+      'INVALID_CURSOR',
+    );
+  });
+
   it('an invalid argument is an error result with a clear message; a cursor never given out too', async () => {
     const badLimit = await client.callTool({ name: 'listDeals', arguments: { limit: 0 } });
     assert.equal(badLimit.isError, true);

@@ -435,6 +435,114 @@ describe('ROOT GET /gigs', () => {
   });
 });
 
+describe('ROOT collections treat scope, limit and cursor alike: /deals and /gigs (D-30)', () => {
+  let t: TestServer;
+  const all: Record<string, { id: string }[]> = {};
+  const COLLECTIONS = [
+    { path: '/deals', key: 'deals' as const, filter: 'stage=negotiation', other: '/gigs' },
+    { path: '/gigs', key: 'gigs' as const, filter: 'role=closer', other: '/deals' },
+  ];
+  before(async () => {
+    t = await startTestServer();
+    for (const { path, key } of COLLECTIONS) {
+      const answer = await t.get<Envelope>(path);
+      assert.equal(answer.status, 200, path);
+      all[path] = answer.body[key] ?? [];
+      assert.ok(all[path].length > 5, `${path}: enough records to page`);
+    }
+  });
+  after(() => t.close());
+
+  it('scope absent or sandbox: the collection, with count and total', async () => {
+    for (const { path, key } of COLLECTIONS) {
+      const absent = await bytes(t.url, path);
+      assert.equal((await bytes(t.url, `${path}?scope=sandbox`)).text, absent.text, path);
+      const body = JSON.parse(absent.text) as Envelope;
+      assertEnvelope(body, 'OK');
+      assert.equal(body.count, body[key]?.length, path);
+      assert.equal(body.total, all[path].length, path);
+      assert.equal(body.nextCursor, undefined, `${path}: one default page, the last`);
+    }
+  });
+
+  it('tenant or settlement: 403 BLOCKED with a reason naming the scope, whatever the filters', async () => {
+    for (const { path, key, filter } of COLLECTIONS) {
+      for (const scope of ['tenant', 'settlement']) {
+        for (const query of [`scope=${scope}`, `scope=${scope}&${filter}&limit=2`]) {
+          const answer = await t.get<Envelope>(`${path}?${query}`);
+          assert.equal(answer.status, 403, `${path}?${query}`);
+          assertEnvelope(answer.body, 'BLOCKED');
+          assert.ok(answer.body.reason?.includes(scope), answer.body.reason);
+          assert.equal(answer.body[key], undefined, 'no data behind a reserved scope');
+        }
+      }
+    }
+  });
+
+  it('any other scope: 200 EMPTY', async () => {
+    for (const { path } of COLLECTIONS) {
+      for (const scope of ['public', 'Tenant', 'all', '']) {
+        assertEmpty(await t.get<Envelope>(`${path}?scope=${encodeURIComponent(scope)}`));
+      }
+    }
+  });
+
+  it('limit and cursor page the collection, filtered or not: the pages make up the list, nextCursor on all but the last', async () => {
+    for (const { path, key, filter } of COLLECTIONS) {
+      for (const [query, expected] of [
+        ['', all[path]],
+        [filter, (await t.get<Envelope>(`${path}?${filter}`)).body[key] ?? []],
+      ] as [string, { id: string }[]][]) {
+        for (const limit of [1, 2, 5]) {
+          const walked: string[] = [];
+          let cursor: string | undefined;
+          let pages = 0;
+          do {
+            const answer: { status: number; body: Envelope } = await t.get<Envelope>(
+              `${path}?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            );
+            assert.equal(answer.status, 200);
+            assertEnvelope(answer.body, 'OK');
+            const page = ids(answer.body[key]);
+            assert.ok(page.length >= 1 && page.length <= limit);
+            assert.equal(answer.body.count, page.length);
+            assert.equal(answer.body.total, expected.length);
+            walked.push(...page);
+            pages++;
+            if (walked.length < expected.length) assert.equal(typeof answer.body.nextCursor, 'string');
+            else assert.equal(answer.body.nextCursor, undefined, 'the last page has no nextCursor');
+            cursor = answer.body.nextCursor;
+          } while (cursor && pages <= expected.length);
+          assert.equal(pages, Math.ceil(expected.length / limit), `${path}?${query} limit ${limit}`);
+          assert.deepEqual(walked, ids(expected), `${path}?${query} limit ${limit}`);
+        }
+      }
+    }
+  });
+
+  it('limit: default 100; outside 1..100 or not an integer is 400 INVALID_QUERY', async () => {
+    for (const { path } of COLLECTIONS) {
+      assert.equal((await bytes(t.url, `${path}?limit=100`)).text, (await bytes(t.url, path)).text, path);
+      for (const limit of ['0', '101', 'abc', '-1', '1.5', '']) {
+        const answer = await t.get(`${path}?limit=${limit}`);
+        assertBadRequest(answer);
+        assert.equal(answer.body.code, 'INVALID_QUERY', `${path}?limit=${limit}`);
+      }
+    }
+  });
+
+  it('a cursor this collection never gave out is 400 INVALID_CURSOR, a cursor of the other collection too', async () => {
+    for (const { path, other } of COLLECTIONS) {
+      const foreign = (await t.get<Envelope>(`${other}?limit=1`)).body.nextCursor as string;
+      for (const cursor of ['bogus', '', foreign, encodeCursor('gig_9999'), encodeCursor('deal_9999')]) {
+        const answer = await t.get(`${path}?cursor=${encodeURIComponent(cursor)}`);
+        assertBadRequest(answer);
+        assert.equal(answer.body.code, 'INVALID_CURSOR', `${path}?cursor=${cursor}`);
+      }
+    }
+  });
+});
+
 /** `npm start` in a new process (its own sandbox build), on a free port; stopped by its pid. */
 async function startProcess(): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

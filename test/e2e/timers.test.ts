@@ -50,6 +50,33 @@ describe('timers: the demo clock', () => {
     assert.deepEqual((await t.post('/demo/clock', { advanceHours: 2160 })).body, { now: iso(T0 + 2165.5 * HOUR) });
   });
 
+  it('D-19: the clock counts whole ms; a fractional advanceHours is rounded half-up to the ms, on every store', async () => {
+    const start = await advanceClock(t, 0);
+    // [hours, ms the clock moves]: 1.1 h is 3,960,000 ms (not 3,960,000.0000000005);
+    // 1e-9 h is 0.0036 ms: nothing moves; 0.00000875 h is exactly 31.5 ms: half-up is 32.
+    const cases: [number, number][] = [
+      [1.1, 3_960_000],
+      [1e-9, 0],
+      [0.0000001, 0], // 0.36 ms
+      [0.00000015, 1], // 0.54 ms
+      [0.00000875, 32], // 31.5 ms
+      [0.00013125, 473], // 472.5 ms
+      [0.0000125, 45],
+      [0.1234567891, 444_444],
+      [2159.9999999999, 7_776_000_000], // 7,775,999,999.99964 ms
+    ];
+    let now = start;
+    for (const [hours, ms] of cases) {
+      const answer = await t.post<{ now: string }>('/demo/clock', { advanceHours: hours });
+      assert.equal(answer.status, 200, `${hours} h: ${JSON.stringify(answer.body)}`);
+      now += ms;
+      assert.equal(answer.body.now, iso(now), `${hours} h moves the clock ${ms} ms`);
+    }
+    assert.equal(await advanceClock(t, 0), now, 'the moves add up to whole ms');
+    const deal = await createDeal(t);
+    assert.equal(deal.activity[0].at, iso(now), 'records carry the rounded clock');
+  });
+
   it('new records carry the moved clock', async () => {
     const now = await advanceClock(t, 1);
     const deal = await createDeal(t);

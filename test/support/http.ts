@@ -3,6 +3,7 @@
 // on a fresh schema of TEST_DATABASE_URL, dropped when it closes) or `pglite` (in memory), so
 // the same end-to-end suite runs unchanged on every adapter. DATABASE_URL is never used here.
 import type { Config } from '../../src/config.ts';
+import type { LogStream } from '../../src/http/app.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import type { Clock } from '../../src/service/pipeline-service.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -81,14 +82,28 @@ async function testStore(): Promise<{ store: Store; cleanup(): Promise<void> }> 
 }
 
 export async function startTestServer(
-  options: { config?: Partial<Config>; clock?: Clock; store?: Store } = {},
+  options: {
+    config?: Partial<Config>;
+    clock?: Clock;
+    store?: Store;
+    /** Log at info to this stream (a test server logs nothing otherwise). */
+    logStream?: LogStream;
+  } = {},
 ): Promise<TestServer> {
   const chosen = options.store ? { store: options.store, cleanup: async () => undefined } : await testStore();
+  const logged = options.logStream !== undefined;
   const server = await startServer({
-    config: { port: 0, host: '127.0.0.1', timerIntervalSeconds: 0, ...options.config },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      timerIntervalSeconds: 0,
+      ...(logged ? { logLevel: 'info' } : {}),
+      ...options.config,
+    },
     clock: options.clock,
     store: chosen.store,
-    log: false,
+    log: logged,
+    logStream: options.logStream,
   });
   return {
     server,

@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
-import { ErrorSchema, IdParams } from '../../schemas/common.ts';
+import { ErrorSchema, IdParams, NoQuery } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,
   DealEnvelope,
@@ -82,7 +82,8 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
         operationId: 'getSandboxDeal',
         tags: ['root'],
         params: IdParams,
-        response: { 200: Type.Ref(DealEnvelope), 404: envelopeResponses[404] },
+        querystring: NoQuery,
+        response: { 200: Type.Ref(DealEnvelope), 400: Type.Ref(ErrorSchema), 404: envelopeResponses[404] },
       },
     },
     async (request, reply) => {
@@ -96,11 +97,15 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     '/gigs',
     {
       schema: {
-        summary: 'Sandbox gigs, filtered by role and status',
+        summary: 'Sandbox gigs, filtered by role, status or scope, a page at a time',
         operationId: 'listSandboxGigs',
         tags: ['root'],
         querystring: GigsQuery,
-        response: { 200: Type.Union([Type.Ref(GigsEnvelope), Type.Ref(EmptyEnvelope)]) },
+        response: {
+          200: Type.Union([Type.Ref(GigsEnvelope), Type.Ref(EmptyEnvelope)]),
+          400: Type.Ref(ErrorSchema),
+          403: envelopeResponses[403],
+        },
       },
     },
     async (request, reply) => {
