@@ -14,11 +14,13 @@ const STATUS_MEANING: Record<number, string> = {
   400: 'the request is malformed',
   404: 'no such path or record',
   405: 'the path does not serve that method',
+  408: 'the request did not arrive in time (its headers within 10 s, all of it within REQUEST_TIMEOUT_MS)',
   409: 'the record is not in a state that allows it',
   413: 'the body is too large',
   415: 'the body is not JSON',
   422: 'the request is well formed, but the rules refuse it',
   429: 'too many requests',
+  431: 'the request headers are too large',
   500: 'a bug in the service',
 };
 

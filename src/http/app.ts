@@ -124,12 +124,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   // D-38: every answer carries the request's id, and so does every log line of it.
+  // Set once the rate limit is registered (below): an unknown path counts against it too.
+  let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
     // wrong method is 405), so a bad body on a path that names nothing is never 400, 413 or 415.
     if (request.is404) {
-      reply.code(404).send(routeNotFound(request));
+      if (limitUnknownPath === undefined) {
+        reply.code(404).send(routeNotFound(request));
+        return;
+      }
+      limitUnknownPath.call(app, request, reply).then(() => {
+        if (!reply.sent) reply.code(404).send(routeNotFound(request));
+      }, done);
       return;
     }
     done();
@@ -253,8 +261,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined) await registerRateLimit(app, options.rateLimitPerMinute);
   // An unknown path counts too (it is no route, so the plugin does not see it by itself).
-  const notFoundOptions = options.rateLimitPerMinute !== undefined ? { preHandler: app.rateLimit() } : {};
-  app.setNotFoundHandler(notFoundOptions, (request, reply) => {
+  if (options.rateLimitPerMinute !== undefined) limitUnknownPath = app.rateLimit();
+  app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(routeNotFound(request));
   });
 

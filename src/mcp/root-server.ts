@@ -65,7 +65,9 @@ export const ROOT_TOOLS: readonly McpTool<RootCatalog>[] = [
   defineTool({
     name: 'listGigs',
     title: 'Sandbox: list gigs',
-    description: `${SANDBOX} gigs of the closer marketplace, filtered by role and status (same as GET /gigs). ${ENVELOPE_NOTE}.`,
+    description:
+      `${SANDBOX} gigs of the closer marketplace, filtered by role, status or scope, a page at a time (same as GET /gigs). ` +
+      `${ENVELOPE_NOTE}, or BLOCKED with a worded reason for the reserved scopes tenant and settlement.`,
     input: GigsQuery,
     output: envelopes(GigsEnvelope, EmptyEnvelope, BlockedEnvelope),
     annotations: READ,
