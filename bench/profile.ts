@@ -1,4 +1,4 @@
-// `npm run bench:profile -- <create|sell|get|advance>`: runs one scenario against a service
+// `npm run bench:profile -- <create|sell|keyed-sell|advance|get|health>`: runs one scenario against a service
 // started with --cpu-prof and prints where the service spent its CPU (self time, top 25).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +15,35 @@ const body = JSON.stringify({
   listValueUsd: 50_000,
 });
 const created = await (await fetch(`${service.url}/pipeline/deals`, { method: 'POST', headers: json, body })).json();
+let keys = 0;
+// Enough deals that no advance reaches a terminal deal (five advances close one).
+const deals: string[] = [];
+if (scenario === 'advance') {
+  for (let i = 0; i < 8000; i++) {
+    deals.push(
+      (await (await fetch(`${service.url}/pipeline/deals`, { method: 'POST', headers: json, body })).json()).id,
+    );
+  }
+}
 const requests: Record<string, autocannon.Request> = {
+  advance: {
+    method: 'POST',
+    setupRequest: (req: any) => {
+      req.path = `/pipeline/deals/${deals[keys++ % deals.length]}/advance`;
+      return req;
+    },
+  },
   create: { method: 'POST', path: '/pipeline/deals', headers: json, body },
   sell: { method: 'POST', path: '/pipeline/sell', headers: json, body },
+  'keyed-sell': {
+    method: 'POST',
+    path: '/pipeline/sell',
+    body,
+    setupRequest: (req: any) => {
+      req.headers = { ...json, 'idempotency-key': `profile-${keys++}` };
+      return req;
+    },
+  },
   get: { method: 'GET', path: `/pipeline/deals/${created.id}` },
   health: { method: 'GET', path: '/health' },
 };
