@@ -689,6 +689,23 @@ describe('signals (D-13)', () => {
     assert.deepEqual(await getDeal(t, id), answer.body);
   });
 
+  it('a deal carries at most 256 distinct signals: past it, 422 SIGNAL_LIMIT and nothing changes (D-44)', async () => {
+    const deal = await createDeal(t);
+    for (let call = 0; call < 8; call++) {
+      const signals = Array.from({ length: 32 }, (_, i) => `cap_${call * 32 + i}`);
+      assert.equal((await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals })).status, 200);
+    }
+    const full = await getDeal(t, deal.id);
+    assert.equal(full.signals.length, 256);
+    const refused = await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals: ['one_more', 'cap_0'] });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.code, 'SIGNAL_LIMIT');
+    assert.match(refused.body.error, /256/);
+    assert.deepEqual(await getDeal(t, deal.id), full, 'no signal, no activity entry');
+    // Signals it already carries add nothing, and are not refused.
+    assert.equal((await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals: ['cap_7'] })).status, 200);
+  });
+
   it('dedupes within the call and against the set already carried', async () => {
     const deal = await reportSignals(t, id, ['budget_approved', 'competitor_x', 'competitor_x']);
     assert.deepEqual(deal.signals, ['procurement_involved', 'budget_approved', 'competitor_x']);

@@ -227,6 +227,17 @@ describe('marketplace: match', () => {
     );
   });
 
+  it('answers the first `limit` of the ranking (default 100, at most 1000): the same order, cut', async () => {
+    const all = await t.post('/closers/match', { industry: 'saas', valueUsd: 10, role: 'closer' });
+    assert.equal(all.status, 200);
+    assert.ok(all.body.length >= 6);
+    for (const limit of [1, 3]) {
+      const page = await t.post('/closers/match', { industry: 'saas', valueUsd: 10, role: 'closer', limit });
+      assert.equal(page.status, 200);
+      assert.deepEqual(page.body, all.body.slice(0, limit), `limit ${limit}`);
+    }
+  });
+
   it('answers 400 for missing fields, a bad role, wrong types or an unknown field', async () => {
     const bad: [string, unknown][] = [
       ['missing industry', { valueUsd: 10, role: 'closer' }],
