@@ -86,7 +86,7 @@ const errorResponse = (status: number) => ({
 });
 
 /** Every operation on what a 201 or a gig answer names, as OpenAPI links. */
-function links(dealPrefix: string): Record<string, Record<string, Record<string, Json>>> {
+function links(): Record<string, Record<string, Record<string, Json>>> {
   const onDeal = (id: string) => ({
     getDeal: { operationId: 'getDeal', parameters: { id }, description: 'Read the deal' },
     advanceDeal: { operationId: 'advanceDeal', parameters: { id }, description: 'Propose its next move' },
@@ -99,7 +99,6 @@ function links(dealPrefix: string): Record<string, Record<string, Record<string,
     advanceGig: { operationId: 'advanceGig', parameters: { id }, description: 'Propose a move of its deal' },
     releaseGig: { operationId: 'releaseGig', parameters: { id }, description: 'Withdraw it' },
   });
-  void dealPrefix;
   return {
     createDeal: { 201: onDeal('$response.body#/id') },
     reengageDeal: { 201: onDeal('$response.body#/id') },
@@ -146,7 +145,7 @@ export function completeContract(generated: OpenApi, dealPrefix: string): OpenAp
       },
     },
   };
-  const linked = links(dealPrefix);
+  const linked = links();
   const components = ((contract.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   for (const [path, item] of Object.entries(contract.paths)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -12,24 +12,20 @@ import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
 import type { DealFilter, GigFilter, Store, StoreReader, UnitOfWork } from '../store/store.ts';
-import { IDEMPOTENCY_TTL_MS, isStoredStatus, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
+import { IDEMPOTENCY_TTL_MS, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
+import {
+  fail,
+  type KeyedOutcome,
+  keyedWrite,
+  ok,
+  RefusedError,
+  type Result,
+  runKeyed,
+  runUnit,
+  type WriteOptions,
+} from './unit.ts';
 
-export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
-
-/** What a request under an idempotency key got: its answer (fresh or replayed), or the key was reused. */
-export type KeyedOutcome = { kind: 'answered'; answer: RenderedAnswer; replayed: boolean } | { kind: 'reused' };
-
-/** A keyed request on its way through a unit of work: the door's way to render its answer, and the outcome. */
-interface KeyedRun {
-  request: KeyedRequest;
-  render(result: Result<unknown>): RenderedAnswer;
-  outcome?: KeyedOutcome;
-}
-
-/** Options of every write: `keyed` makes it a keyed request (D-37); only keyed() sets it. */
-export interface WriteOptions {
-  keyed?: KeyedRun;
-}
+export type { KeyedOutcome, Result, WriteOptions } from './unit.ts';
 
 export interface Clock {
   /** Machine time in epoch milliseconds; the demo clock adds the stored offset. */
@@ -104,21 +100,6 @@ export const MAX_MATCH_LIMIT = 1000;
 export type DealInput = { account: Account; listValueUsd: number; mandate?: unknown };
 export type Ranked = Escalation['suggestedClosers'];
 
-const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-const fail = <T>(refusal: Refusal): Result<T> => ({ ok: false, refusal });
-
-/** Thrown inside a unit of work to roll it back and answer with a refusal. */
-class RefusedError extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
-}
-
-/** Thrown inside a keyed unit of work that found its answer stored: nothing was written. */
-const REPLAYED = Symbol('replayed');
-/** What a write returns when its keyed answer was replayed; keyed() answers run.outcome instead. */
-const REPLAYED_RESULT = { ok: false, refusal: undefined } as unknown as Result<never>;
-
 export class PipelineService {
   constructor(
     private readonly store: Store,
@@ -143,88 +124,21 @@ export class PipelineService {
     return Promise.all([this.now(uow), uow.takeNumber(kind)]);
   }
 
-  /** Runs work in one unit of work; a refusal thrown inside rolls everything back. */
-  private async unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
-    if (options?.keyed) return this.keyedUnit(work, options.keyed);
-    try {
-      return ok(await this.store.transaction(work));
-    } catch (error) {
-      if (error instanceof RefusedError) return fail(error.refusal);
-      throw error;
-    }
-  }
-
-  /**
-   * A write under an idempotency key (D-37). A new key: the work runs and its answer is stored
-   * in the same unit of work as its effects. A key already stored: nothing runs, and the stored
-   * answer (or, for another request, IDEMPOTENCY_KEY_REUSED) is the outcome. Racing requests
-   * with one key wait for each other on the key's lock, so one runs and the others replay it.
-   */
-  private async keyedUnit<T>(work: (uow: UnitOfWork) => Promise<T>, run: KeyedRun): Promise<Result<T>> {
-    let refused: Result<T>;
-    try {
-      const value = await this.store.transaction(async (uow) => {
-        if (await this.replay(uow, run)) throw REPLAYED;
-        const value = await work(uow);
-        await this.storeAnswer(uow, run, ok(value));
-        return value;
-      });
-      return ok(value);
-    } catch (error) {
-      if (error === REPLAYED) return REPLAYED_RESULT;
-      if (!(error instanceof RefusedError)) throw error;
-      refused = fail(error.refusal);
-    }
-    // The refused unit rolled back having written nothing; its answer is stored in a unit of
-    // its own, unless a request racing with the key stored one meanwhile: that one answers.
-    await this.store.transaction(async (uow) => {
-      if (!(await this.replay(uow, run))) await this.storeAnswer(uow, run, refused);
-    });
-    return refused;
-  }
-
-  /** Takes the key's lock and looks for its answer; true when one is kept (run.outcome says what). */
-  private async replay(uow: UnitOfWork, run: KeyedRun): Promise<boolean> {
-    const { key, fingerprint } = run.request;
-    const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
-    if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return false;
-    const { status, body, location } = stored;
-    run.outcome =
-      stored.fingerprint === fingerprint
-        ? {
-            kind: 'answered',
-            answer: location === undefined ? { status, body } : { status, body, location },
-            replayed: true,
-          }
-        : { kind: 'reused' };
-    return true;
-  }
-
-  private async storeAnswer(uow: UnitOfWork, run: KeyedRun, result: Result<unknown>) {
-    const answer = run.render(result);
-    run.outcome = { kind: 'answered', answer, replayed: false };
-    if (isStoredStatus(answer.status)) {
-      await uow.putAnswer(run.request.key, {
-        fingerprint: run.request.fingerprint,
-        ...answer,
-        storedAt: this.clock.now(),
-      });
-    }
+  /** Runs work in one unit of work (a keyed one under options.keyed); a refusal rolls it back. */
+  private unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
+    return options?.keyed ? runKeyed(this.store, this.clock, work, options.keyed) : runUnit(this.store, work);
   }
 
   /**
    * Runs a write under an idempotency key: `call` is the write, given the options that key it;
    * `render` is how the calling door answers its result (stored as bytes, replayed as bytes).
    */
-  async keyed<T>(
+  keyed<T>(
     request: KeyedRequest,
     call: (options: WriteOptions) => Promise<Result<T>>,
     render: (result: Result<T>) => RenderedAnswer,
   ): Promise<KeyedOutcome> {
-    const run: KeyedRun = { request, render: render as KeyedRun['render'] };
-    await call({ keyed: run });
-    if (!run.outcome) throw new Error('a keyed write ran outside a unit of work');
-    return run.outcome;
+    return keyedWrite(request, call, render);
   }
 
   /**
