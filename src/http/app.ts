@@ -130,9 +130,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logRequest(request, reply);
     },
   });
-  // D-38: every answer carries the request's id, and so does every log line of it.
   // Set once the rate limit is registered (below): an unknown path counts against it too.
   let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+  // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
