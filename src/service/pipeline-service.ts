@@ -12,7 +12,8 @@ import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
 import type { DealFilter, GigFilter, Store, StoreReader, UnitOfWork } from '../store/store.ts';
-import { IDEMPOTENCY_TTL_MS, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
+import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
+import { runTimers, type TimerHost } from './timers.ts';
 import {
   fail,
   type KeyedOutcome,
@@ -556,50 +557,38 @@ export class PipelineService {
     return moved;
   }
 
-  /**
-   * D-16, D-17: fires every timer due now, gig timers first, then deal stalls, each in due
-   * order, each in its own unit of work. Returns how many fired. Forgets expired idempotency
-   * answers first.
-   */
-  async runTimers(): Promise<number> {
-    // Answers stored under idempotency keys are kept 24 hours of real time (D-37).
-    await this.store.transaction((uow) => uow.purgeAnswers(this.clock.now() - IDEMPOTENCY_TTL_MS + 1));
-    const now = await this.store.read((reader) => this.now(reader));
-    let fired = 0;
-    const tried = new Set<string>();
-    const sweep = async (
-      due: (reader: StoreReader) => Promise<{ id: string }[]>,
-      command: (record: { id: string }, uow: UnitOfWork) => Promise<PipelineCommand | undefined>,
-    ) => {
-      for (;;) {
-        const batch = (await this.store.read(due)).filter((r) => !tried.has(r.id));
-        if (batch.length === 0) return;
-        for (const record of batch) {
-          tried.add(record.id);
-          const result = await this.unit(async (uow) => {
-            const cmd = await command(record, uow);
-            if (!cmd) return;
-            const state =
-              cmd.type === 'StallDeal' ? await this.loadDeal(uow, cmd.dealId) : await this.loadGig(uow, record.id);
-            await this.apply(uow, state, cmd, now);
-          });
-          if (result.ok) fired++;
-        }
-      }
-    };
-    await sweep(
-      (reader) => reader.dueGigs(now, 100),
-      async (record, uow) => {
-        const gig = await uow.getGig(record.id);
-        if (gig?.status === 'claimed') return { type: 'ExpireClaim', gigId: gig.id, platform: true };
-        if (gig?.status === 'open') return { type: 'LapseGig', gigId: gig.id };
-        return undefined;
-      },
-    );
-    await sweep(
-      (reader) => reader.dueDeals(now, 100),
-      async (record) => ({ type: 'StallDeal', dealId: record.id }),
-    );
-    return fired;
+  /** D-16, D-17: fires every timer due now (src/service/timers.ts). Returns how many fired. */
+  runTimers(): Promise<number> {
+    return runTimers(this.timerHost);
   }
+
+  /** What the platform timers need of the service: each timer fires in its own unit of work. */
+  private readonly timerHost: TimerHost = {
+    machineNow: () => this.clock.now(),
+    platformNow: () => this.store.read((reader) => this.now(reader)),
+    forgetAnswersBefore: async (before) => {
+      await this.store.transaction((uow) => uow.purgeAnswers(before));
+    },
+    dueGigs: (now, limit) => this.store.read(async (reader) => (await reader.dueGigs(now, limit)).map((g) => g.id)),
+    dueDeals: (now, limit) => this.store.read(async (reader) => (await reader.dueDeals(now, limit)).map((d) => d.id)),
+    fireGig: async (gigId, now) => {
+      const result = await this.unit(async (uow) => {
+        const gig = await uow.getGig(gigId);
+        const command: PipelineCommand | undefined =
+          gig?.status === 'claimed'
+            ? { type: 'ExpireClaim', gigId, platform: true }
+            : gig?.status === 'open'
+              ? { type: 'LapseGig', gigId }
+              : undefined;
+        if (command) await this.apply(uow, await this.loadGig(uow, gigId), command, now);
+      });
+      return result.ok;
+    },
+    fireStall: async (dealId, now) => {
+      const result = await this.unit(async (uow) => {
+        await this.apply(uow, await this.loadDeal(uow, dealId), { type: 'StallDeal', dealId }, now);
+      });
+      return result.ok;
+    },
+  };
 }

@@ -1,0 +1,50 @@
+// The platform timers (D-16, D-17): claims that expire, open gigs nobody claims, deals that
+// stall. Every run fires what is due at one instant: gig timers first, then deal stalls, each in
+// due order, each in its own unit of work (a timer that is no longer due is skipped). It first
+// forgets the idempotency answers older than 24 hours of real time (D-37).
+import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
+
+/** What the timers need of the service. */
+export interface TimerHost {
+  /** Machine time (idempotency keys age in real time). */
+  machineNow(): number;
+  /** The platform's time: the machine clock plus the demo clock's offset. */
+  platformNow(): Promise<number>;
+  forgetAnswersBefore(before: number): Promise<void>;
+  /** Ids of gigs (deals) whose timer fell due at or before `now`, earliest first. */
+  dueGigs(now: number, limit: number): Promise<string[]>;
+  dueDeals(now: number, limit: number): Promise<string[]>;
+  /** Fires one timer in its own unit of work; false when it was refused (no longer due). */
+  fireGig(gigId: string, now: number): Promise<boolean>;
+  fireStall(dealId: string, now: number): Promise<boolean>;
+}
+
+const BATCH = 100;
+
+/** Fires every timer due now; returns how many fired. */
+export async function runTimers(host: TimerHost): Promise<number> {
+  await host.forgetAnswersBefore(host.machineNow() - IDEMPOTENCY_TTL_MS + 1);
+  const now = await host.platformNow();
+  // A record tried once in this run is not tried again, whatever the next batch says.
+  const tried = new Set<string>();
+  let fired = 0;
+  const sweep = async (due: () => Promise<string[]>, fire: (id: string) => Promise<boolean>) => {
+    for (;;) {
+      const batch = (await due()).filter((id) => !tried.has(id));
+      if (batch.length === 0) return;
+      for (const id of batch) {
+        tried.add(id);
+        if (await fire(id)) fired++;
+      }
+    }
+  };
+  await sweep(
+    () => host.dueGigs(now, BATCH),
+    (id) => host.fireGig(id, now),
+  );
+  await sweep(
+    () => host.dueDeals(now, BATCH),
+    (id) => host.fireStall(id, now),
+  );
+  return fired;
+}
