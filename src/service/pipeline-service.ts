@@ -3,7 +3,7 @@
 import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { multiplyHalfUp } from '../domain/decimal.ts';
-import type { PipelineEvent } from '../domain/events.ts';
+import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
@@ -73,18 +73,12 @@ const ALWAYS_CREATES: Partial<Record<PipelineCommand['type'], IdKind>> = {
   EnrolCloser: 'closer',
 };
 
-const CREATED_KIND: Partial<Record<PipelineEvent['type'], IdKind>> = {
-  DealCreated: 'deal',
-  GigPosted: 'gig',
-  CloserEnrolled: 'closer',
-};
-
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
   const kinds: IdKind[] = [];
   for (const event of events) {
-    const kind = CREATED_KIND[event.type];
-    if (kind !== undefined && !kinds.includes(kind)) kinds.push(kind);
+    const { kind, creates } = WRITES[event.type];
+    if (creates && kind !== 'ledger' && !kinds.includes(kind)) kinds.push(kind);
   }
   return kinds;
 }
@@ -201,34 +195,15 @@ export class PipelineService {
     const deals: string[] = [];
     const gigs: string[] = [];
     const closers: string[] = [];
+    const lists = { deal: deals, gig: gigs, closer: closers };
     for (const event of events) {
-      switch (event.type) {
-        case 'DealCreated':
-          addOnce(deals, event.deal.id);
-          break;
-        case 'GigPosted':
-          addOnce(gigs, event.gig.id);
-          break;
-        case 'CloserEnrolled':
-          addOnce(closers, event.closer.id);
-          break;
-        case 'GigFulfilled': {
-          addOnce(gigs, event.gigId);
-          const closerId = state.gigs.get(event.gigId)?.closerId;
-          if (closerId) addOnce(closers, closerId);
-          break;
-        }
-        case 'GigClaimed':
-        case 'GigMoved':
-        case 'GigReleased':
-        case 'GigReopened':
-        case 'GigLapsed':
-          addOnce(gigs, event.gigId);
-          break;
-        case 'PayoutPosted':
-          break;
-        default:
-          addOnce(deals, event.dealId);
+      const { kind } = WRITES[event.type];
+      if (kind === 'ledger') continue;
+      addOnce(lists[kind], writtenId(event) as string);
+      // A fulfilment also updates the claimant's Register.
+      if (event.type === 'GigFulfilled') {
+        const closerId = state.gigs.get(event.gigId)?.closerId;
+        if (closerId) addOnce(closers, closerId);
       }
     }
     for (const id of deals) await uow.putDeal(state.deals.get(id) as Deal);

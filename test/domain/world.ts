@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { DecisionContext, PipelineCommand, ProposalInput } from '../../src/domain/commands.ts';
 import { type Decision, decide } from '../../src/domain/decide.ts';
 import type { PipelineEvent } from '../../src/domain/events.ts';
+import { WRITES } from '../../src/domain/events.ts';
 import { formatId } from '../../src/domain/ids.ts';
 import type { Actor, Closer, Deal, Gig } from '../../src/domain/records.ts';
 import type { Stage } from '../../src/domain/stages.ts';
@@ -55,9 +56,8 @@ export class World {
     this.history.push(...decision.events);
     this.state = evolveAll(this.state, decision.events);
     for (const event of decision.events) {
-      if (event.type === 'DealCreated') this.used.deal++;
-      if (event.type === 'GigPosted') this.used.gig++;
-      if (event.type === 'CloserEnrolled') this.used.closer++;
+      const { kind, creates } = WRITES[event.type];
+      if (creates && kind !== 'ledger') this.used[kind]++;
     }
     return decision;
   }
