@@ -1,0 +1,162 @@
+// The public events of D-40, derived in one place from the decider's own events (the outbox of
+// issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
+// `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
+// Not wired into the service yet: the outbox, the feed and the stream come next.
+import type { PipelineEvent } from './events.ts';
+import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
+import type { Role, Stage } from './stages.ts';
+import { evolve, type PipelineState } from './state.ts';
+
+export type PublicEventDraft =
+  | { type: 'deal.created'; at: number; data: { deal: Deal } }
+  | { type: 'deal.stage_changed'; at: number; data: { dealId: string; from: Stage; to: Stage; by: Actor } }
+  | { type: 'deal.escalated'; at: number; data: { dealId: string; role: Role; gigId: string } }
+  | { type: 'deal.signals_reported'; at: number; data: { dealId: string; signals: readonly string[]; by: Reporter } }
+  | { type: 'deal.stalled'; at: number; data: { dealId: string } }
+  | { type: 'deal.deescalated'; at: number; data: { dealId: string } }
+  | {
+      type: 'deal.closed';
+      at: number;
+      data: {
+        dealId: string;
+        outcome: 'closed_won' | 'closed_lost';
+        finalValueCents?: number;
+        closedBy: 'agent' | 'human';
+      };
+    }
+  | { type: 'deal.reengaged'; at: number; data: { dealId: string; revivedFrom: string } }
+  | { type: 'gig.posted'; at: number; data: { gig: Gig } }
+  | { type: 'gig.claimed'; at: number; data: { gigId: string; dealId: string; closerId: string } }
+  | { type: 'gig.released' | 'gig.reopened' | 'gig.expired'; at: number; data: { gigId: string; dealId: string } }
+  | {
+      type: 'gig.fulfilled';
+      at: number;
+      data: { gigId: string; dealId: string; closerId?: string; outcome: GigOutcome };
+    }
+  | { type: 'payout.posted'; at: number; data: { line: PayoutLine } }
+  | { type: 'closer.enrolled'; at: number; data: { closer: Closer } };
+
+/** Who moved a deal: the agent, a human closer, or the platform's service. */
+type Actor = 'agent' | 'human' | 'service';
+/** Who reported signals: the Seller, or the platform (a stall). */
+type Reporter = 'seller' | 'platform';
+
+/** The activity entry that follows event i for the same deal (the decider records one per change). */
+function entryAfter(events: readonly PipelineEvent[], i: number, dealId: string) {
+  for (let j = i + 1; j < events.length; j++) {
+    const next = events[j];
+    if (next.type === 'ActivityRecorded' && next.dealId === dealId) return next;
+  }
+  return undefined;
+}
+
+/**
+ * The public events of one decision, in order: `state` is the state the decision was made on,
+ * `events` what it decided, `now` the platform time of the change. A refused decision has no
+ * events, so publishes nothing.
+ */
+export function publicEvents(state: PipelineState, events: readonly PipelineEvent[], now: number): PublicEventDraft[] {
+  const published: PublicEventDraft[] = [];
+  let current = state;
+  events.forEach((event, i) => {
+    const before = current;
+    current = evolve(current, event);
+    switch (event.type) {
+      case 'DealCreated': {
+        published.push({ type: 'deal.created', at: now, data: { deal: current.deals.get(event.deal.id) as Deal } });
+        const lineage = event.deal.lineage;
+        if (lineage) {
+          published.push({
+            type: 'deal.reengaged',
+            at: now,
+            data: { dealId: event.deal.id, revivedFrom: lineage.revivedFrom },
+          });
+        }
+        return;
+      }
+      case 'DealMoved': {
+        const from = (before.deals.get(event.dealId) as Deal).stage;
+        const by = entryAfter(events, i, event.dealId)?.entry.by ?? 'service';
+        published.push({ type: 'deal.stage_changed', at: now, data: { dealId: event.dealId, from, to: event.to, by } });
+        if (event.to === 'closed_won' || event.to === 'closed_lost') {
+          const data: Extract<PublicEventDraft, { type: 'deal.closed' }>['data'] = {
+            dealId: event.dealId,
+            outcome: event.to,
+            closedBy: event.closedBy ?? (by === 'human' ? 'human' : 'agent'),
+          };
+          if (event.finalValueCents !== undefined) data.finalValueCents = event.finalValueCents;
+          published.push({ type: 'deal.closed', at: now, data });
+        }
+        return;
+      }
+      case 'SignalsAdded': {
+        const acted = entryAfter(events, i, event.dealId)?.acted ?? true;
+        const by: Reporter = acted ? 'seller' : 'platform';
+        published.push({
+          type: 'deal.signals_reported',
+          at: now,
+          data: { dealId: event.dealId, signals: event.signals, by },
+        });
+        if (event.signals.includes('gone_dark')) {
+          published.push({ type: 'deal.stalled', at: now, data: { dealId: event.dealId } });
+        }
+        return;
+      }
+      case 'HumanTrackSet':
+        if (!event.humanTrack) published.push({ type: 'deal.deescalated', at: now, data: { dealId: event.dealId } });
+        return;
+      case 'GigPosted':
+        published.push(
+          {
+            type: 'deal.escalated',
+            at: now,
+            data: { dealId: event.gig.dealId, role: event.gig.role, gigId: event.gig.id },
+          },
+          { type: 'gig.posted', at: now, data: { gig: event.gig } },
+        );
+        return;
+      case 'GigClaimed': {
+        const gig = current.gigs.get(event.gigId) as Gig;
+        published.push({
+          type: 'gig.claimed',
+          at: now,
+          data: { gigId: gig.id, dealId: gig.dealId, closerId: event.closerId },
+        });
+        return;
+      }
+      case 'GigReleased':
+      case 'GigReopened':
+      case 'GigLapsed': {
+        const gig = current.gigs.get(event.gigId) as Gig;
+        const type =
+          event.type === 'GigReleased' ? 'gig.released' : event.type === 'GigReopened' ? 'gig.reopened' : 'gig.expired';
+        published.push({ type, at: now, data: { gigId: gig.id, dealId: gig.dealId } });
+        return;
+      }
+      case 'GigFulfilled': {
+        const gig = before.gigs.get(event.gigId) as Gig;
+        const data: Extract<PublicEventDraft, { type: 'gig.fulfilled' }>['data'] = {
+          gigId: gig.id,
+          dealId: gig.dealId,
+          outcome: event.outcome,
+        };
+        if (gig.closerId !== undefined) data.closerId = gig.closerId;
+        published.push({ type: 'gig.fulfilled', at: now, data });
+        return;
+      }
+      case 'PayoutPosted':
+        published.push({ type: 'payout.posted', at: now, data: { line: event.line } });
+        return;
+      case 'CloserEnrolled':
+        published.push({ type: 'closer.enrolled', at: now, data: { closer: event.closer } });
+        return;
+      // Changes that are part of one published above: a deal's activity entry, a revival's
+      // cleared signal (its gig.fulfilled says it), a gig's move within its claim.
+      case 'ActivityRecorded':
+      case 'SignalsCleared':
+      case 'GigMoved':
+        return;
+    }
+  });
+  return published;
+}
