@@ -3,6 +3,7 @@
 import { compareIds } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import { owningRole } from '../domain/stages.ts';
+import { decodeCursor, encodeCursor } from '../views/cursor.ts';
 import { dealView, gigView } from '../views/records.ts';
 import { buildSandbox, type SandboxData } from './sandbox.ts';
 
@@ -48,8 +49,6 @@ const badRequest = (code: 'INVALID_QUERY' | 'INVALID_CURSOR', error: string): En
   body: { error, code },
 });
 
-export const encodeCursor = (afterId: string) => Buffer.from(afterId, 'utf8').toString('base64url');
-
 /** One sandbox collection: its records in id order, each with its view serialized as served. */
 class Collection<R extends { id: string }> {
   private readonly rows: { record: R; view: unknown }[];
@@ -70,13 +69,12 @@ class Collection<R extends { id: string }> {
   }
 
   /**
-   * A cursor names the last record of a page. Only a cursor this collection gives out is taken:
-   * the canonical base64url of one of its ids (Node's decoder skips stray characters, so the
-   * text is encoded back and compared; an id outside the collection was never handed out).
+   * A cursor names the last record of a page (src/views/cursor.ts, as the demo lists'). Only a
+   * cursor this collection gives out is taken: an id outside the collection was never handed out.
    */
   private decodeCursor(cursor: string): string | undefined {
-    const id = Buffer.from(cursor, 'base64url').toString('utf8');
-    return encodeCursor(id) === cursor && this.ids.has(id) ? id : undefined;
+    const id = decodeCursor(this.name === 'deals' ? 'deal' : 'gig', cursor);
+    return id !== undefined && this.ids.has(id) ? id : undefined;
   }
 
   /**

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { encodeCursor, RootCatalog } from '../../src/root/catalog.ts';
+import { RootCatalog } from '../../src/root/catalog.ts';
 import { buildSandbox } from '../../src/root/sandbox.ts';
+import { encodeCursor } from '../../src/views/cursor.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 
 const STAGES = ['sourced', 'qualified', 'meeting', 'proposal', 'negotiation', 'closed_won', 'closed_lost'];
