@@ -2,7 +2,6 @@
 // of each surface. Routes stay thin: parse, call the service, map the result.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { Type } from '@sinclair/typebox';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -13,7 +12,7 @@ import Fastify, {
 } from 'fastify';
 import pino from 'pino';
 import type { RootCatalog } from '../root/catalog.ts';
-import { ErrorSchema, NoQuery } from '../schemas/common.ts';
+import { NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
@@ -185,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Generated and completed on first use (after every route is registered), then kept.
   let contract: OpenApi | undefined;
   const openapi = () => {
-    contract ??= completeContract(app.swagger() as unknown as OpenApi, options.dealPrefix);
+    contract ??= completeContract(app.swagger() as unknown as OpenApi);
     return contract;
   };
 
@@ -245,14 +244,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY),
     // so a misspelt one is never silently ignored; routes without a query schema take none.
+    // (src/http/contract.ts documents that 400 on every demo operation.)
     if (route.config?.surface !== 'root' && route.schema?.querystring === undefined) {
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      route.schema = {
-        ...route.schema,
-        querystring: NoQuery,
-        // The contract says so: the 400 is documented where the route did not already.
-        response: { ...response, 400: response?.[400] ?? Type.Ref(ErrorSchema) },
-      };
+      route.schema = { ...route.schema, querystring: NoQuery };
     }
     for (const method of methods) {
       if (method === 'HEAD') continue;
