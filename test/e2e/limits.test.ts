@@ -86,6 +86,7 @@ describe('slow clients are cut off', () => {
       const elapsed = closedAt - raw.openedAt;
       assert.ok(elapsed >= 1800 && elapsed < 4500, `cut off after ${Math.round(elapsed)} ms, not about 2000 ms`);
       assert.match(raw.received(), /^HTTP\/1\.1 408 /);
+      assert.match(raw.received(), /"code":"REQUEST_TIMEOUT"/, "the catalogue's body");
       assert.ok(sent >= 8, `only ${sent} bytes were trickled before the cut`);
     } finally {
       clearInterval(trickle);
