@@ -23,12 +23,26 @@ export interface Config {
   maxConnections: number;
   /** D-44: requests one address may make per minute; undefined: no limit (the default). */
   rateLimitPerMinute?: number;
+  /** D-41: how long (real time) the feed keeps an event. */
+  eventRetentionHours: number;
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-const RESERVED_PREFIXES = ['/closers', '/demo', '/deals', '/gigs', '/health', '/docs', '/mcp', '/.well-known'];
+const RESERVED_PREFIXES = [
+  '/closers',
+  '/demo',
+  '/deals',
+  '/gigs',
+  '/health',
+  '/docs',
+  '/mcp',
+  '/.well-known',
+  '/events',
+  '/webhooks',
+  '/console',
+];
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -85,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: maxConnections(env),
     // 0 turns it off, as unset does.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000) || undefined,
+    eventRetentionHours: number(env, 'EVENT_RETENTION_HOURS', 72, 0.001, 24 * 3650),
   };
 }

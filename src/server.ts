@@ -39,7 +39,10 @@ export interface ServerOptions {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...options.config };
   const store = options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize }));
-  const service = new PipelineService(store, options.clock ?? systemClock, { claimTtlHours: config.claimTtlHours });
+  const service = new PipelineService(store, options.clock ?? systemClock, {
+    claimTtlHours: config.claimTtlHours,
+    eventRetentionHours: config.eventRetentionHours,
+  });
   await service.seedIfEmpty();
   const catalog = await sandboxCatalog();
   const app = await buildApp({

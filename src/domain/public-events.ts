@@ -1,7 +1,6 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
 // issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
-// Not wired into the service yet: the outbox, the feed and the stream come next.
 import type { PipelineEvent } from './events.ts';
 import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
@@ -34,7 +33,53 @@ export type PublicEventDraft =
       data: { gigId: string; dealId: string; closerId?: string; outcome: GigOutcome };
     }
   | { type: 'payout.posted'; at: number; data: { line: PayoutLine } }
-  | { type: 'closer.enrolled'; at: number; data: { closer: Closer } };
+  | { type: 'closer.enrolled'; at: number; data: { closer: Closer } }
+  | { type: 'demo.reset'; at: number; data: Record<string, never> };
+
+export type PublicEventType = PublicEventDraft['type'];
+
+/** Every public event type (D-40), in the order the docs list them. */
+export const PUBLIC_EVENT_TYPES = [
+  'deal.created',
+  'deal.stage_changed',
+  'deal.escalated',
+  'deal.signals_reported',
+  'deal.stalled',
+  'deal.deescalated',
+  'deal.closed',
+  'deal.reengaged',
+  'gig.posted',
+  'gig.claimed',
+  'gig.released',
+  'gig.reopened',
+  'gig.expired',
+  'gig.fulfilled',
+  'payout.posted',
+  'closer.enrolled',
+  'demo.reset',
+] as const satisfies readonly PublicEventType[];
+
+// Every type is listed: a type missing from PUBLIC_EVENT_TYPES fails to typecheck here.
+type Unlisted = Exclude<PublicEventType, (typeof PUBLIC_EVENT_TYPES)[number]>;
+const everyTypeListed: Unlisted extends never ? true : false = true;
+void everyTypeListed;
+
+/** The deal an event is about, if any (the feed's `dealId` filter). */
+export function eventDealId(draft: PublicEventDraft): string | undefined {
+  switch (draft.type) {
+    case 'deal.created':
+      return draft.data.deal.id;
+    case 'gig.posted':
+      return draft.data.gig.dealId;
+    case 'payout.posted':
+      return draft.data.line.dealId;
+    case 'closer.enrolled':
+    case 'demo.reset':
+      return undefined;
+    default:
+      return draft.data.dealId;
+  }
+}
 
 /** Who moved a deal: the agent, a human closer, or the platform's service. */
 type Actor = 'agent' | 'human' | 'service';

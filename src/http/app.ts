@@ -26,6 +26,7 @@ import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
 import { dealRoutes } from './routes/deals.ts';
+import { eventRoutes } from './routes/events.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -176,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'root', description: 'Public origin: read-only sandbox collections and machine surfaces' },
         { name: 'deals', description: `Demo deal service under ${options.dealPrefix}` },
         { name: 'marketplace', description: 'Demo closer marketplace under /closers' },
+        { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
       ],
     },
@@ -309,6 +311,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
+  await app.register(eventRoutes, { service: options.service });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.

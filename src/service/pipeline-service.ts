@@ -6,12 +6,21 @@ import { multiplyHalfUp } from '../domain/decimal.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
+import { publicEvents } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
-import type { DealFilter, GigFilter, Store, StoreReader, UnitOfWork } from '../store/store.ts';
+import type {
+  DealFilter,
+  EventFilter,
+  GigFilter,
+  Store,
+  StoredEvent,
+  StoreReader,
+  UnitOfWork,
+} from '../store/store.ts';
 import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
 import { runTimers, type TimerHost } from './timers.ts';
 import {
@@ -35,6 +44,8 @@ export interface Clock {
 
 export interface ServiceConfig {
   claimTtlHours: number;
+  /** D-41: how long (real time) the feed keeps an event; 72 hours unless set. */
+  eventRetentionHours?: number;
 }
 
 export interface CloserWithLedger {
@@ -96,6 +107,9 @@ export type DealInput = { account: Account; listValueUsd: number; mandate?: unkn
 export type Ranked = Escalation['suggestedClosers'];
 
 export class PipelineService {
+  /** Called after every unit of work that committed (the feed may have grown). */
+  private readonly commitListeners = new Set<() => void>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -120,8 +134,21 @@ export class PipelineService {
   }
 
   /** Runs work in one unit of work (a keyed one under options.keyed); a refusal rolls it back. */
-  private unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
-    return options?.keyed ? runKeyed(this.store, this.clock, work, options.keyed) : runUnit(this.store, work);
+  private async unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
+    const result = await (options?.keyed
+      ? runKeyed(this.store, this.clock, work, options.keyed)
+      : runUnit(this.store, work));
+    if (result.ok) for (const listener of this.commitListeners) listener();
+    return result;
+  }
+
+  /**
+   * Listens for committed units of work (each may have published events: the stream reads the
+   * feed when told, instead of polling it fast). Returns the way to stop listening.
+   */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
   }
 
   /**
@@ -186,11 +213,21 @@ export class PipelineService {
     createdNumber?: number,
   ) {
     const step = await this.decideStep(uow, state, command, now, createdNumber);
-    await this.persist(uow, step.state, step.events);
+    await this.persist(uow, state, step.state, step.events, now);
     return step;
   }
 
-  private async persist(uow: UnitOfWork, state: PipelineState, events: PipelineEvent[]) {
+  /**
+   * Writes what a decision changed (`state` is the state after it, `before` the one it was
+   * made on) and publishes its public events (D-40) in the same unit of work.
+   */
+  private async persist(
+    uow: UnitOfWork,
+    before: PipelineState,
+    state: PipelineState,
+    events: PipelineEvent[],
+    now: number,
+  ) {
     // Lists, not sets: a unit of work touches a record or two of each kind.
     const deals: string[] = [];
     const gigs: string[] = [];
@@ -210,7 +247,10 @@ export class PipelineService {
     for (const id of gigs) await uow.putGig(state.gigs.get(id) as Gig);
     for (const id of closers) await uow.putCloser(state.closers.get(id) as Closer);
     // Appended in event order, sent together (one round trip on a database).
-    await Promise.all(events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])));
+    await Promise.all([
+      ...events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])),
+      uow.publish(publicEvents(before, events, now), this.clock.now()),
+    ]);
   }
 
   /**
@@ -315,7 +355,7 @@ export class PipelineService {
         events.push(...advanced.events);
         escalation = advanced.escalation;
       }
-      await this.persist(uow, state, events);
+      await this.persist(uow, initialState(), state, events, now);
       if (escalation) {
         const { role, gigId } = escalation;
         return { kind: 'escalation', escalation: await this.escalation(uow, state, dealId, role, gigId) } as const;
@@ -485,6 +525,19 @@ export class PipelineService {
     return this.gigCommand(gigId, undefined, { type: 'ExpireClaim', gigId, platform: false }, options);
   }
 
+  // ── events ───────────────────────────────────────────────────────────────────────────────
+
+  /** A page of the feed (D-41); a dealId that could name no deal matches nothing. */
+  async events(filter: EventFilter): Promise<StoredEvent[]> {
+    if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
+    return this.store.events(filter);
+  }
+
+  /** The highest seq in the feed so far. */
+  lastSeq(): Promise<number> {
+    return this.store.lastSeq();
+  }
+
   // ── platform ─────────────────────────────────────────────────────────────────────────────
 
   health(): Promise<{ deals: number; closers: number }> {
@@ -495,6 +548,9 @@ export class PipelineService {
   reset(options?: WriteOptions): Promise<Result<string[]>> {
     return this.unit(async (uow) => {
       await uow.wipe();
+      // D-41: the first event after a reset says so; the seeded closers' enrolments follow.
+      const now = await this.now(uow);
+      await uow.publish([{ type: 'demo.reset', at: now, data: {} }], this.clock.now());
       return this.seed(uow);
     }, options);
   }
@@ -544,6 +600,10 @@ export class PipelineService {
     forgetAnswersBefore: async (before) => {
       await this.store.transaction((uow) => uow.purgeAnswers(before));
     },
+    forgetEventsBefore: async (before) => {
+      await this.store.transaction((uow) => uow.purgeEvents(before));
+    },
+    eventRetentionMs: () => (this.config.eventRetentionHours ?? 72) * HOUR_MS,
     dueGigs: (now, limit) => this.store.read(async (reader) => (await reader.dueGigs(now, limit)).map((g) => g.id)),
     dueDeals: (now, limit) => this.store.read(async (reader) => (await reader.dueDeals(now, limit)).map((d) => d.id)),
     fireGig: async (gigId, now) => {

@@ -1,7 +1,8 @@
 // The platform timers (D-16, D-17): claims that expire, open gigs nobody claims, deals that
 // stall. Every run fires what is due at one instant: gig timers first, then deal stalls, each in
 // due order, each in its own unit of work (a timer that is no longer due is skipped). It first
-// forgets the idempotency answers older than 24 hours of real time (D-37).
+// forgets the idempotency answers older than 24 hours of real time (D-37) and the feed's events
+// older than its retention (D-41, EVENT_RETENTION_HOURS).
 import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
 
 /** What the timers need of the service. */
@@ -11,6 +12,9 @@ export interface TimerHost {
   /** The platform's time: the machine clock plus the demo clock's offset. */
   platformNow(): Promise<number>;
   forgetAnswersBefore(before: number): Promise<void>;
+  forgetEventsBefore(before: number): Promise<void>;
+  /** How long the feed keeps an event, in real time. */
+  eventRetentionMs(): number;
   /** Ids of gigs (deals) whose timer fell due at or before `now`, earliest first. */
   dueGigs(now: number, limit: number): Promise<string[]>;
   dueDeals(now: number, limit: number): Promise<string[]>;
@@ -23,7 +27,9 @@ const BATCH = 100;
 
 /** Fires every timer due now; returns how many fired. */
 export async function runTimers(host: TimerHost): Promise<number> {
-  await host.forgetAnswersBefore(host.machineNow() - IDEMPOTENCY_TTL_MS + 1);
+  const machineNow = host.machineNow();
+  await host.forgetAnswersBefore(machineNow - IDEMPOTENCY_TTL_MS + 1);
+  await host.forgetEventsBefore(machineNow - host.eventRetentionMs());
   const now = await host.platformNow();
   // A record tried once in this run is not tried again, whatever the next batch says.
   const tried = new Set<string>();

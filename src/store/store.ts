@@ -1,6 +1,7 @@
 // The store port. Adapters (memory now, PostgreSQL next) implement it and are held to one
 // contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
 import type { IdKind } from '../domain/ids.ts';
+import type { PublicEventDraft, PublicEventType } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
 
@@ -25,6 +26,21 @@ export interface GigFilter {
   closerId?: string;
   afterId?: string;
   limit?: number;
+}
+
+/** A public event as the feed keeps it (D-40, D-41): what was published and its place in the feed. */
+export interface StoredEvent {
+  /** Positive, increasing in feed order, never reused (not even after a reset). */
+  seq: number;
+  event: PublicEventDraft;
+}
+
+/** A page of the feed (D-41): events with seq > after, in seq order, filtered. */
+export interface EventFilter {
+  after: number;
+  limit: number;
+  type?: PublicEventType;
+  dealId?: string;
 }
 
 export interface StoreReader {
@@ -96,7 +112,17 @@ export interface UnitOfWork extends StoreReader {
   putAnswer(key: string, answer: StoredAnswer): Promise<void>;
   /** Forgets the answers stored before `before` (machine ms); returns how many. */
   purgeAnswers(before: number): Promise<number>;
-  /** Deletes every record and stored answer and restarts the id counters and the demo clock. */
+  /**
+   * Publishes events (D-40): they enter the feed when the unit of work commits, in the order
+   * given, and never if it rolls back. `recordedAt` is machine time (retention counts real time).
+   */
+  publish(events: readonly PublicEventDraft[], recordedAt: number): Promise<void>;
+  /** Forgets the feed's events recorded before `before` (machine ms); returns how many. */
+  purgeEvents(before: number): Promise<number>;
+  /**
+   * Deletes every record, stored answer and event of the feed, and restarts the id counters and
+   * the demo clock. The feed's seq is not restarted: a reader's cursor stays valid (D-41).
+   */
   wipe(): Promise<void>;
 }
 
@@ -108,6 +134,14 @@ export interface Store {
    * touch the same records never interleave.
    */
   transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * A page of the feed (D-41). A reader that follows it (each page's last seq as the next
+   * `after`) sees every committed event once, in seq order, however many instances write: an
+   * event never enters the feed below a seq already readable.
+   */
+  events(filter: EventFilter): Promise<StoredEvent[]>;
+  /** The highest seq in the feed so far (0 before the first event). */
+  lastSeq(): Promise<number>;
   close(): Promise<void>;
 }
 

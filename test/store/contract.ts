@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, it } from 'node:test';
 import { resolveMandate } from '../../src/domain/mandate.ts';
+import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../src/domain/records.ts';
 import { DuplicatePayoutError, type Store } from '../../src/store/store.ts';
 
@@ -566,6 +567,130 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       );
       await store.transaction((uow) => uow.wipe());
       await store.transaction(async (uow) => assert.equal(await uow.getAnswer('key-1'), undefined));
+    });
+
+    // ── the feed (D-40, D-41) ──────────────────────────────────────────────────────────
+    const moved = (dealId: string, to: 'qualified' | 'meeting', at = T0): PublicEventDraft => ({
+      type: 'deal.stage_changed',
+      at,
+      data: { dealId, from: to === 'qualified' ? 'sourced' : 'qualified', to, by: 'agent' },
+    });
+    const seqsOf = (events: { seq: number }[]) => events.map((e) => e.seq);
+
+    it('publishes events with the unit of work: in order, seq increasing, data unchanged', async () => {
+      const start = await store.lastSeq();
+      const deal = sampleDeal('deal_0001', {
+        activity: [{ at: T0, by: 'agent', stage: 'sourced', note: 'nul \u0000 ✓' }],
+      });
+      await store.transaction(async (uow) => {
+        await uow.putDeal(deal);
+        await uow.publish([{ type: 'deal.created', at: T0, data: { deal } }, moved('deal_0001', 'qualified')], T0);
+      });
+      await store.transaction((uow) => uow.publish([moved('deal_0002', 'qualified', T0 + 1)], T0 + 1));
+      const events = await store.events({ after: start, limit: 10 });
+      assert.deepEqual(seqsOf(events), [start + 1, start + 2, start + 3]);
+      assert.deepEqual(events[0].event, { type: 'deal.created', at: T0, data: { deal } });
+      assert.deepEqual(events[2].event, moved('deal_0002', 'qualified', T0 + 1));
+      assert.equal(await store.lastSeq(), start + 3);
+    });
+
+    it('pages the feed after a seq, by type and by deal, up to the limit', async () => {
+      const start = await store.lastSeq();
+      await store.transaction((uow) =>
+        uow.publish(
+          [
+            moved('deal_0001', 'qualified'),
+            { type: 'closer.enrolled', at: T0, data: { closer: sampleCloser('closer_0001') } },
+            moved('deal_0002', 'qualified'),
+            moved('deal_0001', 'meeting'),
+            { type: 'gig.posted', at: T0, data: { gig: sampleGig('gig_0001', 'deal_0001') } },
+          ],
+          T0,
+        ),
+      );
+      assert.deepEqual(seqsOf(await store.events({ after: start, limit: 2 })), [start + 1, start + 2]);
+      assert.deepEqual(seqsOf(await store.events({ after: start + 2, limit: 10 })), [start + 3, start + 4, start + 5]);
+      assert.deepEqual(seqsOf(await store.events({ after: start, limit: 10, dealId: 'deal_0001' })), [
+        start + 1,
+        start + 4,
+        start + 5,
+      ]);
+      assert.deepEqual(seqsOf(await store.events({ after: start, limit: 10, type: 'deal.stage_changed' })), [
+        start + 1,
+        start + 3,
+        start + 4,
+      ]);
+      assert.deepEqual(
+        seqsOf(await store.events({ after: start + 1, limit: 10, type: 'deal.stage_changed', dealId: 'deal_0001' })),
+        [start + 4],
+      );
+      assert.deepEqual(await store.events({ after: start + 5, limit: 10 }), []);
+      assert.deepEqual(await store.events({ after: start, limit: 10, dealId: 'deal_9999' }), []);
+    });
+
+    it('publishes nothing from a unit of work that throws, and takes no seq', async () => {
+      const start = await store.lastSeq();
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          await uow.publish([moved('deal_0001', 'qualified')], T0);
+          await uow.putDeal(sampleDeal('deal_0001'));
+          throw new Boom('rolled back');
+        }),
+        Boom,
+      );
+      assert.deepEqual(await store.events({ after: start, limit: 10 }), []);
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'qualified')], T0));
+      assert.deepEqual(seqsOf(await store.events({ after: start, limit: 10 })), [start + 1]);
+    });
+
+    it('wipes the feed but never restarts its seq, and publishes after a wipe in the same unit', async () => {
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'qualified')], T0));
+      const before = await store.lastSeq();
+      assert.ok(before >= 1);
+      await store.transaction(async (uow) => {
+        await uow.wipe();
+        await uow.publish([{ type: 'demo.reset', at: T0, data: {} }], T0);
+      });
+      const events = await store.events({ after: 0, limit: 10 });
+      assert.deepEqual(events, [{ seq: before + 1, event: { type: 'demo.reset', at: T0, data: {} } }]);
+    });
+
+    it('forgets events recorded before a bound (retention), keeping the rest and the seq', async () => {
+      const start = await store.lastSeq();
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'qualified')], T0));
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'meeting')], T0 + 10));
+      await store.events({ after: start, limit: 10 });
+      assert.equal(await store.transaction((uow) => uow.purgeEvents(T0 + 5)), 1);
+      assert.deepEqual(seqsOf(await store.events({ after: 0, limit: 10 })), [start + 2]);
+      assert.deepEqual(seqsOf(await store.events({ after: 0, limit: 10, dealId: 'deal_0001' })), [start + 2]);
+      await store.transaction((uow) => uow.publish([moved('deal_0002', 'qualified')], T0 + 20));
+      assert.deepEqual(seqsOf(await store.events({ after: start, limit: 10 })), [start + 2, start + 3]);
+    });
+
+    it('gives racing units of work distinct seqs, each unit’s events together and in order', async () => {
+      const start = await store.lastSeq();
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          store.transaction(async (uow) => {
+            await uow.putDeal(sampleDeal(`deal_${1000 + i}`));
+            await uow.publish([moved(`deal_${1000 + i}`, 'qualified'), moved(`deal_${1000 + i}`, 'meeting')], T0);
+          }),
+        ),
+      );
+      const events = await store.events({ after: start, limit: 100 });
+      assert.deepEqual(
+        seqsOf(events),
+        Array.from({ length: 24 }, (_, i) => start + 1 + i),
+      );
+      for (let i = 0; i < 24; i += 2) {
+        const [first, second] = [events[i].event, events[i + 1].event];
+        assert.equal(first.type === 'deal.stage_changed' && first.data.to, 'qualified');
+        assert.equal(second.type === 'deal.stage_changed' && second.data.to, 'meeting');
+        assert.equal(
+          (first as { data: { dealId: string } }).data.dealId,
+          (second as { data: { dealId: string } }).data.dealId,
+        );
+      }
     });
 
     if (options.durable) {

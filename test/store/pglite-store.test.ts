@@ -20,6 +20,8 @@ async function open(): Promise<Store> {
   const shared: Store = {
     read: (work) => store.read(work),
     transaction: (work) => store.transaction(work),
+    events: (filter) => store.events(filter),
+    lastSeq: () => store.lastSeq(),
     async close() {
       if (current === shared) current = undefined;
       await store.close();

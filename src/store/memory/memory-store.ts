@@ -1,17 +1,21 @@
 // The in-memory adapter (the demo default, D-3). One unit of work at a time: a queue
 // serializes them, writes go straight to the tables and an undo log rolls them back on a throw.
 import { compareIds, type IdKind } from '../../domain/ids.ts';
+import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { owningRole } from '../../domain/stages.ts';
 import {
   type DealFilter,
   DuplicatePayoutError,
+  type EventFilter,
   type GigFilter,
   type Store,
   type StoredAnswer,
+  type StoredEvent,
   type StoreReader,
   type UnitOfWork,
 } from '../store.ts';
+import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
 import { StageIndex } from './stage-index.ts';
 
@@ -29,9 +33,11 @@ interface Data {
   clockOffsetMs: number;
   /** Idempotency keys in the order they were stored, which is storedAt order (purged from the front). */
   answers: Map<string, StoredAnswer>;
+  /** The feed (D-41); a reset starts an empty one that goes on from the last seq. */
+  events: EventLog;
 }
 
-const emptyData = (): Data => ({
+const emptyData = (lastSeq = 0): Data => ({
   deals: new NumberedTable('deal'),
   stages: new StageIndex(),
   gigs: new NumberedTable('gig'),
@@ -43,6 +49,7 @@ const emptyData = (): Data => ({
   counters: { deal: 0, gig: 0, closer: 0 },
   clockOffsetMs: 0,
   answers: new Map(),
+  events: new EventLog(lastSeq),
 });
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -250,13 +257,22 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     }
     return purged;
   }
+  async publish(events: readonly PublicEventDraft[], recordedAt: number) {
+    const log = this.data.events;
+    for (const event of events) log.append(event, recordedAt);
+    this.undo.push(() => log.truncate(events.length));
+  }
+  async purgeEvents(before: number) {
+    // Not undone: forgetting what retention allows to forget is safe to keep whatever follows.
+    return this.data.events.purge(before);
+  }
   async lock(_name: string) {
     // Every unit of work already runs alone here (P-23): holding any lock is implied.
   }
   async wipe() {
     const previous = this.data;
     this.undo.push(() => this.replace(previous));
-    const fresh = emptyData();
+    const fresh = emptyData(previous.events.lastSeq);
     this.replace(fresh);
     this.data = fresh;
   }
@@ -289,6 +305,14 @@ export class MemoryStore implements Store {
         throw error;
       }
     });
+  }
+
+  events(filter: EventFilter): Promise<StoredEvent[]> {
+    return this.serialize(async () => this.data.events.page(filter));
+  }
+
+  lastSeq(): Promise<number> {
+    return this.serialize(async () => this.data.events.lastSeq);
   }
 
   async close() {}

@@ -22,13 +22,16 @@
 // round trip. The server still runs them one after another, each seeing what the last did.
 
 import { compareIds, type IdKind } from '../../domain/ids.ts';
+import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import {
   type DealFilter,
   DuplicatePayoutError,
+  type EventFilter,
   type GigFilter,
   type Store,
   type StoredAnswer,
+  type StoredEvent,
   type StoreReader,
   type UnitOfWork,
 } from '../store.ts';
@@ -183,6 +186,26 @@ class SqlReader implements StoreReader {
     return Number(row.ms);
   }
 
+  lastSeqRow() {
+    return this.send<{ last_seq: string | number }>('SELECT last_seq FROM event_feed');
+  }
+
+  /** A page of the feed: only sequenced events are in `events` (see migration 004). */
+  async eventsPage(filter: EventFilter): Promise<StoredEvent[]> {
+    const { params, param } = parameters();
+    const where = [`seq > ${param(filter.after)}`];
+    if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
+    if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
+    const rows = await this.send<{ seq: string | number; type: string; at: string | number; data: unknown }>(
+      `SELECT seq, type, at, data FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
+      params,
+    );
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      event: { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft,
+    }));
+  }
+
   dueGigs(now: number, limit: number) {
     return this.docs<Gig>(`SELECT doc FROM gigs WHERE timer_due_at <= $1 ORDER BY timer_due_at, ${BY_ID} LIMIT $2`, [
       now,
@@ -228,6 +251,10 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingDeals = new Map<string, Deal>();
   private pendingGigs = new Map<string, Gig>();
   private pendingClosers = new Map<string, Closer>();
+  /** Outbox rows not yet written (type, deal_id, at, recorded_at, data). */
+  private pendingEvents: unknown[][] = [];
+  /** Whether this unit of work published anything (the store then sequences after the commit). */
+  published = false;
   // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
   // is held; a read that comes back later never replaces a put (the put is newer).
   private readonly heldDeals = new Map<string, Deal>();
@@ -259,11 +286,13 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
     if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
     if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
+    if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
+    this.pendingEvents = [];
     const last = statements.pop() as string;
     const sql =
       statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
@@ -416,6 +445,25 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return rows.length;
   }
 
+  async publish(events: readonly PublicEventDraft[], recordedAt: number) {
+    // Buffered like the puts: written with them, in the unit's last statement.
+    for (const event of events) {
+      this.pendingEvents.push([
+        event.type,
+        eventDealId(event) ?? null,
+        event.at,
+        recordedAt,
+        JSON.stringify(event.data),
+      ]);
+    }
+    if (events.length > 0) this.published = true;
+  }
+
+  async purgeEvents(before: number) {
+    const rows = await this.send('DELETE FROM events WHERE recorded_at < $1 RETURNING seq', [before]);
+    return rows.length;
+  }
+
   async lock(name: string) {
     await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
   }
@@ -425,15 +473,48 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
+    this.pendingEvents = [];
     this.heldDeals.clear();
     this.heldGigs.clear();
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
     await this.session.exec(
-      'TRUNCATE deals, gigs, closers, payouts, idempotency_keys RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
+      'TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
     );
   }
 }
+
+/** The outbox rows' INSERT (columns as publish buffers them), a parameter per value. */
+function outboxInsert(rows: unknown[][], params: unknown[]): string {
+  const tuples = rows.map((row) => {
+    const placeholders = row.map((value, i) => {
+      params.push(value);
+      return i === 4 ? `$${params.length}::json` : `$${params.length}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  return `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data) VALUES ${tuples.join(', ')}`;
+}
+
+/**
+ * Moves the outbox rows of every transaction that has ended into the feed, giving them their
+ * seq (migration 004 says why this order can never skip a reader). The feed row's lock comes
+ * first, in a statement of its own, so that the move's snapshot is taken after the last
+ * sequencer committed. Sent together: one round trip.
+ */
+const SEQUENCE_BATCH = 5000;
+const SEQUENCE = `WITH moved AS (
+    DELETE FROM event_outbox WHERE position IN (
+      SELECT position FROM event_outbox WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY xid, position LIMIT ${SEQUENCE_BATCH})
+    RETURNING xid, position, type, deal_id, at, recorded_at, data),
+  inserted AS (
+    INSERT INTO events (seq, type, deal_id, at, recorded_at, data)
+    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY xid, position),
+      type, deal_id, at, recorded_at, data FROM moved
+    RETURNING seq)
+  UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted)
+  WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM inserted) AS moved`;
 
 async function rollback(session: SqlSession) {
   // A failed ROLLBACK means a dead connection; the adapter discards it, the original error stands.
@@ -444,6 +525,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SqlStore implements Store {
   private closed = false;
+  /** The sequencer run in progress, and whether another must follow it (coalesced runs). */
+  private sequencing: Promise<void> | undefined;
+  private sequenceAgain: Promise<void> | undefined;
+  private sequenceTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly db: SqlDatabase) {}
 
@@ -484,6 +569,7 @@ export class SqlStore implements Store {
             // is aborted and the server answers that COMMIT by rolling back; the write's error
             // is the one thrown (Promise.all rejects with the first failure, the write's).
             await Promise.all([uow.flush(), session.query('COMMIT')]);
+            if (uow.published) this.sequenceSoon();
             return result;
           } catch (error) {
             await rollback(session);
@@ -499,9 +585,79 @@ export class SqlStore implements Store {
     }
   }
 
+  /**
+   * Runs the sequencer once more after any run in progress (whose snapshot may predate what the
+   * caller committed); concurrent callers share that one run.
+   */
+  private sequence(): Promise<void> {
+    if (!this.sequencing) {
+      this.sequencing = this.sequenceOnce().finally(() => {
+        this.sequencing = undefined;
+      });
+      return this.sequencing;
+    }
+    if (!this.sequenceAgain) {
+      this.sequenceAgain = this.sequencing.catch(ignore).then(() => {
+        this.sequenceAgain = undefined;
+        return this.sequence();
+      });
+    }
+    return this.sequenceAgain;
+  }
+
+  private async sequenceOnce(): Promise<void> {
+    for (;;) {
+      const moved = await this.db.session(async (session) => {
+        const begun = later(session.query('BEGIN'));
+        try {
+          const locked = later(session.query('SELECT last_seq FROM event_feed FOR UPDATE'));
+          const rows = later(session.query<{ moved: string | number }>(SEQUENCE));
+          const committed = later(session.query('COMMIT'));
+          await Promise.all([begun, locked, rows, committed]);
+          return Number((await rows)[0]?.moved ?? 0);
+        } catch (error) {
+          await rollback(session);
+          throw error;
+        }
+      });
+      // A full batch may have left more behind.
+      if (moved < SEQUENCE_BATCH) return;
+    }
+  }
+
+  /**
+   * After a commit that published: sequences within a few milliseconds, commits that arrive
+   * meanwhile sharing the run. A failure is left to the next run (the rows wait in the outbox).
+   */
+  private sequenceSoon(): void {
+    if (this.sequenceTimer || this.closed) return;
+    this.sequenceTimer = setTimeout(() => {
+      this.sequenceTimer = undefined;
+      if (!this.closed) this.sequence().catch(ignore);
+    }, 5);
+    this.sequenceTimer.unref();
+  }
+
+  async events(filter: EventFilter): Promise<StoredEvent[]> {
+    // What the caller committed is in the feed before it reads (unless an older transaction,
+    // still open, holds it back: it enters once that one ends).
+    await this.sequence();
+    return this.read((reader) => (reader as SqlReader).eventsPage(filter));
+  }
+
+  async lastSeq(): Promise<number> {
+    await this.sequence();
+    return this.read(async (reader) => {
+      const [row] = await (reader as SqlReader).lastSeqRow();
+      return Number(row.last_seq);
+    });
+  }
+
   async close() {
     if (this.closed) return;
     this.closed = true;
+    if (this.sequenceTimer) clearTimeout(this.sequenceTimer);
+    await this.sequencing?.catch(ignore);
     await this.db.close();
   }
 }

@@ -1,0 +1,32 @@
+// The event feed (D-41): every committed change, in seq order, a page at a time.
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { errorResponses } from '../../schemas/common.ts';
+import { EventFeedQuery, EventPageSchema } from '../../schemas/events.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import { eventView } from '../../views/events.ts';
+
+export const eventRoutes: FastifyPluginAsync<{ service: PipelineService }> = async (app, { service }) => {
+  app.get(
+    '/events',
+    {
+      schema: {
+        summary: 'The event feed: every committed change after a seq, in seq order',
+        description:
+          'Follow `nextAfter` to read every event exactly once, in order, whatever writes meanwhile. A reset empties the feed but seq goes on increasing, so a cursor stays valid.',
+        operationId: 'listEvents',
+        tags: ['events'],
+        querystring: EventFeedQuery,
+        response: { 200: Type.Ref(EventPageSchema), ...errorResponses(400) },
+      },
+    },
+    async (request: FastifyRequest<{ Querystring: Static<typeof EventFeedQuery> }>) => {
+      const { after = 0, limit = 100, type, dealId } = request.query;
+      const events = await service.events({ after, limit, type, dealId });
+      return {
+        events: events.map(eventView),
+        nextAfter: events.length > 0 ? events[events.length - 1].seq : after,
+      };
+    },
+  );
+};

@@ -1,0 +1,110 @@
+// The public events (D-40) and the feed (D-41): one schema per event type, so that a client
+// generated from the contract gets `data` typed by `type`.
+import { type TSchema, Type } from '@sinclair/typebox';
+import { PUBLIC_EVENT_TYPES } from '../domain/public-events.ts';
+import { RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
+import { DealSchema } from './deal.ts';
+import { DEAL_EXAMPLE } from './examples.ts';
+import { CloserSchema, GigSchema } from './marketplace.ts';
+
+export const EventTypeSchema = Type.Union(
+  PUBLIC_EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'a public event type' },
+);
+
+const Ids = { dealId: Type.String() };
+const GigIds = { gigId: Type.String(), dealId: Type.String() };
+const Mover = Type.Union([Type.Literal('agent'), Type.Literal('human'), Type.Literal('service')], {
+  description: 'who moved the deal: the agent, a human closer, or the platform',
+});
+
+/** The `data` of each event type. */
+const DATA: Record<(typeof PUBLIC_EVENT_TYPES)[number], TSchema> = {
+  'deal.created': Type.Object({ deal: Type.Ref(DealSchema) }),
+  'deal.stage_changed': Type.Object({ ...Ids, from: StageSchema, to: StageSchema, by: Mover }),
+  'deal.escalated': Type.Object({ ...Ids, role: RoleSchema, gigId: Type.String() }),
+  'deal.signals_reported': Type.Object({
+    ...Ids,
+    signals: Type.Array(Type.String(), { description: 'the signals added' }),
+    by: Type.Union([Type.Literal('seller'), Type.Literal('platform')]),
+  }),
+  'deal.stalled': Type.Object(Ids),
+  'deal.deescalated': Type.Object(Ids),
+  'deal.closed': Type.Object({
+    ...Ids,
+    outcome: Type.Union([Type.Literal('closed_won'), Type.Literal('closed_lost')]),
+    finalValueUsd: Type.Optional(Usd('closed value, when won')),
+    closedBy: Type.Union([Type.Literal('agent'), Type.Literal('human')]),
+  }),
+  'deal.reengaged': Type.Object({ ...Ids, revivedFrom: Type.String({ description: 'the closed_lost deal revived' }) }),
+  'gig.posted': Type.Object({ gig: Type.Ref(GigSchema) }),
+  'gig.claimed': Type.Object({ ...GigIds, closerId: Type.String() }),
+  'gig.released': Type.Object(GigIds),
+  'gig.reopened': Type.Object(GigIds),
+  'gig.expired': Type.Object(GigIds),
+  'gig.fulfilled': Type.Object({ ...GigIds, closerId: Type.Optional(Type.String()), outcome: Type.String() }),
+  'payout.posted': Type.Object({
+    closerId: Type.String(),
+    gigId: Type.String(),
+    dealId: Type.String(),
+    kind: Type.Union([Type.Literal('commission'), Type.Literal('fee')]),
+    amountUsd: Usd('amount paid'),
+  }),
+  'closer.enrolled': Type.Object({ closer: Type.Ref(CloserSchema) }),
+  'demo.reset': Type.Object({}),
+};
+
+export const EventSchema = Type.Union(
+  PUBLIC_EVENT_TYPES.map((type) =>
+    Type.Object({
+      id: Type.String({ description: '`evt_` and the seq' }),
+      seq: Type.Integer({ minimum: 1, description: 'the place in the feed: increasing, never reused' }),
+      type: Type.Literal(type),
+      at: { ...Timestamp, description: 'the platform time of the change (the demo clock)' },
+      data: DATA[type],
+    }),
+  ),
+  {
+    $id: 'Event',
+    description: 'a committed change (D-40): `data` depends on `type`',
+    examples: [
+      {
+        id: 'evt_42',
+        seq: 42,
+        type: 'deal.stage_changed',
+        at: '2026-01-05T09:00:00.000Z',
+        data: { dealId: DEAL_EXAMPLE.id, from: 'proposal', to: 'negotiation', by: 'agent' },
+      },
+    ],
+  },
+);
+
+const MAX_SEQ = Number.MAX_SAFE_INTEGER;
+
+export const EventFeedQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SEQ,
+        default: 0,
+        description: 'events with a seq above this one; 0 (the default) reads from the oldest kept',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'events per page' })),
+    type: Type.Optional(EventTypeSchema),
+    dealId: Type.Optional(Type.String({ description: 'events about this deal' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EventPageSchema = Type.Object(
+  {
+    events: Type.Array(Type.Ref(EventSchema)),
+    nextAfter: Type.Integer({
+      minimum: 0,
+      description: 'the `after` of the next page: the last seq answered, or this page’s `after` when none was',
+    }),
+  },
+  { $id: 'EventPage' },
+);

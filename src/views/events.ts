@@ -1,0 +1,38 @@
+// Public events (D-40) → the JSON of the feed, the stream, the webhooks and the MCP tool: the
+// domain's cents and epoch milliseconds become USD and ISO 8601, records their API views.
+import { centsToUsd } from '../domain/money.ts';
+import type { StoredEvent } from '../store/store.ts';
+import { closerView, dealView, gigView, iso } from './records.ts';
+
+export function eventData(event: StoredEvent['event']): Record<string, unknown> {
+  switch (event.type) {
+    case 'deal.created':
+      return { deal: dealView(event.data.deal) };
+    case 'deal.closed': {
+      const { finalValueCents, ...rest } = event.data;
+      return finalValueCents === undefined ? rest : { ...rest, finalValueUsd: centsToUsd(finalValueCents) };
+    }
+    case 'gig.posted':
+      return { gig: gigView(event.data.gig) };
+    case 'payout.posted': {
+      const { line } = event.data;
+      return {
+        closerId: line.closerId,
+        gigId: line.gigId,
+        dealId: line.dealId,
+        kind: line.kind,
+        amountUsd: centsToUsd(line.amountCents),
+      };
+    }
+    case 'closer.enrolled':
+      return { closer: closerView({ closer: event.data.closer, payouts: [] }) };
+    default:
+      return event.data;
+  }
+}
+
+export function eventView({ seq, event }: StoredEvent) {
+  return { id: `evt_${seq}`, seq, type: event.type, at: iso(event.at), data: eventData(event) };
+}
+
+export type EventView = ReturnType<typeof eventView>;
