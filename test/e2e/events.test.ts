@@ -155,7 +155,10 @@ describe('the event feed (GET /events)', () => {
     const start = await lastSeq();
     await reportSignals(t, dealId, ['budget_confirmed']);
     assert.equal((await t.post(`${t.prefix}/deals/${dealId}/deescalate`)).status, 200);
-    const closing = await t.post(`${t.prefix}/deals/${lost.id}/advance`, { advanceTo: 'closed_lost', note: 'no budget' });
+    const closing = await t.post(`${t.prefix}/deals/${lost.id}/advance`, {
+      advanceTo: 'closed_lost',
+      note: 'no budget',
+    });
     assert.equal(closing.body.stage, 'closed_lost');
     const revived = await t.post(`${t.prefix}/deals/${lost.id}/reengage`);
     assert.equal(revived.status, 201);

@@ -1,0 +1,133 @@
+// The feed's order on PostgreSQL (D-41, migration 004): an event enters the feed only once every
+// transaction that began before its own has ended, so a reader can never read a seq and later
+// find a lower one. Shown with two units of work held open on purpose, on two store instances
+// (two connection pools, as two service instances would be) over one schema.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PublicEventDraft } from '../../src/domain/public-events.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
+
+const server = await postgresForTests();
+const T0 = Date.parse('2026-01-05T09:00:00.000Z');
+const moved = (dealId: string): PublicEventDraft => ({
+  type: 'deal.stage_changed',
+  at: T0,
+  data: { dealId, from: 'sourced', to: 'qualified', by: 'agent' },
+});
+const dealIdsOf = (events: { event: PublicEventDraft }[]) =>
+  events.map(({ event }) => (event as { data: { dealId: string } }).data.dealId);
+
+describe('the feed’s order across instances on PostgreSQL', { skip: server.skip }, () => {
+  let schema: TestSchema;
+  let one: Store;
+  let two: Store;
+  before(async () => {
+    schema = await createTestSchema(server.url as string, 'feed_order');
+    one = await createStore(schema.url);
+    two = await createStore(schema.url);
+  });
+  after(async () => {
+    await Promise.all([one?.close(), two?.close()]);
+    await schema?.drop();
+  });
+
+  it('an event committed behind an older open transaction waits for it, and then both enter in order', async () => {
+    const start = await one.lastSeq();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let begun!: () => void;
+    const hasBegun = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    // The older transaction: it writes first (so it has a transaction id), then stays open.
+    const older = one.transaction(async (uow) => {
+      await uow.takeNumber('deal');
+      await uow.publish([moved('deal_older')], T0);
+      begun();
+      await held;
+    });
+    await hasBegun;
+    // A younger one, on the other instance, commits meanwhile.
+    await two.transaction((uow) => uow.publish([moved('deal_younger')], T0));
+    // Its event is committed but not yet in the feed: reading it now would let the older one
+    // appear later below it.
+    assert.deepEqual(await two.events({ after: start, limit: 10 }), []);
+    assert.deepEqual(await one.events({ after: start, limit: 10 }), []);
+    release();
+    await older;
+    const events = await two.events({ after: start, limit: 10 });
+    assert.deepEqual(dealIdsOf(events), ['deal_older', 'deal_younger']);
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      [start + 1, start + 2],
+    );
+  });
+
+  it('a rolled-back unit leaves nothing, and does not hold the feed back once it has ended', async () => {
+    const start = await one.lastSeq();
+    await assert.rejects(
+      one.transaction(async (uow) => {
+        await uow.takeNumber('deal');
+        await uow.publish([moved('deal_rolled_back')], T0);
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    await two.transaction((uow) => uow.publish([moved('deal_after')], T0));
+    assert.deepEqual(dealIdsOf(await one.events({ after: start, limit: 10 })), ['deal_after']);
+  });
+
+  it('racing writers on both instances and a reader: every event once, in order, none skipped', async () => {
+    const start = await one.lastSeq();
+    const seen: number[] = [];
+    const names: string[] = [];
+    let writing = true;
+    let expected = Number.POSITIVE_INFINITY;
+    const reader = (async () => {
+      let cursor = start;
+      // Another database's transaction on the same server may hold an event back a moment
+      // (xmin is the server's): once the writers are done, read until all arrived (or 20 s).
+      const deadline = () => !writing && Date.now() > doneAt + 20_000;
+      for (let i = 0; ; i++) {
+        const wasWriting = writing;
+        const page = await (i % 2 === 0 ? one : two).events({ after: cursor, limit: 5 });
+        for (const { seq, event } of page) {
+          seen.push(seq);
+          names.push((event as { data: { dealId: string } }).data.dealId);
+        }
+        if (page.length > 0) cursor = page[page.length - 1].seq;
+        if (!wasWriting && page.length === 0 && (seen.length >= expected || deadline())) return;
+      }
+    })();
+    let doneAt = 0;
+    const written: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        const store = w % 2 === 0 ? one : two;
+        for (let k = 0; k < 25; k++) {
+          const id = `deal_w${w}_${k}`;
+          await store.transaction(async (uow) => {
+            await uow.takeNumber('deal');
+            // Some units take their time, so that commits interleave out of transaction-id order.
+            if ((w + k) % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 3));
+            await uow.publish([moved(id), moved(`${id}_b`)], T0);
+          });
+          written.push(id, `${id}_b`);
+        }
+      }),
+    );
+    expected = written.length;
+    doneAt = Date.now();
+    writing = false;
+    await reader;
+    assert.equal(seen.length, written.length);
+    seen.forEach((seq, i) => assert.equal(seq, start + 1 + i, 'contiguous and in order'));
+    assert.deepEqual(new Set(names), new Set(written));
+    // A unit's events stay together.
+    for (let i = 0; i < names.length; i += 2) assert.equal(names[i + 1], `${names[i]}_b`);
+  });
+});
