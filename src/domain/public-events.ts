@@ -4,7 +4,7 @@
 import type { PipelineEvent } from './events.ts';
 import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
-import { evolve, type PipelineState } from './state.ts';
+import type { PipelineState } from './state.ts';
 
 export type PublicEventDraft =
   | { type: 'deal.created'; at: number; data: { deal: Deal } }
@@ -98,17 +98,22 @@ function entryAfter(events: readonly PipelineEvent[], i: number, dealId: string)
 /**
  * The public events of one decision, in order: `state` is the state the decision was made on,
  * `events` what it decided, `now` the platform time of the change. A refused decision has no
- * events, so publishes nothing.
+ * events, so publishes nothing. One pass over the events, tracking only what an event's data
+ * needs from before it (a deal's stage, a gig's deal and claimant): no second evolve.
  */
 export function publicEvents(state: PipelineState, events: readonly PipelineEvent[], now: number): PublicEventDraft[] {
   const published: PublicEventDraft[] = [];
-  let current = state;
+  // What this decision changed so far, over what the state says.
+  const stages = new Map<string, Stage>();
+  const gigs = new Map<string, { dealId: string; closerId?: string }>();
+  const stageOf = (dealId: string) => stages.get(dealId) ?? (state.deals.get(dealId) as Deal).stage;
+  const gigOf = (gigId: string) => gigs.get(gigId) ?? (state.gigs.get(gigId) as Gig);
   events.forEach((event, i) => {
-    const before = current;
-    current = evolve(current, event);
     switch (event.type) {
       case 'DealCreated': {
-        published.push({ type: 'deal.created', at: now, data: { deal: current.deals.get(event.deal.id) as Deal } });
+        // The decider's record, complete with its first activity entry; never changed after.
+        stages.set(event.deal.id, event.deal.stage);
+        published.push({ type: 'deal.created', at: now, data: { deal: event.deal } });
         const lineage = event.deal.lineage;
         if (lineage) {
           published.push({
@@ -120,7 +125,8 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         return;
       }
       case 'DealMoved': {
-        const from = (before.deals.get(event.dealId) as Deal).stage;
+        const from = stageOf(event.dealId);
+        stages.set(event.dealId, event.to);
         const by = entryAfter(events, i, event.dealId)?.entry.by ?? 'service';
         published.push({ type: 'deal.stage_changed', at: now, data: { dealId: event.dealId, from, to: event.to, by } });
         if (event.to === 'closed_won' || event.to === 'closed_lost') {
@@ -151,6 +157,7 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         if (!event.humanTrack) published.push({ type: 'deal.deescalated', at: now, data: { dealId: event.dealId } });
         return;
       case 'GigPosted':
+        gigs.set(event.gig.id, { dealId: event.gig.dealId });
         published.push(
           {
             type: 'deal.escalated',
@@ -161,27 +168,30 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         );
         return;
       case 'GigClaimed': {
-        const gig = current.gigs.get(event.gigId) as Gig;
+        const { dealId } = gigOf(event.gigId);
+        gigs.set(event.gigId, { dealId, closerId: event.closerId });
         published.push({
           type: 'gig.claimed',
           at: now,
-          data: { gigId: gig.id, dealId: gig.dealId, closerId: event.closerId },
+          data: { gigId: event.gigId, dealId, closerId: event.closerId },
         });
         return;
       }
       case 'GigReleased':
       case 'GigReopened':
       case 'GigLapsed': {
-        const gig = current.gigs.get(event.gigId) as Gig;
+        const { dealId } = gigOf(event.gigId);
+        // A reopened gig has no claimant any more (evolve drops it); a released one keeps it.
+        if (event.type === 'GigReopened') gigs.set(event.gigId, { dealId });
         const type =
           event.type === 'GigReleased' ? 'gig.released' : event.type === 'GigReopened' ? 'gig.reopened' : 'gig.expired';
-        published.push({ type, at: now, data: { gigId: gig.id, dealId: gig.dealId } });
+        published.push({ type, at: now, data: { gigId: event.gigId, dealId } });
         return;
       }
       case 'GigFulfilled': {
-        const gig = before.gigs.get(event.gigId) as Gig;
+        const gig = gigOf(event.gigId);
         const data: Extract<PublicEventDraft, { type: 'gig.fulfilled' }>['data'] = {
-          gigId: gig.id,
+          gigId: event.gigId,
           dealId: gig.dealId,
           outcome: event.outcome,
         };
