@@ -263,3 +263,33 @@ describe('the event feed (GET /events)', () => {
     assert.deepEqual(await everyEventAfter(0), before);
   });
 });
+
+describe('the feed’s retention (EVENT_RETENTION_HOURS)', () => {
+  it('the timers forget events older than the retention in real time, not on the demo clock', async () => {
+    let machineNow = T0;
+    const t = await startTestServer({ clock: { now: () => machineNow }, config: { eventRetentionHours: 2 } });
+    try {
+      const page = async () => (await t.get<FeedPage>('/events?limit=1000')).body;
+      const seeded = await page();
+      assert.deepEqual(
+        seeded.events.map((e) => e.type),
+        ['closer.enrolled', 'closer.enrolled'],
+      );
+      // The demo clock moves 90 days: nothing is old in real time, nothing is forgotten.
+      await advanceClock(t, 2160);
+      assert.equal((await page()).events.length, 2);
+      machineNow += 60 * 60 * 1000;
+      await createDeal(t);
+      machineNow += 61 * 60 * 1000; // the seeded events are now 2 h 1 min old, the deal's 1 h 1 min
+      await advanceClock(t, 0); // runs the timers
+      const kept = await page();
+      assert.deepEqual(
+        kept.events.map((e) => e.type),
+        ['deal.created'],
+      );
+      assert.equal(kept.events[0].seq, seeded.events[1].seq + 1, 'seq is untouched');
+    } finally {
+      await t.close();
+    }
+  });
+});
