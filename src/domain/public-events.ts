@@ -86,6 +86,12 @@ type Actor = 'agent' | 'human' | 'service';
 /** Who reported signals: the Seller, or the platform (a stall). */
 type Reporter = 'seller' | 'platform';
 
+/** A gig's deal and claimant, as a decision leaves them. */
+interface GigLink {
+  dealId: string;
+  closerId?: string;
+}
+
 /** The activity entry that follows event i for the same deal (the decider records one per change). */
 function entryAfter(events: readonly PipelineEvent[], i: number, dealId: string) {
   for (let j = i + 1; j < events.length; j++) {
@@ -105,10 +111,9 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
   const published: PublicEventDraft[] = [];
   // What this decision changed so far, over what the state says.
   const stages = new Map<string, Stage>();
-  const gigs = new Map<string, { dealId: string; closerId?: string }>();
-  const stageOf = (dealId: string) => stages.get(dealId) ?? (state.deals.get(dealId) as Deal).stage;
-  const gigOf = (gigId: string) => gigs.get(gigId) ?? (state.gigs.get(gigId) as Gig);
-  events.forEach((event, i) => {
+  const gigs = new Map<string, GigLink>();
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
     switch (event.type) {
       case 'DealCreated': {
         // The decider's record, complete with its first activity entry; never changed after.
@@ -122,10 +127,10 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
             data: { dealId: event.deal.id, revivedFrom: lineage.revivedFrom },
           });
         }
-        return;
+        continue;
       }
       case 'DealMoved': {
-        const from = stageOf(event.dealId);
+        const from = stages.get(event.dealId) ?? (state.deals.get(event.dealId) as Deal).stage;
         stages.set(event.dealId, event.to);
         const by = entryAfter(events, i, event.dealId)?.entry.by ?? 'service';
         published.push({ type: 'deal.stage_changed', at: now, data: { dealId: event.dealId, from, to: event.to, by } });
@@ -138,7 +143,7 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
           if (event.finalValueCents !== undefined) data.finalValueCents = event.finalValueCents;
           published.push({ type: 'deal.closed', at: now, data });
         }
-        return;
+        continue;
       }
       case 'SignalsAdded': {
         const acted = entryAfter(events, i, event.dealId)?.acted ?? true;
@@ -151,11 +156,11 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         if (event.signals.includes('gone_dark')) {
           published.push({ type: 'deal.stalled', at: now, data: { dealId: event.dealId } });
         }
-        return;
+        continue;
       }
       case 'HumanTrackSet':
         if (!event.humanTrack) published.push({ type: 'deal.deescalated', at: now, data: { dealId: event.dealId } });
-        return;
+        continue;
       case 'GigPosted':
         gigs.set(event.gig.id, { dealId: event.gig.dealId });
         published.push(
@@ -166,30 +171,30 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
           },
           { type: 'gig.posted', at: now, data: { gig: event.gig } },
         );
-        return;
+        continue;
       case 'GigClaimed': {
-        const { dealId } = gigOf(event.gigId);
+        const { dealId } = gigs.get(event.gigId) ?? (state.gigs.get(event.gigId) as Gig);
         gigs.set(event.gigId, { dealId, closerId: event.closerId });
         published.push({
           type: 'gig.claimed',
           at: now,
           data: { gigId: event.gigId, dealId, closerId: event.closerId },
         });
-        return;
+        continue;
       }
       case 'GigReleased':
       case 'GigReopened':
       case 'GigLapsed': {
-        const { dealId } = gigOf(event.gigId);
+        const { dealId } = gigs.get(event.gigId) ?? (state.gigs.get(event.gigId) as Gig);
         // A reopened gig has no claimant any more (evolve drops it); a released one keeps it.
         if (event.type === 'GigReopened') gigs.set(event.gigId, { dealId });
         const type =
           event.type === 'GigReleased' ? 'gig.released' : event.type === 'GigReopened' ? 'gig.reopened' : 'gig.expired';
         published.push({ type, at: now, data: { gigId: event.gigId, dealId } });
-        return;
+        continue;
       }
       case 'GigFulfilled': {
-        const gig = gigOf(event.gigId);
+        const gig = gigs.get(event.gigId) ?? (state.gigs.get(event.gigId) as Gig);
         const data: Extract<PublicEventDraft, { type: 'gig.fulfilled' }>['data'] = {
           gigId: event.gigId,
           dealId: gig.dealId,
@@ -197,21 +202,21 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         };
         if (gig.closerId !== undefined) data.closerId = gig.closerId;
         published.push({ type: 'gig.fulfilled', at: now, data });
-        return;
+        continue;
       }
       case 'PayoutPosted':
         published.push({ type: 'payout.posted', at: now, data: { line: event.line } });
-        return;
+        continue;
       case 'CloserEnrolled':
         published.push({ type: 'closer.enrolled', at: now, data: { closer: event.closer } });
-        return;
+        continue;
       // Changes that are part of one published above: a deal's activity entry, a revival's
       // cleared signal (its gig.fulfilled says it), a gig's move within its claim.
       case 'ActivityRecorded':
       case 'SignalsCleared':
       case 'GigMoved':
-        return;
+        break;
     }
-  });
+  }
   return published;
 }
