@@ -1,6 +1,7 @@
 // The project's command line (bin/sales-pipeline-gate.mjs runs it through tsx):
 //   sales-pipeline-gate mcp               the demo's MCP server over stdio, on a fresh in-memory store
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
+//   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { COMMAND } from './command.ts';
@@ -17,6 +18,10 @@ Commands:
                       demo. Logs go to stderr.
   verify <base-url>   Run the probe suite of /verify against a deployment, e.g.
                       ${COMMAND} verify http://127.0.0.1:3000; exits 1 if a probe fails.
+  receive [--port N]  Run a local webhook receiver (default port 4000) that verifies each
+                      delivery's signature with the secret in WEBHOOK_SECRET (the whsec_...
+                      of POST /webhooks) and prints the event; a delivery that does not
+                      verify is answered 401.
   --help              Show this help.
 `;
 
@@ -41,6 +46,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     case 'verify':
       if (rest.length !== 1) return usage(io, `${COMMAND} verify takes one argument: the base URL of a deployment`);
       return verify(rest[0], io);
+    case 'receive':
+      return receive(rest, io);
     case '--help':
     case '-h':
     case 'help':
@@ -105,4 +112,23 @@ async function verify(baseUrl: string, io: Io): Promise<number> {
       : `${failed} of ${report.results.length} probes failed against ${baseUrl}`,
   );
   return report.ok ? 0 : 1;
+}
+
+async function receive(args: readonly string[], io: Io): Promise<number | undefined> {
+  let port = 4000;
+  if (args.length > 0) {
+    const value = args[0] === '--port' && args.length === 2 ? Number(args[1]) : Number.NaN;
+    if (!Number.isInteger(value) || value < 0 || value > 65535) {
+      return usage(io, `${COMMAND} receive takes --port N (0 to 65535), got: ${args.join(' ')}`);
+    }
+    port = value;
+  }
+  const secret = process.env.WEBHOOK_SECRET;
+  if (!secret?.startsWith('whsec_')) {
+    return usage(io, 'set WEBHOOK_SECRET to the secret POST /webhooks answered (whsec_...)');
+  }
+  const { startReceiver } = await import('./webhook-receiver.ts');
+  const { url } = await startReceiver({ port, secret, print: io.out });
+  io.err(`${COMMAND} receive: listening on ${url}; each verified event is printed on one line`);
+  return undefined;
 }
