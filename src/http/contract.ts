@@ -61,7 +61,8 @@ function errorExample(status: string, operation: Operation): Json {
   const isCloser = /closer/i.test(operation.operationId ?? '') && !/match/i.test(operation.operationId ?? '');
   let code: ErrorCode = EXAMPLE_CODE[status] ?? 'INVALID_BODY';
   if (status === '404' && operation.parameters?.some((p) => p.in === 'path')) {
-    code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : 'DEAL_NOT_FOUND';
+    const isWebhook = /webhook/i.test(operation.operationId ?? '');
+    code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : isWebhook ? 'WEBHOOK_NOT_FOUND' : 'DEAL_NOT_FOUND';
   }
   if (status === '409' && isGig) code = 'GIG_NOT_OPEN';
   if (status === '422' && !/advance/i.test(operation.operationId ?? '')) code = 'IDEMPOTENCY_KEY_REUSED';
