@@ -25,7 +25,11 @@ export async function startReceiver(respond?: Respond, port = 0): Promise<Receiv
     url: '',
     port: 0,
     received,
-    respond: respond ?? ((_req, res) => res.writeHead(204).end()),
+    respond:
+      respond ??
+      ((_req, res) => {
+        res.writeHead(204).end();
+      }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -63,11 +67,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls until check() is truthy (or fails after timeoutMs). */
-export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
