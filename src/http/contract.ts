@@ -37,7 +37,7 @@ const STATUS_WORDS: Record<string, string> = {
   409: 'Conflict: the record is not in a state that allows this operation',
   413: 'Body too large: over 64 KiB',
   415: 'Unsupported media type: send application/json',
-  422: 'Refused: the gate, a platform bound, a limit, or an idempotency key reused for another request',
+  422: 'Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request',
   429: 'Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry',
 };
 
