@@ -560,7 +560,13 @@ export class PipelineService {
     const refusal = await checkWebhookUrl(input.url, this.config.webhookAllowPrivate === true);
     return this.unit(async (uow) => {
       if (refusal) throw new RefusedError(refusal);
-      const [number, afterSeq] = await Promise.all([uow.webhooks.takeNumber(), uow.webhooks.feedLastSeq()]);
+      // The dispatcher's cursor is held first: no event above afterSeq can be dispatched
+      // before this webhook is committed (and so seen by the dispatcher).
+      const [number, , afterSeq] = await Promise.all([
+        uow.webhooks.takeNumber(),
+        uow.webhooks.holdCursor(),
+        uow.webhooks.feedLastSeq(),
+      ]);
       const hook: Webhook = {
         id: formatWebhookId(number),
         url: input.url,

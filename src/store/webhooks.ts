@@ -73,6 +73,12 @@ export interface WebhookUnit extends WebhookReader {
   /** The feed's last seq so far (a new webhook gets the events after it). */
   feedLastSeq(): Promise<number>;
   /**
+   * Waits for the dispatcher's cursor and holds it until the unit of work ends. A unit that
+   * creates a webhook holds it before reading feedLastSeq: no dispatcher can then pass an event
+   * above that seq before the webhook is committed and seen.
+   */
+  holdCursor(): Promise<void>;
+  /**
    * The dispatcher's cursor on the feed, locked until the unit of work ends; undefined when
    * another unit of work (of any instance) holds it: one dispatcher at a time.
    */

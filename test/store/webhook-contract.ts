@@ -195,5 +195,25 @@ export function webhookContract(name: string, store: () => Store) {
       await first;
       assert.equal(typeof (await store().transaction((uow) => uow.webhooks.lockCursor())), 'number');
     });
+
+    it('webhooks: a unit of work creating a webhook holds the cursor: the dispatcher skips meanwhile', async () => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding: () => void = () => undefined;
+      const isHeld = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const creating = store().transaction(async (uow) => {
+        await uow.webhooks.holdCursor();
+        holding();
+        await held;
+      });
+      await isHeld;
+      assert.equal(await store().transaction((uow) => uow.webhooks.lockCursor()), undefined);
+      release();
+      await creating;
+    });
   }
 }

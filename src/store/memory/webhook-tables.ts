@@ -30,7 +30,7 @@ export class WebhookTables {
   readonly hooks = new Map<string, Webhook>();
   /** Deliveries not done yet, by id (done ones are dropped: their attempts stay in the log). */
   readonly pending = new Map<number, Delivery>();
-  /** Which (webhook, seq) pairs were made deliveries, so that one is never made twice. */
+  /** The (webhook, seq) pairs of the pending deliveries, so that one is never made twice. */
   readonly made = new Set<string>();
   nextDeliveryId = 1;
   readonly attempts = new Map<string, WebhookAttempt[]>();
@@ -81,16 +81,25 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
     const log = attempts.get(id);
     hooks.delete(id);
     attempts.delete(id);
-    for (const delivery of dropped) pending.delete(delivery.id);
+    for (const delivery of dropped) {
+      pending.delete(delivery.id);
+      this.tables.made.delete(`${delivery.webhookId} ${delivery.seq}`);
+    }
     this.undo.push(() => {
       hooks.set(id, hook);
       if (log) attempts.set(id, log);
-      for (const delivery of dropped) pending.set(delivery.id, delivery);
+      for (const delivery of dropped) {
+        pending.set(delivery.id, delivery);
+        this.tables.made.add(`${delivery.webhookId} ${delivery.seq}`);
+      }
     });
     return true;
   }
   async feedLastSeq() {
     return this.events.lastSeq;
+  }
+  async holdCursor() {
+    // Units of work run one at a time here: the cursor is held already.
   }
   async lockCursor() {
     return this.tables.cursor;
@@ -169,7 +178,11 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
     const delivery = pending.get(outcome.deliveryId);
     if (!delivery || delivery.attempts !== outcome.attempt) return;
     delivery.leaseUntil = undefined;
-    if (outcome.nextAttemptAt === undefined) pending.delete(delivery.id);
-    else delivery.nextAttemptAt = outcome.nextAttemptAt;
+    if (outcome.nextAttemptAt === undefined) {
+      pending.delete(delivery.id);
+      this.tables.made.delete(`${delivery.webhookId} ${delivery.seq}`);
+    } else {
+      delivery.nextAttemptAt = outcome.nextAttemptAt;
+    }
   }
 }

@@ -116,6 +116,10 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
     return Number(row.last_seq);
   }
 
+  async holdCursor() {
+    await this.send('SELECT cursor FROM webhook_dispatch FOR UPDATE');
+  }
+
   async lockCursor() {
     const [row] = await this.send<{ cursor: Num }>('SELECT cursor FROM webhook_dispatch FOR UPDATE SKIP LOCKED');
     return row === undefined ? undefined : Number(row.cursor);
