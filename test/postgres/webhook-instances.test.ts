@@ -60,6 +60,9 @@ if (server.skip !== undefined) {
     it('a delivery whose sender died mid-attempt is made again once its lease ran out', async () => {
       receiver.received.length = 0;
       const closer = await enrol(a, 'Before The Crash (fictional)');
+      // Read from the feed first: the enrolment is sequenced before the webhook is created (an
+      // event committed before a webhook but sequenced after it would be delivered to it).
+      await a.get('/events?limit=1');
       const hook = (await a.post('/webhooks', { url: receiver.url })).body;
       // A third instance's sender claims a delivery of that earlier event (before the webhook:
       // no dispatcher makes it) and dies: its lease is taken, no answer is ever recorded.
