@@ -25,6 +25,12 @@ export interface Config {
   rateLimitPerMinute?: number;
   /** D-41: how long (real time) the feed keeps an event. */
   eventRetentionHours: number;
+  /** D-42: deliver webhooks to loopback and private addresses (local development and tests only). */
+  webhookAllowPrivate: boolean;
+  /** D-42: the first delay of the retry schedule (5 s); the others are multiples of it (tests shorten it). */
+  webhookRetryBaseMs: number;
+  /** D-42: a delivery attempt without an answer in this long failed (10 s; tests shorten it). */
+  webhookTimeoutMs: number;
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -52,6 +58,13 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
     throw new Error(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -100,5 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 0 turns it off, as unset does.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000) || undefined,
     eventRetentionHours: number(env, 'EVENT_RETENTION_HOURS', 72, 0.001, 24 * 3650),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 60_000),
   };
 }

@@ -5,6 +5,7 @@ import { type Config, loadConfig } from './config.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
+import { WebhookWorker } from './service/webhooks/worker.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -42,6 +43,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const service = new PipelineService(store, options.clock ?? systemClock, {
     claimTtlHours: config.claimTtlHours,
     eventRetentionHours: config.eventRetentionHours,
+    webhookAllowPrivate: config.webhookAllowPrivate,
   });
   await service.seedIfEmpty();
   const catalog = await sandboxCatalog();
@@ -80,6 +82,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     timer.unref();
   }
 
+  // D-42: every instance delivers webhooks; a commit wakes it, a short poll catches the rest
+  // (retries falling due, and what other instances committed).
+  const webhooks = new WebhookWorker(
+    store,
+    systemClock,
+    {
+      allowPrivate: config.webhookAllowPrivate,
+      retryBaseMs: config.webhookRetryBaseMs,
+      timeoutMs: config.webhookTimeoutMs,
+    },
+    app.log,
+  );
+  const stopWaking = service.onCommit(() => webhooks.wake());
+  webhooks.start();
+
   return {
     app,
     service,
@@ -88,6 +105,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host}:${port}`,
     async close() {
       if (timer) clearInterval(timer);
+      stopWaking();
+      await webhooks.stop();
       await app.close();
       await store.close();
     },

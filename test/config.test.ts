@@ -78,3 +78,27 @@ describe('the default connection cap from the open-file limit', () => {
     assert.equal(defaultMaxConnections(undefined), FALLBACK_MAX_CONNECTIONS);
   });
 });
+
+describe('the webhook settings', () => {
+  it('defaults: private addresses refused, a 5 s retry base, a 10 s attempt timeout', () => {
+    const config = loadConfig({});
+    assert.equal(config.webhookAllowPrivate, false);
+    assert.equal(config.webhookRetryBaseMs, 5000);
+    assert.equal(config.webhookTimeoutMs, 10_000);
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_MS and WEBHOOK_TIMEOUT_MS, and refuses bad values', () => {
+    const config = loadConfig({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '500',
+    });
+    assert.equal(config.webhookAllowPrivate, true);
+    assert.equal(config.webhookRetryBaseMs, 100);
+    assert.equal(config.webhookTimeoutMs, 500);
+    assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate, false);
+    assert.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' }), /WEBHOOK_ALLOW_PRIVATE must be true or false/);
+    assert.throws(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: '0' }), /WEBHOOK_RETRY_BASE_MS/);
+    assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '600001' }), /WEBHOOK_TIMEOUT_MS/);
+  });
+});

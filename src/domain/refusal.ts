@@ -1,12 +1,13 @@
 // Refusals are values. Every code the core can refuse with is listed here once with its kind;
 // the kind picks the HTTP status (D-5) in the error catalogue (src/views/errors.ts).
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'gate' | 'mandate' | 'limit';
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'gate' | 'mandate' | 'limit' | 'forbidden';
 
 export const REFUSAL_KINDS = {
   INVALID_BODY: 'invalid',
   DEAL_NOT_FOUND: 'not_found',
   GIG_NOT_FOUND: 'not_found',
   CLOSER_NOT_FOUND: 'not_found',
+  WEBHOOK_NOT_FOUND: 'not_found',
   DEAL_TERMINAL: 'conflict',
   DEAL_NOT_CLOSED_WON: 'conflict',
   DEAL_NOT_CLOSED_LOST: 'conflict',
@@ -25,6 +26,7 @@ export const REFUSAL_KINDS = {
   GATE_COMMISSION_CAP: 'gate',
   SIGNAL_LIMIT: 'limit',
   MANDATE_OUT_OF_BOUNDS: 'mandate',
+  WEBHOOK_URL_FORBIDDEN: 'forbidden',
 } as const satisfies Record<string, RefusalKind>;
 
 export type RefusalCode = keyof typeof REFUSAL_KINDS;
@@ -50,6 +52,7 @@ export const refuse = {
   conflict: (code: CodeOf<'conflict'>, message: string): Refusal => ({ kind: 'conflict', code, message }),
   gate: (code: CodeOf<'gate'>, message: string): Refusal => ({ kind: 'gate', code, message }),
   limit: (code: CodeOf<'limit'>, message: string): Refusal => ({ kind: 'limit', code, message }),
+  forbidden: (code: CodeOf<'forbidden'>, message: string): Refusal => ({ kind: 'forbidden', code, message }),
   mandate: (violations: readonly string[]): Refusal => ({
     kind: 'mandate',
     code: 'MANDATE_OUT_OF_BOUNDS',

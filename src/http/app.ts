@@ -32,6 +32,7 @@ import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
@@ -312,6 +313,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
   await app.register(eventRoutes, { service: options.service });
+  await app.register(webhookRoutes, { service: options.service });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.

@@ -37,7 +37,7 @@ const STATUS_WORDS: Record<string, string> = {
   409: 'Conflict: the record is not in a state that allows this operation',
   413: 'Body too large: over 64 KiB',
   415: 'Unsupported media type: send application/json',
-  422: 'Refused: the gate, a platform bound, a limit, or an idempotency key reused for another request',
+  422: 'Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request',
   429: 'Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry',
 };
 
@@ -61,7 +61,8 @@ function errorExample(status: string, operation: Operation): Json {
   const isCloser = /closer/i.test(operation.operationId ?? '') && !/match/i.test(operation.operationId ?? '');
   let code: ErrorCode = EXAMPLE_CODE[status] ?? 'INVALID_BODY';
   if (status === '404' && operation.parameters?.some((p) => p.in === 'path')) {
-    code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : 'DEAL_NOT_FOUND';
+    const isWebhook = /webhook/i.test(operation.operationId ?? '');
+    code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : isWebhook ? 'WEBHOOK_NOT_FOUND' : 'DEAL_NOT_FOUND';
   }
   if (status === '409' && isGig) code = 'GIG_NOT_OPEN';
   if (status === '422' && !/advance/i.test(operation.operationId ?? '')) code = 'IDEMPOTENCY_KEY_REUSED';

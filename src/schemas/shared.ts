@@ -7,6 +7,7 @@ import { DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
+import { WebhookAttemptSchema, WebhookCreatedSchema, WebhookSchema } from './webhooks.ts';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
   ErrorSchema,
@@ -18,6 +19,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   EscalationSchema,
   EventSchema,
   EventPageSchema,
+  WebhookSchema,
+  WebhookCreatedSchema,
+  WebhookAttemptSchema,
   EmptyEnvelope,
   BlockedEnvelope,
   DealsEnvelope,

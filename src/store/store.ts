@@ -4,6 +4,7 @@ import type { IdKind } from '../domain/ids.ts';
 import type { PublicEventDraft, PublicEventType } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
+import type { WebhookReader, WebhookUnit } from './webhooks.ts';
 
 /** Filters of a page of deals (D-39), all optional; `afterId` is exclusive. */
 export interface DealFilter {
@@ -68,6 +69,8 @@ export interface StoreReader {
   dueGigs(now: number, limit: number): Promise<Gig[]>;
   /** Deals whose stall timer fell due at or before `now`, earliest first. */
   dueDeals(now: number, limit: number): Promise<Deal[]>;
+  /** The webhooks of D-42 and their deliveries (src/store/webhooks.ts). */
+  readonly webhooks: WebhookReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -83,6 +86,8 @@ export interface StoredAnswer {
 }
 
 export interface UnitOfWork extends StoreReader {
+  /** The webhooks of D-42: subscriptions, the dispatcher's cursor, deliveries and attempts. */
+  readonly webhooks: WebhookUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).
@@ -120,8 +125,9 @@ export interface UnitOfWork extends StoreReader {
   /** Forgets the feed's events recorded before `before` (machine ms); returns how many. */
   purgeEvents(before: number): Promise<number>;
   /**
-   * Deletes every record, stored answer and event of the feed, and restarts the id counters and
-   * the demo clock. The feed's seq is not restarted: a reader's cursor stays valid (D-41).
+   * Deletes every record, stored answer, event of the feed, webhook and delivery, and restarts
+   * the id counters and the demo clock. The feed's seq is not restarted: a reader's cursor stays
+   * valid (D-41), and neither is the webhook dispatcher's cursor on it.
    */
   wipe(): Promise<void>;
 }

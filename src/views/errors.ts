@@ -12,6 +12,7 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   gate: 422,
   mandate: 422,
   limit: 422,
+  forbidden: 422,
 };
 
 interface Entry {
@@ -49,6 +50,10 @@ export const ERRORS = {
   },
   GIG_NOT_FOUND: { status: 404, when: 'unknown gig id, of any shape or length' },
   CLOSER_NOT_FOUND: { status: 404, when: 'unknown closer id, in the path or named by `closerId` in a body' },
+  WEBHOOK_NOT_FOUND: {
+    status: 404,
+    when: 'unknown webhook id, of any shape or length (also after a reset, which deletes every webhook)',
+  },
   METHOD_NOT_ALLOWED: { status: 405, when: 'a known path with a method it does not serve; `Allow` lists the methods' },
   DEAL_TERMINAL: {
     status: 409,
@@ -90,6 +95,10 @@ export const ERRORS = {
   MANDATE_OUT_OF_BOUNDS: {
     status: 422,
     when: 'the mandate breaks a platform bound or is malformed; `violations` lists every breach',
+  },
+  WEBHOOK_URL_FORBIDDEN: {
+    status: 422,
+    when: 'a webhook `url` whose host is, or resolves to, a loopback, private, link-local or unique-local address (refused unless `WEBHOOK_ALLOW_PRIVATE=true`, for local development)',
   },
   SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals' },
   IDEMPOTENCY_KEY_REUSED: {

@@ -18,6 +18,7 @@ import {
 import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
 import { StageIndex } from './stage-index.ts';
+import { MemoryWebhookReader, MemoryWebhookUnit, WebhookTables } from './webhook-tables.ts';
 
 interface Data {
   deals: NumberedTable<Deal>;
@@ -35,9 +36,11 @@ interface Data {
   answers: Map<string, StoredAnswer>;
   /** The feed (D-41); a reset starts an empty one that goes on from the last seq. */
   events: EventLog;
+  /** Webhooks and their deliveries (D-42). */
+  webhooks: WebhookTables;
 }
 
-const emptyData = (lastSeq = 0): Data => ({
+const emptyData = (lastSeq = 0, webhookCursor = 0): Data => ({
   deals: new NumberedTable('deal'),
   stages: new StageIndex(),
   gigs: new NumberedTable('gig'),
@@ -50,6 +53,7 @@ const emptyData = (lastSeq = 0): Data => ({
   clockOffsetMs: 0,
   answers: new Map(),
   events: new EventLog(lastSeq),
+  webhooks: new WebhookTables(webhookCursor),
 });
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -62,6 +66,9 @@ function append<V>(map: Map<string, V[]>, key: string, value: V): void {
 
 class MemoryReader implements StoreReader {
   constructor(protected data: Data) {}
+  get webhooks() {
+    return new MemoryWebhookReader(this.data.webhooks);
+  }
   async getDeal(id: string) {
     return this.data.deals.get(id);
   }
@@ -171,6 +178,10 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     super(data);
   }
 
+  override get webhooks() {
+    return new MemoryWebhookUnit(this.data.webhooks, this.data.events, this.undo);
+  }
+
   async nextNumbers() {
     const { deal, gig, closer } = this.data.counters;
     return { deal: deal + 1, gig: gig + 1, closer: closer + 1 };
@@ -272,7 +283,7 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   async wipe() {
     const previous = this.data;
     this.undo.push(() => this.replace(previous));
-    const fresh = emptyData(previous.events.lastSeq);
+    const fresh = emptyData(previous.events.lastSeq, previous.webhooks.cursor);
     this.replace(fresh);
     this.data = fresh;
   }

@@ -38,6 +38,7 @@ import {
 import { closerValues, dealValues, gigValues, type PayoutRow, payoutFromRow, payoutParams } from './codec.ts';
 import { migrate } from './migrate.ts';
 import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { SqlWebhookReader, SqlWebhookUnit, WEBHOOK_WIPE } from './sql-webhooks.ts';
 
 /** serialization_failure and deadlock_detected: the unit of work is safe to run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -73,6 +74,10 @@ function later<T>(promise: Promise<T>): Promise<T> {
 
 class SqlReader implements StoreReader {
   constructor(protected readonly session: SqlSession) {}
+
+  get webhooks() {
+    return new SqlWebhookReader((text, params) => this.send(text, params));
+  }
 
   /**
    * Sends one read now. A unit of work sends its buffered puts just before it, so that it reads
@@ -262,6 +267,13 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private readonly heldClosers = new Map<string, Closer>();
   /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
   private readonly dealsWithGigs = new Set<string>();
+
+  override get webhooks() {
+    return new SqlWebhookUnit(
+      (text, params) => this.send(text, params),
+      (after, limit) => this.eventsPage({ after, limit }),
+    );
+  }
 
   protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
     const written = this.flush();
@@ -479,7 +491,7 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
     await this.session.exec(
-      'TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0',
+      `TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0; ${WEBHOOK_WIPE}`,
     );
   }
 }

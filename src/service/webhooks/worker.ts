@@ -1,0 +1,211 @@
+// The webhook worker (D-42), one in every instance. A dispatcher follows the feed with a
+// durable cursor (one instance at a time: the cursor row is locked, SKIP LOCKED) and makes a
+// delivery due for every webhook an event matches; senders claim due deliveries with a lease
+// (FOR UPDATE SKIP LOCKED on PostgreSQL: exactly one instance sends each attempt) and POST
+// them, signed as Standard Webhooks says, outside any transaction. A sender that dies leaves
+// its lease to run out and the delivery is claimed again: at least once, never lost. Sends are
+// bounded per instance and each attempt by a timeout, so a slow receiver never slows the API
+// or the other receivers.
+import { Webhook as Signer } from 'standardwebhooks';
+import { nextAttemptAt, webhookWants } from '../../domain/webhooks.ts';
+import type { Store } from '../../store/store.ts';
+import type { ClaimedDelivery, NewDelivery } from '../../store/webhooks.ts';
+import { eventView } from '../../views/events.ts';
+import { postOnce } from './http-post.ts';
+
+export interface WebhookWorkerOptions {
+  /** WEBHOOK_ALLOW_PRIVATE: deliver to loopback and private addresses (local development, tests). */
+  allowPrivate: boolean;
+  /** WEBHOOK_RETRY_BASE_MS: the schedule's first delay (5 s); the others are multiples of it. */
+  retryBaseMs: number;
+  /** WEBHOOK_TIMEOUT_MS: an attempt without an answer in this long failed (10 s). */
+  timeoutMs: number;
+  /** Sends at once per instance. */
+  concurrency?: number;
+  /** How often the worker looks for work without being woken. */
+  pollMs?: number;
+  /** How long a claim holds a delivery; past it, the delivery is claimed again. */
+  leaseMs?: number;
+}
+
+/** Machine time: the schedule runs on real time, never on the demo clock. */
+export interface MachineClock {
+  now(): number;
+}
+
+interface Log {
+  error(context: object, message: string): void;
+}
+
+const DISPATCH_PAGE = 500;
+const ROUND_GAP_MS = 25;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const USER_AGENT = 'sales-pipeline-webhooks/1';
+
+/** The headers and body of one delivery, signed with the webhook's secret (Standard Webhooks). */
+export function signedRequest(delivery: ClaimedDelivery, now: number) {
+  const body = JSON.stringify(eventView({ seq: delivery.seq, event: delivery.event }));
+  const id = `evt_${delivery.seq}`;
+  const seconds = Math.floor(now / 1000);
+  const signature = new Signer(delivery.secret).sign(id, new Date(seconds * 1000), body);
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': id,
+      'webhook-timestamp': String(seconds),
+      'webhook-signature': signature,
+    },
+  };
+}
+
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private inFlight = 0;
+  private readonly sends = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: MachineClock,
+    private readonly options: WebhookWorkerOptions,
+    private readonly log?: Log,
+  ) {
+    this.concurrency = options.concurrency ?? 8;
+    // The attempt's timeout and a margin: a live sender always records before its lease ends.
+    this.leaseMs = options.leaseMs ?? options.timeoutMs + 30_000;
+  }
+
+  start(): void {
+    const poll = () => {
+      this.timer = setTimeout(() => {
+        this.wake();
+        if (!this.stopped) poll();
+      }, this.options.pollMs ?? 250);
+      this.timer.unref();
+    };
+    poll();
+    this.wake();
+  }
+
+  /** Looks for work now (after a commit, or a send that ended); runs once more if busy. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      for (let round = 0; ; round++) {
+        // Back-to-back rounds (commits keep coming) are spaced out: under load the worker
+        // costs a few units of work per ROUND_GAP_MS, not a few per commit.
+        if (round > 0) await sleep(ROUND_GAP_MS);
+        this.again = false;
+        try {
+          await this.dispatch();
+          await this.claimAndSend();
+        } catch (error) {
+          if (!this.stopped) this.log?.error({ err: error }, 'webhook worker failed');
+        }
+        if (!this.again || this.stopped) break;
+      }
+    })().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Stops looking for work and aborts sends in flight (their leases run out: sent again later). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.abort.abort();
+    await this.running;
+    await Promise.all([...this.sends]);
+  }
+
+  /** Follows the feed from the cursor: a delivery for each matching webhook, then the cursor on. */
+  async dispatch(): Promise<void> {
+    // On PostgreSQL, reading the last seq first moves what was committed into the feed.
+    await this.store.lastSeq();
+    for (;;) {
+      const full = await this.store.transaction(async (uow) => {
+        const cursor = await uow.webhooks.lockCursor();
+        if (cursor === undefined) return false; // another instance dispatches
+        const hooks = await uow.webhooks.list();
+        if (hooks.length === 0) {
+          // Nothing to deliver to: a webhook created later only gets events after it anyway.
+          const last = await uow.webhooks.feedLastSeq();
+          if (last > cursor) await uow.webhooks.setCursor(last);
+          return false;
+        }
+        const events = await uow.webhooks.feedAfter(cursor, DISPATCH_PAGE);
+        if (events.length === 0) return false;
+        const due: NewDelivery[] = [];
+        for (const { seq, event } of events) {
+          for (const hook of hooks) {
+            if (seq > hook.afterSeq && webhookWants(hook, event.type)) due.push({ webhookId: hook.id, seq, event });
+          }
+        }
+        await uow.webhooks.addDeliveries(due, this.clock.now());
+        await uow.webhooks.setCursor(events[events.length - 1].seq);
+        return events.length === DISPATCH_PAGE;
+      });
+      if (!full || this.stopped) return;
+    }
+  }
+
+  private async claimAndSend(): Promise<void> {
+    const free = this.concurrency - this.inFlight;
+    if (free <= 0 || this.stopped) return;
+    const now = this.clock.now();
+    const claimed = await this.store.transaction((uow) => uow.webhooks.claim(now, now + this.leaseMs, free));
+    for (const delivery of claimed) {
+      this.inFlight++;
+      const send = this.send(delivery)
+        .catch((error) => {
+          if (!this.stopped) this.log?.error({ err: error }, 'webhook delivery failed to record');
+        })
+        .finally(() => {
+          this.inFlight--;
+          this.sends.delete(send);
+          this.wake();
+        });
+      this.sends.add(send);
+    }
+  }
+
+  /** One attempt: sent, then its outcome recorded (unless the worker stopped meanwhile). */
+  private async send(delivery: ClaimedDelivery): Promise<void> {
+    const at = this.clock.now();
+    const { body, headers } = signedRequest(delivery, at);
+    const outcome = await postOnce(delivery.url, headers, body, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.options.allowPrivate,
+      signal: this.abort.signal,
+    });
+    if (this.stopped) return;
+    const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    const next = delivered
+      ? undefined
+      : nextAttemptAt(delivery.attempt, this.clock.now(), delivery.dispatchedAt, this.options.retryBaseMs);
+    await this.store.transaction((uow) =>
+      uow.webhooks.record({
+        deliveryId: delivery.deliveryId,
+        webhookId: delivery.webhookId,
+        seq: delivery.seq,
+        attempt: delivery.attempt,
+        at,
+        ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+        ...(outcome.error !== undefined ? { error: outcome.error.slice(0, 500) } : {}),
+        delivered,
+        ...(next !== undefined ? { nextAttemptAt: next } : {}),
+      }),
+    );
+  }
+}

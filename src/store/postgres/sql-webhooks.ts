@@ -1,0 +1,207 @@
+// The SQL adapter's webhooks (D-42, migration 005). Reads and writes go through the unit of
+// work's `send` (so they follow its buffered puts, in call order).
+import type { PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
+import type { Webhook } from '../../domain/webhooks.ts';
+import type { StoredEvent } from '../store.ts';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  NewDelivery,
+  WebhookAttempt,
+  WebhookReader,
+  WebhookUnit,
+} from '../webhooks.ts';
+
+export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+
+/** What a reset empties (the dispatcher's cursor stays: the feed's seq goes on). */
+export const WEBHOOK_WIPE =
+  'TRUNCATE webhooks, webhook_deliveries, webhook_attempts; UPDATE webhook_counter SET value = 0';
+
+type Num = string | number;
+interface HookRow {
+  id: string;
+  url: string;
+  types: PublicEventType[] | null;
+  secret: string;
+  created_at: Num;
+  after_seq: Num;
+}
+
+function hookFromRow(row: HookRow): Webhook {
+  const hook: Webhook = {
+    id: row.id,
+    url: row.url,
+    secret: row.secret,
+    createdAt: Number(row.created_at),
+    afterSeq: Number(row.after_seq),
+  };
+  if (row.types !== null) hook.types = row.types;
+  return hook;
+}
+
+const HOOK_COLUMNS = 'id, url, types, secret, created_at, after_seq';
+
+export class SqlWebhookReader implements WebhookReader {
+  constructor(protected readonly send: Send) {}
+
+  async get(id: string) {
+    const [row] = await this.send<HookRow>(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = $1`, [id]);
+    return row ? hookFromRow(row) : undefined;
+  }
+
+  async list() {
+    const rows = await this.send<HookRow>(`SELECT ${HOOK_COLUMNS} FROM webhooks ORDER BY length(id), id`);
+    return rows.map(hookFromRow);
+  }
+
+  async attempts(webhookId: string, limit: number) {
+    const rows = await this.send<{
+      seq: Num;
+      attempt: number;
+      at: Num;
+      status: number | null;
+      error: string | null;
+      next_attempt_at: Num | null;
+    }>(
+      `SELECT * FROM (SELECT id, seq, attempt, at, status, error, next_attempt_at FROM webhook_attempts
+       WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2) last ORDER BY id`,
+      [webhookId, limit],
+    );
+    return rows.map((row) => {
+      const attempt: WebhookAttempt = { webhookId, seq: Number(row.seq), attempt: row.attempt, at: Number(row.at) };
+      if (row.status !== null) attempt.status = row.status;
+      if (row.error !== null) attempt.error = row.error;
+      if (row.next_attempt_at !== null) attempt.nextAttemptAt = Number(row.next_attempt_at);
+      return attempt;
+    });
+  }
+}
+
+export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
+  constructor(
+    send: Send,
+    private readonly feedPage: (after: number, limit: number) => Promise<StoredEvent[]>,
+  ) {
+    super(send);
+  }
+
+  async takeNumber() {
+    const [row] = await this.send<{ value: Num }>('UPDATE webhook_counter SET value = value + 1 RETURNING value');
+    return Number(row.value);
+  }
+
+  async put(hook: Webhook) {
+    await this.send(
+      `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3::json, $4, $5, $6)
+       ON CONFLICT (id) DO UPDATE SET url = excluded.url, types = excluded.types, secret = excluded.secret`,
+      [
+        hook.id,
+        hook.url,
+        hook.types === undefined ? null : JSON.stringify(hook.types),
+        hook.secret,
+        hook.createdAt,
+        hook.afterSeq,
+      ],
+    );
+  }
+
+  async delete(id: string) {
+    // Deliveries and attempts go with it (ON DELETE CASCADE).
+    return (await this.send('DELETE FROM webhooks WHERE id = $1 RETURNING id', [id])).length > 0;
+  }
+
+  async feedLastSeq() {
+    const [row] = await this.send<{ last_seq: Num }>('SELECT last_seq FROM event_feed');
+    return Number(row.last_seq);
+  }
+
+  async holdCursor() {
+    await this.send('SELECT cursor FROM webhook_dispatch FOR UPDATE');
+  }
+
+  async lockCursor() {
+    const [row] = await this.send<{ cursor: Num }>('SELECT cursor FROM webhook_dispatch FOR UPDATE SKIP LOCKED');
+    return row === undefined ? undefined : Number(row.cursor);
+  }
+
+  async setCursor(seq: number) {
+    await this.send('UPDATE webhook_dispatch SET cursor = $1', [seq]);
+  }
+
+  feedAfter(after: number, limit: number) {
+    return this.feedPage(after, limit);
+  }
+
+  async addDeliveries(deliveries: readonly NewDelivery[], now: number) {
+    if (deliveries.length === 0) return;
+    const params: unknown[] = [now];
+    const tuples = deliveries.map((d) => {
+      const at = params.push(d.webhookId, d.seq, d.event.type, d.event.at, JSON.stringify(d.event.data));
+      return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}::json, $1, $1)`;
+    });
+    await this.send(
+      `INSERT INTO webhook_deliveries (webhook_id, seq, type, at, data, dispatched_at, next_attempt_at)
+       VALUES ${tuples.join(', ')} ON CONFLICT (webhook_id, seq) DO NOTHING`,
+      params,
+    );
+  }
+
+  async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.send<{
+      id: Num;
+      webhook_id: string;
+      url: string;
+      secret: string;
+      seq: Num;
+      type: string;
+      at: Num;
+      data: unknown;
+      attempts: number;
+      dispatched_at: Num;
+    }>(
+      `UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1
+       FROM webhooks w
+       WHERE w.id = d.webhook_id AND d.id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING d.id, d.webhook_id, w.url, w.secret, d.seq, d.type, d.at, d.data, d.attempts, d.dispatched_at`,
+      [now, leaseUntil, limit],
+    );
+    return rows
+      .map((row) => ({
+        deliveryId: Number(row.id),
+        webhookId: row.webhook_id,
+        url: row.url,
+        secret: row.secret,
+        seq: Number(row.seq),
+        event: { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft,
+        attempt: row.attempts,
+        dispatchedAt: Number(row.dispatched_at),
+      }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async record(outcome: AttemptOutcome) {
+    // Only while the webhook exists (a deleted one keeps no log); the schedule only for the
+    // delivery's latest claim.
+    await this.send(
+      `WITH logged AS (
+         INSERT INTO webhook_attempts (webhook_id, seq, attempt, at, status, error, next_attempt_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = $1))
+       UPDATE webhook_deliveries SET lease_until = NULL, next_attempt_at = $7
+       WHERE id = $8 AND attempts = $3`,
+      [
+        outcome.webhookId,
+        outcome.seq,
+        outcome.attempt,
+        outcome.at,
+        outcome.status ?? null,
+        outcome.error ?? null,
+        outcome.nextAttemptAt ?? null,
+        outcome.deliveryId,
+      ],
+    );
+  }
+}
