@@ -94,7 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     app.log,
   );
-  const stopWaking = service.onCommit(() => webhooks.wake());
+  const stopWaking = service.onCommit(() => webhooks.committed());
   webhooks.start();
 
   return {

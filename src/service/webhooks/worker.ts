@@ -66,6 +66,8 @@ export class WebhookWorker {
   private again = false;
   private stopped = false;
   private inFlight = 0;
+  /** Whether the last dispatch found a webhook or a delivery in flight: commits wake the worker only then. */
+  private busy = true;
   private readonly sends = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private readonly concurrency: number;
@@ -94,7 +96,16 @@ export class WebhookWorker {
     this.wake();
   }
 
-  /** Looks for work now (after a commit, or a send that ended); runs once more if busy. */
+  /**
+   * After a commit: looks for work now, unless the last round found no webhook (then the poll
+   * will see one created meanwhile, on any instance): an instance without webhooks costs the
+   * API's writes nothing.
+   */
+  committed(): void {
+    if (this.busy) this.wake();
+  }
+
+  /** Looks for work now (after a send that ended, or a poll); runs once more if busy. */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -138,6 +149,7 @@ export class WebhookWorker {
         const cursor = await uow.webhooks.lockCursor();
         if (cursor === undefined) return false; // another instance dispatches
         const hooks = await uow.webhooks.list();
+        this.busy = hooks.length > 0 || this.inFlight > 0;
         if (hooks.length === 0) {
           // Nothing to deliver to: a webhook created later only gets events after it anyway.
           const last = await uow.webhooks.feedLastSeq();
