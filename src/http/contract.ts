@@ -227,6 +227,11 @@ function completeOperation(
       body.required = false;
     ensure(operation, 413, errorResponse(413));
     ensure(operation, 415, errorResponse(415));
+  } else if (method === 'delete') {
+    // A DELETE takes no body, but the framework reads one that is sent (RFC 9110 leaves its
+    // meaning undefined): too large or not JSON, it is refused as on any other route.
+    ensure(operation, 413, errorResponse(413));
+    ensure(operation, 415, errorResponse(415));
   }
   operation.parameters ??= [];
   operation.parameters.push({
