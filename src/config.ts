@@ -25,10 +25,17 @@ export interface Config {
   rateLimitPerMinute?: number;
   /** D-41: how long (real time) the feed keeps an event. */
   eventRetentionHours: number;
+  /** D-41: a heartbeat comment on every event stream this often (fixed at 15 s; tests shorten it). */
+  streamHeartbeatMs: number;
+  /** The event stream also polls the feed this often (other instances' writes); 0: only local commits. */
+  streamPollMs: number;
+  /** An event stream whose client leaves more than this unread is ended. */
+  streamBufferBytes: number;
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+export const STREAM_HEARTBEAT_MS = 15_000;
 
 const RESERVED_PREFIXES = [
   '/closers',
@@ -100,5 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 0 turns it off, as unset does.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000) || undefined,
     eventRetentionHours: number(env, 'EVENT_RETENTION_HOURS', 72, 0.001, 24 * 3650),
+    streamHeartbeatMs: STREAM_HEARTBEAT_MS,
+    streamPollMs: integer(env, 'STREAM_POLL_MS', 500, 0, 60_000),
+    streamBufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
   };
 }
