@@ -6,7 +6,10 @@
 //   --smoke         one second per scenario, no budget verdict (for CI)
 //   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
 //   --only <text>   only the scenarios whose name contains the text (and /health, first and last)
+// The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
+// every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
@@ -88,6 +91,49 @@ interface Scenario {
   reference?: string;
   /** Extra environment of the service for this scenario (e.g. the request log on). */
   env?: Record<string, string>;
+  /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
+  alongside?(url: string): Promise<{ stop(): string }>;
+}
+
+const STREAM_CLIENTS = 100;
+/** How every event's message begins (the one before it, or the stream's opening comment, ends with a blank line). */
+const ID_LINE = Buffer.from('\nid: ');
+
+/**
+ * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
+ * each reading everything the stream sends (counted, not parsed: the reader's cost is not what
+ * is measured).
+ */
+async function streamClients(url: string, count: number): Promise<{ stop(): string }> {
+  const requests: ClientRequest[] = [];
+  const events = new Array<number>(count).fill(0);
+  let ended = 0;
+  await Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          const req = httpRequest(`${url}/events/stream`, (response) => {
+            if (response.statusCode !== 200) reject(new Error(`stream ${i}: ${response.statusCode}`));
+            response.on('data', (chunk: Buffer) => {
+              for (let at = chunk.indexOf(ID_LINE); at >= 0; at = chunk.indexOf(ID_LINE, at + 1)) events[i]++;
+            });
+            response.once('end', () => ended++);
+            resolve();
+          });
+          req.on('error', () => undefined);
+          req.end();
+          requests.push(req);
+        }),
+    ),
+  );
+  return {
+    stop() {
+      for (const req of requests) req.destroy();
+      const fewest = Math.min(...events);
+      return `${count} stream clients, ${ended} ended early; events read per client: ${fewest} to ${Math.max(...events)}`;
+    },
+  };
 }
 
 /** The machine's ceiling for a POST whose answer is what `path` answers. */
@@ -172,6 +218,13 @@ const SCENARIOS: Scenario[] = [
         },
       ],
     }),
+  },
+  {
+    // Issue 11: 100 clients on the event stream, each reading every event, must not slow the
+    // sell by more than 10% (ratio to the plain sell row above, in `costs`).
+    name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+    alongside: (url) => streamClients(url, STREAM_CLIENTS),
   },
   {
     // The one-line request log of `npm start` (LOG_LEVEL=info), written to /dev/null: its own
@@ -277,12 +330,21 @@ async function main() {
       if (!scenario.reference) await post(`${service.url}/demo/reset`);
       const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
       const request = await scenario.prepare(service.url, scenario === health || scenario === again ? 0 : expected);
-      const result = await autocannon({
-        url: service.url,
-        connections: options.connections,
-        duration: options.duration,
-        ...request,
-      });
+      const side = await scenario.alongside?.(service.url);
+      let result: autocannon.Result;
+      try {
+        result = await autocannon({
+          url: service.url,
+          connections: options.connections,
+          duration: options.duration,
+          ...request,
+        });
+      } finally {
+        // Read for a moment more, so that the last events sold reach every client.
+        if (side) await new Promise((resolve) => setTimeout(resolve, 500));
+        const report = side?.stop();
+        if (report) console.log(`${scenario.name}: ${report}`);
+      }
       const rps = result.requests.average;
       if (scenario === health) healthRps = rps;
       figures.push({
@@ -307,6 +369,7 @@ async function main() {
   const costs = {
     keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
+    streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
   };
   console.table(
     figures.map((f) => ({
@@ -320,7 +383,8 @@ async function main() {
     })),
   );
   console.log(
-    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); sell with the request log / sell: ${costs.loggedSellToSell}`,
+    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
+      `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} (goal ≥ 0.9)`,
   );
   const report = {
     costs,

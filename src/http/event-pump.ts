@@ -37,14 +37,16 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
 
 /** The pump's page: events read per store call. */
 const PUMP_PAGE = 1000;
+/** How long a wake waits, so that the commits of that moment go out together. */
+const BATCH_MS = 5;
 /** A catching-up client's page (at most this is waiting on its socket while it catches up). */
 const CATCH_UP_PAGE = 100;
 
-export const HEARTBEAT = ': heartbeat\n\n';
+export const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 /** Where a client's bytes go: a response stream (node's ServerResponse fits). */
 export interface StreamSink {
-  write(chunk: string): boolean;
+  write(chunk: string | Buffer): boolean;
   readonly writableLength: number;
   readonly destroyed: boolean;
   once(event: 'drain' | 'close', listener: () => void): unknown;
@@ -93,6 +95,7 @@ export class EventPump {
   private readonly clients = new Set<StreamClient>();
   private readonly live = new Set<StreamClient>();
   private running: Promise<void> | undefined;
+  private scheduled: NodeJS.Timeout | undefined;
   private again = false;
   private closed = false;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -182,7 +185,7 @@ export class EventPump {
   }
 
   /** Writes a frame; ends the client (false) when its socket holds more than the bound. */
-  private send(client: StreamClient, frame: string): boolean {
+  private send(client: StreamClient, frame: string | Buffer): boolean {
     if (client.closed || client.sink.destroyed) return false;
     client.sink.write(frame);
     if (client.sink.writableLength > this.options.maxBufferedBytes) {
@@ -210,20 +213,28 @@ export class EventPump {
     this.remove(client);
   }
 
-  /** Runs the pump soon: one run at a time; a wake during a run makes one more. */
+  /**
+   * Runs the pump soon: after BATCH_MS, so that the commits of that moment are read and written
+   * together (one write per client for all of them); one run at a time, and a wake during a run
+   * makes one more after it.
+   */
   wake(): void {
     if (this.closed || this.clients.size === 0) return;
-    if (this.running) {
+    if (this.running || this.scheduled) {
       this.again = true;
       return;
     }
-    this.running = this.run().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+    }, BATCH_MS);
+    this.scheduled.unref();
   }
 
   private async run(): Promise<void> {
@@ -239,21 +250,48 @@ export class EventPump {
       }
       for (;;) {
         const page = await this.service.events({ after: this.seq, limit: PUMP_PAGE });
-        if (this.closed) return;
-        for (const stored of page) {
-          // Serialized once, when a live client wants it.
-          let frame: string | undefined;
-          for (const client of this.live) {
-            if (stored.seq <= client.cursor || !matches(client.filter, stored, this.dealIdOf)) continue;
-            frame ??= frameOf(stored);
-            if (this.send(client, frame)) client.cursor = stored.seq;
-          }
-          this.seq = stored.seq;
-        }
+        if (this.closed || page.length === 0) return;
+        this.fanOut(page);
+        this.seq = page[page.length - 1].seq;
         if (page.length < PUMP_PAGE) return;
       }
     } catch (error) {
       if (!this.closed) this.log.error({ err: error }, 'event stream pump failed: retried on the next wake');
+    }
+  }
+
+  /**
+   * Writes a page to every live client: each event serialized once, and each client's matching
+   * events joined into one write (shared by the clients of the same filter).
+   */
+  private fanOut(page: readonly StoredEvent[]): void {
+    const frames = new Map<StoredEvent, string>();
+    const frame = (stored: StoredEvent) => {
+      let text = frames.get(stored);
+      if (text === undefined) {
+        text = frameOf(stored);
+        frames.set(stored, text);
+      }
+      return text;
+    };
+    // Encoded once (a string written to a socket is encoded for each write).
+    const batches = new Map<string, Buffer>();
+    const first = page[0].seq;
+    for (const client of [...this.live]) {
+      const wanted = (stored: StoredEvent) =>
+        stored.seq > client.cursor && matches(client.filter, stored, this.dealIdOf);
+      // A client whose cursor is below the page takes every matching event: the batch of its filter.
+      const key = client.cursor < first ? `${client.filter.type ?? ''}\n${client.filter.dealId ?? ''}` : undefined;
+      let batch = key === undefined ? undefined : batches.get(key);
+      if (batch === undefined) {
+        let text = '';
+        for (const stored of page) if (wanted(stored)) text += frame(stored);
+        batch = Buffer.from(text);
+        if (key !== undefined) batches.set(key, batch);
+      }
+      if (batch.length === 0 || this.send(client, batch)) {
+        client.cursor = Math.max(client.cursor, page[page.length - 1].seq);
+      }
     }
   }
 
@@ -283,6 +321,7 @@ export class EventPump {
     this.closed = true;
     this.unsubscribe();
     this.stopTimers();
+    if (this.scheduled) clearTimeout(this.scheduled);
     for (const client of [...this.clients]) this.end(client);
     await this.running;
   }
