@@ -8,10 +8,12 @@
 //   --only <text>   only the scenarios whose name contains the text (and /health, first and last)
 // The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
 // every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell).
+
+import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { type ClientRequest, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startServiceProcess } from './service-process.ts';
 
@@ -92,47 +94,29 @@ interface Scenario {
   /** Extra environment of the service for this scenario (e.g. the request log on). */
   env?: Record<string, string>;
   /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
-  alongside?(url: string): Promise<{ stop(): string }>;
+  alongside?(url: string): Promise<{ stop(): Promise<string> }>;
 }
 
 const STREAM_CLIENTS = 100;
-/** How every event's message begins (the one before it, or the stream's opening comment, ends with a blank line). */
-const ID_LINE = Buffer.from('\nid: ');
-
 /**
  * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
- * each reading everything the stream sends (counted, not parsed: the reader's cost is not what
- * is measured).
+ * in a process of their own (bench/stream-clients.ts), each reading everything its stream sends.
  */
-async function streamClients(url: string, count: number): Promise<{ stop(): string }> {
-  const requests: ClientRequest[] = [];
-  const events = new Array<number>(count).fill(0);
-  let ended = 0;
-  await Promise.all(
-    Array.from(
-      { length: count },
-      (_, i) =>
-        new Promise<void>((resolve, reject) => {
-          const req = httpRequest(`${url}/events/stream`, (response) => {
-            if (response.statusCode !== 200) reject(new Error(`stream ${i}: ${response.statusCode}`));
-            response.on('data', (chunk: Buffer) => {
-              for (let at = chunk.indexOf(ID_LINE); at >= 0; at = chunk.indexOf(ID_LINE, at + 1)) events[i]++;
-            });
-            response.once('end', () => ended++);
-            resolve();
-          });
-          req.on('error', () => undefined);
-          req.end();
-          requests.push(req);
-        }),
-    ),
-  );
+async function streamClients(url: string, count: number): Promise<{ stop(): Promise<string> }> {
+  const child = fork(fileURLToPath(new URL('./stream-clients.ts', import.meta.url)), [url, String(count)], {
+    execArgv: ['--import', 'tsx'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the stream clients exited with code ${code}`)));
+  });
   return {
-    stop() {
-      for (const req of requests) req.destroy();
-      const fewest = Math.min(...events);
-      return `${count} stream clients, ${ended} ended early; events read per client: ${fewest} to ${Math.max(...events)}`;
-    },
+    stop: () =>
+      new Promise<string>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('message', (report) => resolve(String(report)));
+        child.send('stop');
+      }),
   };
 }
 
@@ -342,7 +326,7 @@ async function main() {
       } finally {
         // Read for a moment more, so that the last events sold reach every client.
         if (side) await new Promise((resolve) => setTimeout(resolve, 500));
-        const report = side?.stop();
+        const report = await side?.stop();
         if (report) console.log(`${scenario.name}: ${report}`);
       }
       const rps = result.requests.average;
