@@ -39,6 +39,8 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
 const PUMP_PAGE = 1000;
 /** How long a wake waits, so that the commits of that moment go out together. */
 const BATCH_MS = 5;
+/** How long a closing app lets a stream end gracefully before closing its connection. */
+const CLOSE_GRACE_MS = 1000;
 /** A catching-up client's page (at most this is waiting on its socket while it catches up). */
 const CATCH_UP_PAGE = 100;
 
@@ -322,7 +324,13 @@ export class EventPump {
     this.unsubscribe();
     this.stopTimers();
     if (this.scheduled) clearTimeout(this.scheduled);
-    for (const client of [...this.clients]) this.end(client);
+    const ending = [...this.clients];
+    for (const client of ending) this.end(client);
+    // A stream whose client does not read cannot finish gracefully: closed after a moment.
+    const stragglers = setTimeout(() => {
+      for (const client of ending) if (!client.sink.destroyed) client.sink.destroy();
+    }, CLOSE_GRACE_MS);
+    stragglers.unref();
     await this.running;
   }
 }

@@ -271,6 +271,9 @@ describe('GET /events/stream', () => {
     assert.equal(operation.operationId, 'streamEvents');
     assert.ok(operation.responses['200'].content['text/event-stream']);
     assert.ok(operation.parameters.some((p: any) => p.in === 'header' && p.name === 'last-event-id'));
+    const head = await fetch(`${t.url}/events/stream`, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+    assert.equal(head.status, 200, 'HEAD answers the headers, and is done');
+    assert.match(String(head.headers.get('content-type')), /^text\/event-stream/);
     const index = await t.get('/');
     assert.ok(index.body.endpoints.some((e: any) => e.method === 'GET' && e.path === '/events/stream'));
   });

@@ -84,6 +84,11 @@ export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
       const { after = 0, type, dealId } = request.query;
       const lastEventId = request.headers['last-event-id'];
       const cursor = lastEventId === undefined ? after : Number(lastEventId);
+      if (request.method === 'HEAD') {
+        // The headers alone, and done (the plugin ends the response when the handler returns).
+        reply.sse.sendHeaders(200);
+        return;
+      }
       reply.sse.keepAlive();
       reply.sse.sendHeaders(200);
       // The headers go now, not with the first event, which may be long in coming.
