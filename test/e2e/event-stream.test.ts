@@ -198,6 +198,37 @@ describe('GET /events/stream', () => {
     }
   });
 
+  it('clients that join while sells are under way each get the whole feed once, in order (the hand-over)', async () => {
+    let selling = true;
+    let n = 0;
+    const sellers = Array.from({ length: 3 }, async () => {
+      while (selling) await sell(t, `Hand-over ${n++}`);
+    });
+    const streams: Stream[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        // From the start (a catch-up that races the live pump), and from the middle.
+        streams.push(await openStream(t, i % 2 === 0 ? '/events/stream' : `/events/stream?after=${i * 7}`));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      selling = false;
+      await Promise.all(sellers);
+    }
+    try {
+      const all = await feed(t);
+      for (const [i, stream] of streams.entries()) {
+        const expected = i % 2 === 0 ? all : all.filter((e) => e.seq > i * 7);
+        await stream.waitFor((m) => m.length >= expected.length);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.deepEqual(asEvents(stream.messages), expected, `stream ${i}`);
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
   it('filters by type and by deal, live and caught up alike', async () => {
     const start = await lastSeq(t);
     const dealId = await sell(t, 'Filtered Ltd');
