@@ -12,9 +12,9 @@
 // client's cursor are exactly the events the pump will read next (no gap), and the pump writes
 // only events above a client's cursor (no duplicate).
 //
-// Memory: a client whose socket holds more than `maxBufferedBytes` unwritten is ended (a slow
-// reader is never allowed to grow the server's memory); a catching-up client waits for its
-// socket to drain before it reads the next page, so it holds at most one page.
+// Memory: a live client whose socket holds more than `maxBufferedBytes` unwritten is ended (a
+// slow reader is never allowed to grow the server's memory); a catching-up client waits for its
+// socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
 import type { PublicEventType } from '../domain/public-events.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
@@ -51,6 +51,7 @@ export interface StreamSink {
   write(chunk: string | Buffer): boolean;
   readonly writableLength: number;
   readonly destroyed: boolean;
+  on(event: 'drain', listener: () => void): unknown;
   once(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
   end(): unknown;
@@ -75,6 +76,8 @@ export interface StreamClient {
   cursor: number;
   live: boolean;
   closed: boolean;
+  /** The last write was over the socket's high-water mark: 'drain' will come. */
+  mustDrain: boolean;
   /** The request's id, for the log. */
   readonly id: string;
 }
@@ -124,9 +127,12 @@ export class EventPump {
    * fan-out. Resolves once it is live (or ended).
    */
   async add(sink: StreamSink, filter: StreamFilter, after: number, id: string): Promise<void> {
-    const client: StreamClient = { sink, filter, cursor: after, live: false, closed: false, id };
+    const client: StreamClient = { sink, filter, cursor: after, live: false, closed: false, mustDrain: false, id };
     this.clients.add(client);
     sink.once('close', () => this.remove(client));
+    sink.on('drain', () => {
+      client.mustDrain = false;
+    });
     this.startTimers();
     try {
       if (!this.started) {
@@ -158,8 +164,9 @@ export class EventPump {
         dealId: client.filter.dealId,
       });
       if (client.closed) return;
+      // Not held to the bound: paced by 'drain' instead, a page at a time.
       for (const stored of page) {
-        if (!this.send(client, frameOf(stored))) return;
+        if (!this.send(client, frameOf(stored), false)) return;
         client.cursor = stored.seq;
       }
       if (page.length < CATCH_UP_PAGE) client.cursor = Math.max(client.cursor, horizon);
@@ -169,7 +176,8 @@ export class EventPump {
         this.live.add(client);
         return;
       }
-      if (client.sink.writableLength > 0) await this.drained(client);
+      // 'drain' comes only after a write that was refused (over the socket's high-water mark).
+      if (client.mustDrain) await this.drained(client);
     }
   }
 
@@ -186,11 +194,11 @@ export class EventPump {
     });
   }
 
-  /** Writes a frame; ends the client (false) when its socket holds more than the bound. */
-  private send(client: StreamClient, frame: string | Buffer): boolean {
+  /** Writes a frame; ends the client (false) when `bounded` and its socket holds more than the bound. */
+  private send(client: StreamClient, frame: string | Buffer, bounded = true): boolean {
     if (client.closed || client.sink.destroyed) return false;
-    client.sink.write(frame);
-    if (client.sink.writableLength > this.options.maxBufferedBytes) {
+    client.mustDrain = !client.sink.write(frame);
+    if (bounded && client.sink.writableLength > this.options.maxBufferedBytes) {
       this.log.warn(
         { reqId: client.id, bufferedBytes: client.sink.writableLength, limit: this.options.maxBufferedBytes },
         'event stream ended: the client reads too slowly',
@@ -301,7 +309,11 @@ export class EventPump {
     if (this.closed) return;
     if (!this.heartbeatTimer && this.options.heartbeatMs > 0) {
       this.heartbeatTimer = setInterval(() => {
-        for (const client of [...this.clients]) this.send(client, HEARTBEAT);
+        for (const client of [...this.clients]) {
+          // A client catching up gets one while its page is not waiting on its socket.
+          if (client.live) this.send(client, HEARTBEAT);
+          else if (!client.mustDrain) this.send(client, HEARTBEAT, false);
+        }
       }, this.options.heartbeatMs);
       this.heartbeatTimer.unref();
     }

@@ -372,13 +372,22 @@ describe('GET /events/stream: heartbeats, limits and closing', () => {
     const deadline = Date.now() + 10_000;
     while (!closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(closed, 'the server closed the connection');
-    // The other clients are unaffected.
+    // The other clients are unaffected, and one that reads the whole backlog (far more than the
+    // bound) is paced, not cut off.
     const healthy = await openStream(t, `/events/stream?after=${await lastSeq(t)}`);
+    const backlog = await openStream(t, '/events/stream');
     try {
       await sell(t);
       await healthy.waitFor((m) => m.some((e) => e.event === 'deal.created'));
+      const all = await feed(t);
+      await backlog.waitFor((m) => m.length >= all.length, 30_000);
+      assert.deepEqual(
+        backlog.messages.map((m) => Number(m.id)),
+        all.map((e) => e.seq),
+      );
     } finally {
       healthy.close();
+      backlog.close();
     }
   });
 
