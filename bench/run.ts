@@ -6,9 +6,14 @@
 //   --smoke         one second per scenario, no budget verdict (for CI)
 //   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
 //   --only <text>   only the scenarios whose name contains the text (and /health, first and last)
+// The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
+// every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell).
+
+import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startServiceProcess } from './service-process.ts';
 
@@ -88,6 +93,31 @@ interface Scenario {
   reference?: string;
   /** Extra environment of the service for this scenario (e.g. the request log on). */
   env?: Record<string, string>;
+  /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
+  alongside?(url: string): Promise<{ stop(): Promise<string> }>;
+}
+
+const STREAM_CLIENTS = 100;
+/**
+ * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
+ * in a process of their own (bench/stream-clients.ts), each reading everything its stream sends.
+ */
+async function streamClients(url: string, count: number): Promise<{ stop(): Promise<string> }> {
+  const child = fork(fileURLToPath(new URL('./stream-clients.ts', import.meta.url)), [url, String(count)], {
+    execArgv: ['--import', 'tsx'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the stream clients exited with code ${code}`)));
+  });
+  return {
+    stop: () =>
+      new Promise<string>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('message', (report) => resolve(String(report)));
+        child.send('stop');
+      }),
+  };
 }
 
 /** The machine's ceiling for a POST whose answer is what `path` answers. */
@@ -172,6 +202,13 @@ const SCENARIOS: Scenario[] = [
         },
       ],
     }),
+  },
+  {
+    // Issue 11: 100 clients on the event stream, each reading every event, must not slow the
+    // sell by more than 10% (ratio to the plain sell row above, in `costs`).
+    name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+    alongside: (url) => streamClients(url, STREAM_CLIENTS),
   },
   {
     // The one-line request log of `npm start` (LOG_LEVEL=info), written to /dev/null: its own
@@ -277,12 +314,21 @@ async function main() {
       if (!scenario.reference) await post(`${service.url}/demo/reset`);
       const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
       const request = await scenario.prepare(service.url, scenario === health || scenario === again ? 0 : expected);
-      const result = await autocannon({
-        url: service.url,
-        connections: options.connections,
-        duration: options.duration,
-        ...request,
-      });
+      const side = await scenario.alongside?.(service.url);
+      let result: autocannon.Result;
+      try {
+        result = await autocannon({
+          url: service.url,
+          connections: options.connections,
+          duration: options.duration,
+          ...request,
+        });
+      } finally {
+        // Read for a moment more, so that the last events sold reach every client.
+        if (side) await new Promise((resolve) => setTimeout(resolve, 500));
+        const report = await side?.stop();
+        if (report) console.log(`${scenario.name}: ${report}`);
+      }
       const rps = result.requests.average;
       if (scenario === health) healthRps = rps;
       figures.push({
@@ -307,6 +353,7 @@ async function main() {
   const costs = {
     keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
+    streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
   };
   console.table(
     figures.map((f) => ({
@@ -320,7 +367,8 @@ async function main() {
     })),
   );
   console.log(
-    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); sell with the request log / sell: ${costs.loggedSellToSell}`,
+    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
+      `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} (goal ≥ 0.9)`,
   );
   const report = {
     costs,

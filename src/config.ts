@@ -31,10 +31,17 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** D-42: a delivery attempt without an answer in this long failed (10 s; tests shorten it). */
   webhookTimeoutMs: number;
+  /** D-41: a heartbeat comment on every event stream this often (fixed at 15 s; tests shorten it). */
+  streamHeartbeatMs: number;
+  /** The event stream also polls the feed this often (other instances' writes); 0: only local commits. */
+  streamPollMs: number;
+  /** An event stream whose client leaves more than this unread is ended. */
+  streamBufferBytes: number;
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+export const STREAM_HEARTBEAT_MS = 15_000;
 
 const RESERVED_PREFIXES = [
   '/closers',
@@ -116,5 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 60_000),
+    streamHeartbeatMs: STREAM_HEARTBEAT_MS,
+    streamPollMs: integer(env, 'STREAM_POLL_MS', 500, 0, 60_000),
+    streamBufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
   };
 }

@@ -60,6 +60,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     rateLimitPerMinute: config.rateLimitPerMinute,
     logStream: options.logStream,
+    stream: {
+      heartbeatMs: config.streamHeartbeatMs,
+      pollMs: config.streamPollMs,
+      maxBufferedBytes: config.streamBufferBytes,
+    },
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -20,12 +20,14 @@ import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
 import { errorBody, type TransportCode } from '../views/errors.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
+import type { StreamOptions } from './event-pump.ts';
 import { MethodTable } from './methods.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
 import { dealRoutes } from './routes/deals.ts';
+import { eventStreamRoutes } from './routes/event-stream.ts';
 import { eventRoutes } from './routes/events.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
@@ -67,6 +69,8 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Where log lines go (default stdout): tests read the request log from it. */
   logStream?: LogStream;
+  /** GET /events/stream: heartbeat, poll interval and per-client buffer bound (defaults in event-pump.ts). */
+  stream?: Partial<StreamOptions>;
 }
 
 export interface IndexEntry {
@@ -273,13 +277,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
       const part = error.validationContext ?? 'body';
-      const violations = describeViolations(error.validation as never, part);
+      // The one header with a pattern is Last-Event-ID: said in words rather than as the pattern.
+      const violations = describeViolations(error.validation as never, part).map((line) =>
+        part === 'headers' ? line.replace(/must match pattern .*/, 'must be a non-negative integer (a seq)') : line,
+      );
       // Path parameters are plain strings: an id of any shape is an unknown id (D-5), so only
-      // the body and the query string can fail validation.
+      // the body, the query string and a documented header (Last-Event-ID) can fail validation.
       const [code, what] =
         part === 'querystring'
           ? (['INVALID_QUERY', 'query string'] as const)
-          : (['INVALID_BODY', 'request body'] as const);
+          : part === 'headers'
+            ? (['INVALID_HEADER', 'request header'] as const)
+            : (['INVALID_BODY', 'request body'] as const);
       return reply.code(400).send(errorBody(code, `The ${what} is invalid: ${violations.join('; ')}`, violations));
     }
     switch (error.code) {
@@ -314,6 +323,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
   await app.register(eventRoutes, { service: options.service });
   await app.register(webhookRoutes, { service: options.service });
+  await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.

@@ -5,13 +5,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
 import { DEAL_TOOLS } from './demo-deal-tools.ts';
+import { EVENT_TOOLS } from './demo-event-tools.ts';
 import { GIG_TOOLS } from './demo-gig-tools.ts';
 import type { DemoContext } from './demo-tool.ts';
 import { createToolServer, MCP_VERSION, type McpTool } from './tool-server.ts';
 
 export const DEMO_MCP_NAME = 'sales-pipeline-demo';
 
-export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = [...DEAL_TOOLS, ...GIG_TOOLS];
+export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = [...DEAL_TOOLS, ...GIG_TOOLS, ...EVENT_TOOLS];
 
 const instructions = (prefix: string) =>
   'The DEMO of the sales pipeline service: a live store of fictional records that these tools create and ' +
@@ -20,7 +21,8 @@ const instructions = (prefix: string) =>
   '"Demo store:". Deals move through seven stages (sourced, qualified, meeting, proposal, negotiation, ' +
   'closed_won, closed_lost); agents and closers only propose, and one gate commits or refuses every move. sell ' +
   'creates a deal and lets the built-in agent work it; a role the mandate staffs with a human escalates to a ' +
-  'gig, which a closer claims (claim_gig) and works (advance_gig, revive_gig, release_gig). Each tool answers the ' +
+  'gig, which a closer claims (claim_gig) and works (advance_gig, revive_gig, release_gig); list_events reads ' +
+  'every committed change since a seq. Each tool answers the ' +
   `JSON of the HTTP operation it names (the deal service under ${prefix}, the marketplace under ` +
   `${MARKETPLACE_PREFIX}); a refusal is an error result carrying the HTTP error body {error, code, ...}. Every ` +
   'writing tool takes an optional idempotencyKey: retry with the same key and arguments, never without one.';

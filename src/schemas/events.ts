@@ -108,3 +108,34 @@ export const EventPageSchema = Type.Object(
   },
   { $id: 'EventPage' },
 );
+
+/** The stream's query (D-41): the feed's, without `limit` (a stream has no pages). */
+export const EventStreamQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SEQ,
+        description:
+          'stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it',
+      }),
+    ),
+    type: EventFeedQuery.properties.type,
+    dealId: EventFeedQuery.properties.dealId,
+  },
+  { additionalProperties: false },
+);
+
+/** At most 15 digits: every such number is a safe integer. */
+export const LAST_EVENT_ID_PATTERN = '^[0-9]{1,15}$';
+
+export const EventStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: LAST_EVENT_ID_PATTERN,
+      description:
+        'resume after this seq (the `id:` of the last event received; browsers send it when they reconnect); wins over `?after=`',
+      examples: ['42'],
+    }),
+  ),
+});

@@ -31,6 +31,10 @@ export const ERRORS = {
     status: 400,
     when: 'a query parameter is unknown, repeated, or not of its documented form; `violations` lists each problem',
   },
+  INVALID_HEADER: {
+    status: 400,
+    when: 'a request header that is not of its documented form, e.g. a `Last-Event-ID` that is not a non-negative integer; `violations` lists each problem',
+  },
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
   MALFORMED_REQUEST: {
     status: 400,

@@ -1,7 +1,7 @@
 // Public events (D-40) → the JSON of the feed, the stream, the webhooks and the MCP tool: the
 // domain's cents and epoch milliseconds become USD and ISO 8601, records their API views.
 import { centsToUsd } from '../domain/money.ts';
-import type { StoredEvent } from '../store/store.ts';
+import type { EventFilter, StoredEvent } from '../store/store.ts';
 import { closerView, dealView, gigView, iso } from './records.ts';
 
 export function eventData(event: StoredEvent['event']): Record<string, unknown> {
@@ -36,3 +36,16 @@ export function eventView({ seq, event }: StoredEvent) {
 }
 
 export type EventView = ReturnType<typeof eventView>;
+
+/** A page of the feed as GET /events and the list_events tool answer it: `{events, nextAfter}`. */
+export async function eventPage(
+  read: (filter: EventFilter) => Promise<StoredEvent[]>,
+  query: { after?: number; limit?: number; type?: EventFilter['type']; dealId?: string },
+): Promise<{ events: EventView[]; nextAfter: number }> {
+  const { after = 0, limit = 100, type, dealId } = query;
+  const events = await read({ after, limit, type, dealId });
+  return {
+    events: events.map(eventView),
+    nextAfter: events.length > 0 ? events[events.length - 1].seq : after,
+  };
+}

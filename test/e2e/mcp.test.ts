@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { COMMAND } from '../../src/command.ts';
 import { CreateDealBody, DealListQuery, ProposalBody, SignalsBody } from '../../src/schemas/deal.ts';
+import { EventFeedQuery } from '../../src/schemas/events.ts';
 import { ClaimBody, GigAdvanceBody, GigListQuery, ReleaseBody, ReviveBody } from '../../src/schemas/marketplace.ts';
 import { DealsQuery } from '../../src/schemas/root.ts';
 import { selfContained } from '../../src/schemas/shared.ts';
@@ -71,13 +72,14 @@ const DEMO_TOOL_NAMES = [
   'claim_gig',
   'get_deal',
   'list_deals',
+  'list_events',
   'list_gigs',
   'release_gig',
   'report_signals',
   'revive_gig',
   'sell',
 ];
-const READ_TOOLS = ['get_deal', 'list_deals', 'list_gigs'];
+const READ_TOOLS = ['get_deal', 'list_deals', 'list_events', 'list_gigs'];
 
 /** The hints each tool must declare: a second identical call changes nothing more (idempotent), or may end something for good (destructive). */
 const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) => ({
@@ -108,6 +110,7 @@ const HTTP_SCHEMAS = [
   ['revive_gig', ReviveBody],
   ['release_gig', ReleaseBody],
   ['list_gigs', GigListQuery],
+  ['list_events', EventFeedQuery],
 ] as const;
 
 const CLOSER_HUMAN = { staffing: { closer: 'human' } };
@@ -575,6 +578,43 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
       ofDeal.gigs.map((gig: any) => gig.dealId),
       [meeting.deals[0].id],
     );
+  });
+
+  it('list_events answers the feed as GET /events does: filters, paging by nextAfter, bad arguments', async () => {
+    const sold = structured(await call('sell', { account: account(), listValueUsd: 50000 }));
+    const filters: Record<string, string | number>[] = [
+      {},
+      { limit: 3 },
+      { after: 2, limit: 5 },
+      { type: 'deal.stage_changed' },
+      { dealId: sold.id },
+      { dealId: sold.id, type: 'deal.closed' },
+      { dealId: 'deal_9999' },
+      { after: 1_000_000 },
+    ];
+    for (const args of filters) {
+      const page = structured(await call('list_events', args));
+      const http = await t.get(`/events?${query(args)}`);
+      assert.equal(http.status, 200);
+      assert.deepEqual(page, http.body, `list_events ${JSON.stringify(args)}`);
+    }
+    // Reading on from nextAfter gives every event once, in order.
+    const all = structured(await call('list_events', { limit: 1000 })).events;
+    const paged: any[] = [];
+    let after = 0;
+    for (;;) {
+      const page = structured(await call('list_events', { after, limit: 4 }));
+      if (page.events.length === 0) break;
+      paged.push(...page.events);
+      after = page.nextAfter;
+    }
+    assert.deepEqual(paged, all);
+    assert.ok(all.some((e: any) => e.type === 'deal.created' && e.data.deal.id === sold.id));
+    for (const args of [{ after: -1 }, { limit: 0 }, { type: 'deal.nope' }, { after: '3' }, { page: 2 }]) {
+      const refused = errorBody(await call('list_events', args));
+      assert.equal(refused.code, 'INVALID_QUERY', JSON.stringify(args));
+      assert.ok(refused.violations.length > 0);
+    }
   });
 
   it('report_signals adds signals once; gone_dark stalls the deal and releases its gigs', async () => {

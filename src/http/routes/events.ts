@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../schemas/common.ts';
 import { EventFeedQuery, EventPageSchema } from '../../schemas/events.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
-import { eventView } from '../../views/events.ts';
+import { eventPage } from '../../views/events.ts';
 
 export const eventRoutes: FastifyPluginAsync<{ service: PipelineService }> = async (app, { service }) => {
   app.get(
@@ -20,13 +20,7 @@ export const eventRoutes: FastifyPluginAsync<{ service: PipelineService }> = asy
         response: { 200: Type.Ref(EventPageSchema), ...errorResponses(400) },
       },
     },
-    async (request: FastifyRequest<{ Querystring: Static<typeof EventFeedQuery> }>) => {
-      const { after = 0, limit = 100, type, dealId } = request.query;
-      const events = await service.events({ after, limit, type, dealId });
-      return {
-        events: events.map(eventView),
-        nextAfter: events.length > 0 ? events[events.length - 1].seq : after,
-      };
-    },
+    async (request: FastifyRequest<{ Querystring: Static<typeof EventFeedQuery> }>) =>
+      eventPage((filter) => service.events(filter), request.query),
   );
 };

@@ -1,0 +1,348 @@
+// The fan-out of GET /events/stream (D-41): ONE pump per app reads the feed's new events and
+// writes each to every live client whose filter matches, so that the cost of a committed change
+// is one read of the store and one serialization, whatever the number of clients.
+//
+// Each client has a cursor: the seq after which it still has to receive events (every matching
+// event up to it was written to it, or never will exist). A client starts behind the pump and
+// catches up by reading pages of the feed itself; it joins the live set once its cursor has
+// reached the pump's (see catchUp). From then on the pump writes it every matching event above
+// its cursor. The pump's own cursor, `seq`, only moves after the events up to it were written to
+// every live client, and a client joins only in the same synchronous step that checks
+// `cursor >= seq`: nothing can happen between the check and the join, so the events above the
+// client's cursor are exactly the events the pump will read next (no gap), and the pump writes
+// only events above a client's cursor (no duplicate).
+//
+// Memory: a live client whose socket holds more than `maxBufferedBytes` unwritten is ended (a
+// slow reader is never allowed to grow the server's memory); a catching-up client waits for its
+// socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
+import type { PublicEventType } from '../domain/public-events.ts';
+import type { PipelineService } from '../service/pipeline-service.ts';
+import type { StoredEvent } from '../store/store.ts';
+import { eventView } from '../views/events.ts';
+
+export interface StreamOptions {
+  /** A comment line (`: heartbeat`) is written to every stream this often. */
+  heartbeatMs: number;
+  /** The pump also polls the feed this often (other instances' writes); 0: only after local commits. */
+  pollMs: number;
+  /** A stream with more than this unwritten on its socket is ended. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
+  heartbeatMs: 15_000,
+  pollMs: 500,
+  maxBufferedBytes: 1024 * 1024,
+};
+
+/** The pump's page: events read per store call. */
+const PUMP_PAGE = 1000;
+/** How long a wake waits, so that the commits of that moment go out together. */
+const BATCH_MS = 5;
+/** How long a closing app lets a stream end gracefully before closing its connection. */
+const CLOSE_GRACE_MS = 1000;
+/** A catching-up client's page (at most this is waiting on its socket while it catches up). */
+const CATCH_UP_PAGE = 100;
+
+export const HEARTBEAT = Buffer.from(': heartbeat\n\n');
+
+/** Where a client's bytes go: a response stream (node's ServerResponse fits). */
+export interface StreamSink {
+  write(chunk: string | Buffer): boolean;
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+  on(event: 'drain', listener: () => void): unknown;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+  end(): unknown;
+  destroy(): unknown;
+}
+
+export interface StreamFilter {
+  type?: PublicEventType;
+  dealId?: string;
+}
+
+interface Logger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface StreamClient {
+  readonly sink: StreamSink;
+  readonly filter: StreamFilter;
+  /** Every matching event up to this seq has been written (or is gone from the feed). */
+  cursor: number;
+  live: boolean;
+  closed: boolean;
+  /** The last write was over the socket's high-water mark: 'drain' will come. */
+  mustDrain: boolean;
+  /** The request's id, for the log. */
+  readonly id: string;
+}
+
+/** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
+export function frameOf(stored: StoredEvent): string {
+  return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${JSON.stringify(eventView(stored))}\n\n`;
+}
+
+function matches(filter: StreamFilter, stored: StoredEvent, dealIdOf: (stored: StoredEvent) => string | undefined) {
+  if (filter.type !== undefined && stored.event.type !== filter.type) return false;
+  if (filter.dealId !== undefined && dealIdOf(stored) !== filter.dealId) return false;
+  return true;
+}
+
+export class EventPump {
+  /** Every event up to this seq has been written to every live client it matches. */
+  private seq = 0;
+  private started = false;
+  private readonly clients = new Set<StreamClient>();
+  private readonly live = new Set<StreamClient>();
+  private running: Promise<void> | undefined;
+  private scheduled: NodeJS.Timeout | undefined;
+  private again = false;
+  private closed = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly service: PipelineService,
+    private readonly options: StreamOptions,
+    private readonly log: Logger,
+    private readonly dealIdOf: (stored: StoredEvent) => string | undefined,
+  ) {
+    // A local commit wakes the pump (coalesced: one run at a time, at most one more queued).
+    this.unsubscribe = service.onCommit(() => this.wake());
+  }
+
+  /** Open streams (live or catching up). */
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /**
+   * Adds a client whose cursor is `after`: it catches up from the feed, then joins the live
+   * fan-out. Resolves once it is live (or ended).
+   */
+  async add(sink: StreamSink, filter: StreamFilter, after: number, id: string): Promise<void> {
+    const client: StreamClient = { sink, filter, cursor: after, live: false, closed: false, mustDrain: false, id };
+    this.clients.add(client);
+    sink.once('close', () => this.remove(client));
+    sink.on('drain', () => {
+      client.mustDrain = false;
+    });
+    this.startTimers();
+    try {
+      if (!this.started) {
+        // The pump starts at the feed's end: older events are read by the clients that need them.
+        const last = await this.service.lastSeq();
+        if (!this.started) {
+          this.seq = Math.max(this.seq, last);
+          this.started = true;
+        }
+      }
+      await this.catchUp(client);
+    } catch (error) {
+      if (!client.closed && !this.closed) this.log.error({ err: error, reqId: id }, 'event stream failed');
+      this.end(client);
+    }
+  }
+
+  /** Reads pages of the feed for one client until its cursor reaches the pump's, then joins it. */
+  private async catchUp(client: StreamClient): Promise<void> {
+    for (;;) {
+      if (client.closed) return;
+      // Every event up to `horizon` is already in the feed (the pump read it there), so a page
+      // read from now on that comes back short has every matching event up to it.
+      const horizon = this.seq;
+      const page = await this.service.events({
+        after: client.cursor,
+        limit: CATCH_UP_PAGE,
+        type: client.filter.type,
+        dealId: client.filter.dealId,
+      });
+      if (client.closed) return;
+      // Not held to the bound: paced by 'drain' instead, a page at a time.
+      for (const stored of page) {
+        if (!this.send(client, frameOf(stored), false)) return;
+        client.cursor = stored.seq;
+      }
+      if (page.length < CATCH_UP_PAGE) client.cursor = Math.max(client.cursor, horizon);
+      // The hand-over: checked and joined in one synchronous step (see the top of this file).
+      if (client.cursor >= this.seq) {
+        client.live = true;
+        this.live.add(client);
+        return;
+      }
+      // 'drain' comes only after a write that was refused (over the socket's high-water mark).
+      if (client.mustDrain) await this.drained(client);
+    }
+  }
+
+  /** Resolves when the client's socket has written what it holds, or the client is gone. */
+  private drained(client: StreamClient): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        client.sink.off('drain', done);
+        client.sink.off('close', done);
+        resolve();
+      };
+      client.sink.once('drain', done);
+      client.sink.once('close', done);
+    });
+  }
+
+  /** Writes a frame; ends the client (false) when `bounded` and its socket holds more than the bound. */
+  private send(client: StreamClient, frame: string | Buffer, bounded = true): boolean {
+    if (client.closed || client.sink.destroyed) return false;
+    client.mustDrain = !client.sink.write(frame);
+    if (bounded && client.sink.writableLength > this.options.maxBufferedBytes) {
+      this.log.warn(
+        { reqId: client.id, bufferedBytes: client.sink.writableLength, limit: this.options.maxBufferedBytes },
+        'event stream ended: the client reads too slowly',
+      );
+      // Destroyed, not ended: ending would keep the unread bytes until the client reads them.
+      client.sink.destroy();
+      this.remove(client);
+      return false;
+    }
+    return true;
+  }
+
+  private remove(client: StreamClient): void {
+    client.closed = true;
+    this.clients.delete(client);
+    this.live.delete(client);
+    if (this.clients.size === 0) this.stopTimers();
+  }
+
+  private end(client: StreamClient): void {
+    if (!client.sink.destroyed) client.sink.end();
+    this.remove(client);
+  }
+
+  /**
+   * Runs the pump soon: after BATCH_MS, so that the commits of that moment are read and written
+   * together (one write per client for all of them); one run at a time, and a wake during a run
+   * makes one more after it.
+   */
+  wake(): void {
+    if (this.closed || this.clients.size === 0) return;
+    if (this.running || this.scheduled) {
+      this.again = true;
+      return;
+    }
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+    }, BATCH_MS);
+    this.scheduled.unref();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      if (!this.started) return; // the first client's add() starts it
+      if (this.live.size === 0) {
+        // Nobody to write to: move to the feed's end instead of reading what no one needs. Only
+        // if still nobody is live after the read, so that no client that joined meanwhile misses
+        // anything.
+        const last = await this.service.lastSeq();
+        if (this.live.size === 0) this.seq = Math.max(this.seq, last);
+        return;
+      }
+      for (;;) {
+        const page = await this.service.events({ after: this.seq, limit: PUMP_PAGE });
+        if (this.closed || page.length === 0) return;
+        this.fanOut(page);
+        this.seq = page[page.length - 1].seq;
+        if (page.length < PUMP_PAGE) return;
+      }
+    } catch (error) {
+      if (!this.closed) this.log.error({ err: error }, 'event stream pump failed: retried on the next wake');
+    }
+  }
+
+  /**
+   * Writes a page to every live client: each event serialized once, and each client's matching
+   * events joined into one write (shared by the clients of the same filter).
+   */
+  private fanOut(page: readonly StoredEvent[]): void {
+    const frames = new Map<StoredEvent, string>();
+    const frame = (stored: StoredEvent) => {
+      let text = frames.get(stored);
+      if (text === undefined) {
+        text = frameOf(stored);
+        frames.set(stored, text);
+      }
+      return text;
+    };
+    // Encoded once (a string written to a socket is encoded for each write).
+    const batches = new Map<string, Buffer>();
+    const first = page[0].seq;
+    for (const client of [...this.live]) {
+      const wanted = (stored: StoredEvent) =>
+        stored.seq > client.cursor && matches(client.filter, stored, this.dealIdOf);
+      // A client whose cursor is below the page takes every matching event: the batch of its filter.
+      const key = client.cursor < first ? `${client.filter.type ?? ''}\n${client.filter.dealId ?? ''}` : undefined;
+      let batch = key === undefined ? undefined : batches.get(key);
+      if (batch === undefined) {
+        let text = '';
+        for (const stored of page) if (wanted(stored)) text += frame(stored);
+        batch = Buffer.from(text);
+        if (key !== undefined) batches.set(key, batch);
+      }
+      if (batch.length === 0 || this.send(client, batch)) {
+        client.cursor = Math.max(client.cursor, page[page.length - 1].seq);
+      }
+    }
+  }
+
+  private startTimers(): void {
+    if (this.closed) return;
+    if (!this.heartbeatTimer && this.options.heartbeatMs > 0) {
+      this.heartbeatTimer = setInterval(() => {
+        for (const client of [...this.clients]) {
+          // A client catching up gets one while its page is not waiting on its socket.
+          if (client.live) this.send(client, HEARTBEAT);
+          else if (!client.mustDrain) this.send(client, HEARTBEAT, false);
+        }
+      }, this.options.heartbeatMs);
+      this.heartbeatTimer.unref();
+    }
+    if (!this.pollTimer && this.options.pollMs > 0) {
+      this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
+      this.pollTimer.unref();
+    }
+  }
+
+  private stopTimers(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.heartbeatTimer = undefined;
+    this.pollTimer = undefined;
+  }
+
+  /** Ends every stream and stops (the app is closing). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe();
+    this.stopTimers();
+    if (this.scheduled) clearTimeout(this.scheduled);
+    const ending = [...this.clients];
+    for (const client of ending) this.end(client);
+    // A stream whose client does not read cannot finish gracefully: closed after a moment.
+    const stragglers = setTimeout(() => {
+      for (const client of ending) if (!client.sink.destroyed) client.sink.destroy();
+    }, CLOSE_GRACE_MS);
+    stragglers.unref();
+    await this.running;
+  }
+}
