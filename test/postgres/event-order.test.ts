@@ -125,7 +125,11 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     writing = false;
     await reader;
     assert.equal(seen.length, written.length);
-    seen.forEach((seq, i) => assert.equal(seq, start + 1 + i, 'contiguous and in order'));
+    assert.deepEqual(
+      seen,
+      seen.map((_, i) => start + 1 + i),
+      'contiguous and in order',
+    );
     assert.deepEqual(new Set(names), new Set(written));
     // A unit's events stay together.
     for (let i = 0; i < names.length; i += 2) assert.equal(names[i + 1], `${names[i]}_b`);
