@@ -1,11 +1,12 @@
 // The in-memory feed (D-40, D-41): events in seq order, with an index by type and by deal so
 // that a filtered page reads only matching events. Seqs here have no gaps (one writer at a
-// time, a rollback takes its seqs back), so an event's seq is its place in the log: the log
-// keeps the drafts themselves and two numbers per event, no wrapper object (what the log holds
-// is live heap the garbage collector walks; docs/performance.md measures the growth per event).
-// Its data shares the immutable records the store holds. Purged from the front (retention),
-// in amortized constant time.
-import type { PublicEventDraft } from '../../domain/public-events.ts';
+// time, a rollback takes its seqs back), so an event's seq is its place in the log. What the
+// log holds is live heap that every garbage collection walks, so it holds the least it can:
+// per event its type, two numbers and its data, and for an event whose data is one record
+// (`{deal}`, `{gig}`, `{closer}`, `{line}`) the record alone, which the store holds anyway; the
+// event is put back together when read (docs/performance.md measures the growth per event).
+// Purged from the front (retention), in amortized constant time.
+import type { PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import type { EventFilter, StoredEvent } from '../store.ts';
 
@@ -27,15 +28,35 @@ function push(map: Map<string, number[]>, key: string, seq: number): void {
   else map.set(key, [seq]);
 }
 
+/** The key of the one record in the data of these types: the log keeps the record alone. */
+const RECORD_KEY: Partial<Record<PublicEventType, string>> = {
+  'deal.created': 'deal',
+  'gig.posted': 'gig',
+  'closer.enrolled': 'closer',
+  'payout.posted': 'line',
+};
+
+/** What the log keeps of an event's data. */
+function kept(event: PublicEventDraft): unknown {
+  const key = RECORD_KEY[event.type];
+  return key === undefined ? event.data : (event.data as Record<string, unknown>)[key];
+}
+
 export class EventLog {
-  /** events[i] has seq base + i; entries before head are purged (dropped in batches). */
-  private events: PublicEventDraft[] = [];
+  /** Event i has seq base + i; events before head are purged (dropped in batches). */
+  private types: PublicEventType[] = [];
+  private ats: number[] = [];
+  private datas: unknown[] = [];
   private recordedAt: number[] = [];
   private base: number;
   private head = 0;
-  /** The seqs of each type's and each deal's events, in order. */
+  /** The seqs of each type's events, in order. */
   private byType = new Map<string, number[]>();
-  private byDeal = new Map<string, number[]>();
+  /**
+   * The seqs of each deal's events, built on the first page filtered by deal and kept from then
+   * on: a service whose readers never filter by deal pays nothing for it on every write.
+   */
+  private byDeal: Map<string, number[]> | undefined;
 
   /** lastSeq carries on across a reset: seq is never reused (D-41). */
   constructor(lastSeq = 0) {
@@ -43,30 +64,45 @@ export class EventLog {
   }
 
   get lastSeq(): number {
-    return this.base + this.events.length - 1;
+    return this.base + this.types.length - 1;
   }
 
   get size(): number {
-    return this.events.length - this.head;
+    return this.types.length - this.head;
+  }
+
+  /** The event at index i, put back together. */
+  private event(i: number): PublicEventDraft {
+    const type = this.types[i];
+    const key = RECORD_KEY[type];
+    const data = key === undefined ? this.datas[i] : { [key]: this.datas[i] };
+    return { type, at: this.ats[i], data } as PublicEventDraft;
   }
 
   append(event: PublicEventDraft, recordedAt: number): void {
-    const seq = this.base + this.events.length;
-    this.events.push(event);
+    const seq = this.base + this.types.length;
+    this.types.push(event.type);
+    this.ats.push(event.at);
+    this.datas.push(kept(event));
     this.recordedAt.push(recordedAt);
     push(this.byType, event.type, seq);
-    const dealId = eventDealId(event);
-    if (dealId !== undefined) push(this.byDeal, dealId, seq);
+    if (this.byDeal) {
+      const dealId = eventDealId(event);
+      if (dealId !== undefined) push(this.byDeal, dealId, seq);
+    }
   }
 
   /** Takes back the last `count` appends (a rolled-back unit of work). */
   truncate(count: number): void {
     for (let i = 0; i < count; i++) {
-      const event = this.events.pop() as PublicEventDraft;
+      const event = this.event(this.types.length - 1);
+      this.types.pop();
+      this.ats.pop();
+      this.datas.pop();
       this.recordedAt.pop();
       this.byType.get(event.type)?.pop();
-      const dealId = eventDealId(event);
-      if (dealId !== undefined) {
+      const dealId = this.byDeal ? eventDealId(event) : undefined;
+      if (this.byDeal && dealId !== undefined) {
         const list = this.byDeal.get(dealId) as number[];
         list.pop();
         if (list.length === 0) this.byDeal.delete(dealId);
@@ -80,19 +116,19 @@ export class EventLog {
     const found: StoredEvent[] = [];
     if (filter.type === undefined && filter.dealId === undefined) {
       for (let seq = after + 1; seq <= this.lastSeq && found.length < filter.limit; seq++) {
-        found.push({ seq, event: this.events[seq - this.base] });
+        found.push({ seq, event: this.event(seq - this.base) });
       }
       return found;
     }
     // The shorter of the two indexes, the other filter checked on each event.
     let seqs: readonly number[] = filter.type === undefined ? [] : (this.byType.get(filter.type) ?? []);
     if (filter.dealId !== undefined) {
-      const ofDeal = this.byDeal.get(filter.dealId) ?? [];
+      const ofDeal = this.dealIndex().get(filter.dealId) ?? [];
       if (filter.type === undefined || ofDeal.length < seqs.length) seqs = ofDeal;
     }
     for (let i = firstAfter(seqs, after); i < seqs.length && found.length < filter.limit; i++) {
       const seq = seqs[i];
-      const event = this.events[seq - this.base];
+      const event = this.event(seq - this.base);
       if (filter.type !== undefined && event.type !== filter.type) continue;
       if (filter.dealId !== undefined && eventDealId(event) !== filter.dealId) continue;
       found.push({ seq, event });
@@ -103,27 +139,39 @@ export class EventLog {
   /** Drops the events recorded before `before`; returns how many. Not undone: see purgeEvents. */
   purge(before: number): number {
     let purged = 0;
-    while (this.head < this.events.length && this.recordedAt[this.head] < before) {
+    while (this.head < this.types.length && this.recordedAt[this.head] < before) {
       this.head++;
       purged++;
     }
     // The arrays are rebuilt once half of the log is purged: amortized constant per event.
-    if (purged > 0 && this.head * 2 >= this.events.length) this.compact();
+    if (purged > 0 && this.head * 2 >= this.types.length) this.compact();
     return purged;
+  }
+
+  private dealIndex(): Map<string, number[]> {
+    if (!this.byDeal) {
+      const byDeal = new Map<string, number[]>();
+      for (let i = this.head; i < this.types.length; i++) {
+        const dealId = eventDealId(this.event(i));
+        if (dealId !== undefined) push(byDeal, dealId, this.base + i);
+      }
+      this.byDeal = byDeal;
+    }
+    return this.byDeal;
   }
 
   private compact(): void {
     const firstKept = this.base + this.head;
-    this.events = this.events.slice(this.head);
+    this.types = this.types.slice(this.head);
+    this.ats = this.ats.slice(this.head);
+    this.datas = this.datas.slice(this.head);
     this.recordedAt = this.recordedAt.slice(this.head);
     this.base = firstKept;
     this.head = 0;
     this.byType = new Map();
-    this.byDeal = new Map();
-    this.events.forEach((event, i) => {
-      push(this.byType, event.type, firstKept + i);
-      const dealId = eventDealId(event);
-      if (dealId !== undefined) push(this.byDeal, dealId, firstKept + i);
+    this.byDeal = undefined;
+    this.types.forEach((type, i) => {
+      push(this.byType, type, firstKept + i);
     });
   }
 }
