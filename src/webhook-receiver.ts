@@ -34,7 +34,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<{ server:
       try {
         if (size > MAX_BODY) throw new Error('body over 64 KiB');
         const event = verifier.verify(body, headers) as { id: string; type: string; data: Record<string, unknown> };
-        const about = (event.data.dealId ?? (event.data.deal as { id?: string } | undefined)?.id ?? '') as string;
+        const record = (event.data.deal ?? event.data.gig) as { id?: string; dealId?: string } | undefined;
+        const about = (event.data.dealId ?? record?.dealId ?? record?.id ?? '') as string;
         options.print(`${event.id} ${event.type}${about ? ` ${about}` : ''} (signature verified) ${body}`);
         response.writeHead(204).end();
       } catch (error) {
