@@ -35,3 +35,15 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
   return String(error);
 }
+
+/** A promise whose rejection is handled later (awaited after other work): never "unhandled". */
+export function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Rolls a session's transaction back. */
+export async function rollback(session: SqlSession): Promise<void> {
+  // A failed ROLLBACK means a dead connection; the adapter discards it, the original error stands.
+  await session.query('ROLLBACK').catch(() => undefined);
+}

@@ -36,8 +36,9 @@ import {
   type UnitOfWork,
 } from '../store.ts';
 import { closerValues, dealValues, gigValues, type PayoutRow, payoutFromRow, payoutParams } from './codec.ts';
+import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
-import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { SqlWebhookReader, SqlWebhookUnit, WEBHOOK_WIPE } from './sql-webhooks.ts';
 
 /** serialization_failure and deadlock_detected: the unit of work is safe to run again. */
@@ -65,12 +66,6 @@ function parameters() {
 /** Records after an id in id order (a placeholder for the id). */
 const afterId = (placeholder: string) =>
   `(length(id), id) > (length(${placeholder}::text), ${placeholder}::text COLLATE "C")`;
-
-/** A promise whose rejection is handled later (awaited after other work): never "unhandled". */
-function later<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(ignore);
-  return promise;
-}
 
 class SqlReader implements StoreReader {
   constructor(protected readonly session: SqlSession) {}
@@ -508,41 +503,16 @@ function outboxInsert(rows: unknown[][], params: unknown[]): string {
   return `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data) VALUES ${tuples.join(', ')}`;
 }
 
-/**
- * Moves the outbox rows of every transaction that has ended into the feed, giving them their
- * seq (migration 004 says why this order can never skip a reader). The feed row's lock comes
- * first, in a statement of its own, so that the move's snapshot is taken after the last
- * sequencer committed. Sent together: one round trip.
- */
-const SEQUENCE_BATCH = 5000;
-const SEQUENCE = `WITH moved AS (
-    DELETE FROM event_outbox WHERE position IN (
-      SELECT position FROM event_outbox WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY xid, position LIMIT ${SEQUENCE_BATCH})
-    RETURNING xid, position, type, deal_id, at, recorded_at, data),
-  inserted AS (
-    INSERT INTO events (seq, type, deal_id, at, recorded_at, data)
-    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY xid, position),
-      type, deal_id, at, recorded_at, data FROM moved
-    RETURNING seq)
-  UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted)
-  WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM inserted) AS moved`;
-
-async function rollback(session: SqlSession) {
-  // A failed ROLLBACK means a dead connection; the adapter discards it, the original error stands.
-  await session.query('ROLLBACK').catch(() => undefined);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SqlStore implements Store {
   private closed = false;
-  /** The sequencer run in progress, and whether another must follow it (coalesced runs). */
-  private sequencing: Promise<void> | undefined;
-  private sequenceAgain: Promise<void> | undefined;
-  private sequenceTimer: NodeJS.Timeout | undefined;
+  /** Moves committed outbox rows into the feed (event-sequencer.ts). */
+  private readonly sequencer: EventSequencer;
 
-  private constructor(private readonly db: SqlDatabase) {}
+  private constructor(private readonly db: SqlDatabase) {
+    this.sequencer = new EventSequencer(db);
+  }
 
   /** Applies pending migrations (never wiping anything) and returns the store. */
   static async open(db: SqlDatabase): Promise<SqlStore> {
@@ -581,7 +551,7 @@ export class SqlStore implements Store {
             // is aborted and the server answers that COMMIT by rolling back; the write's error
             // is the one thrown (Promise.all rejects with the first failure, the write's).
             await Promise.all([uow.flush(), session.query('COMMIT')]);
-            if (uow.published) this.sequenceSoon();
+            if (uow.published) this.sequencer.soon();
             return result;
           } catch (error) {
             await rollback(session);
@@ -597,68 +567,15 @@ export class SqlStore implements Store {
     }
   }
 
-  /**
-   * Runs the sequencer once more after any run in progress (whose snapshot may predate what the
-   * caller committed); concurrent callers share that one run.
-   */
-  private sequence(): Promise<void> {
-    if (!this.sequencing) {
-      this.sequencing = this.sequenceOnce().finally(() => {
-        this.sequencing = undefined;
-      });
-      return this.sequencing;
-    }
-    if (!this.sequenceAgain) {
-      this.sequenceAgain = this.sequencing.catch(ignore).then(() => {
-        this.sequenceAgain = undefined;
-        return this.sequence();
-      });
-    }
-    return this.sequenceAgain;
-  }
-
-  private async sequenceOnce(): Promise<void> {
-    for (;;) {
-      const moved = await this.db.session(async (session) => {
-        const begun = later(session.query('BEGIN'));
-        try {
-          const locked = later(session.query('SELECT last_seq FROM event_feed FOR UPDATE'));
-          const rows = later(session.query<{ moved: string | number }>(SEQUENCE));
-          const committed = later(session.query('COMMIT'));
-          await Promise.all([begun, locked, rows, committed]);
-          return Number((await rows)[0]?.moved ?? 0);
-        } catch (error) {
-          await rollback(session);
-          throw error;
-        }
-      });
-      // A full batch may have left more behind.
-      if (moved < SEQUENCE_BATCH) return;
-    }
-  }
-
-  /**
-   * After a commit that published: sequences within a few milliseconds, commits that arrive
-   * meanwhile sharing the run. A failure is left to the next run (the rows wait in the outbox).
-   */
-  private sequenceSoon(): void {
-    if (this.sequenceTimer || this.closed) return;
-    this.sequenceTimer = setTimeout(() => {
-      this.sequenceTimer = undefined;
-      if (!this.closed) this.sequence().catch(ignore);
-    }, 5);
-    this.sequenceTimer.unref();
-  }
-
   async events(filter: EventFilter): Promise<StoredEvent[]> {
     // What the caller committed is in the feed before it reads (unless an older transaction,
     // still open, holds it back: it enters once that one ends).
-    await this.sequence();
+    await this.sequencer.run();
     return this.read((reader) => (reader as SqlReader).eventsPage(filter));
   }
 
   async lastSeq(): Promise<number> {
-    await this.sequence();
+    await this.sequencer.run();
     return this.read(async (reader) => {
       const [row] = await (reader as SqlReader).lastSeqRow();
       return Number(row.last_seq);
@@ -668,8 +585,7 @@ export class SqlStore implements Store {
   async close() {
     if (this.closed) return;
     this.closed = true;
-    if (this.sequenceTimer) clearTimeout(this.sequenceTimer);
-    await this.sequencing?.catch(ignore);
+    await this.sequencer.close();
     await this.db.close();
   }
 }
