@@ -1,19 +1,17 @@
 // The application service: for each request, one unit of work that loads what the decision
 // needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
-import { randomBytes } from 'node:crypto';
 import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { multiplyHalfUp } from '../domain/decimal.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
-import { type PublicEventType, publicEvents } from '../domain/public-events.ts';
+import { publicEvents } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
-import { couldBeWebhookId, formatWebhookId, type Webhook } from '../domain/webhooks.ts';
 import type {
   DealFilter,
   EventFilter,
@@ -23,7 +21,6 @@ import type {
   StoreReader,
   UnitOfWork,
 } from '../store/store.ts';
-import type { WebhookAttempt } from '../store/webhooks.ts';
 import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
 import { runTimers, type TimerHost } from './timers.ts';
 import {
@@ -37,7 +34,7 @@ import {
   runUnit,
   type WriteOptions,
 } from './unit.ts';
-import { checkWebhookUrl } from './webhooks/url-check.ts';
+import { WebhookService } from './webhook-service.ts';
 
 export type { KeyedOutcome, Result, WriteOptions } from './unit.ts';
 
@@ -82,7 +79,6 @@ export const SEED_CLOSERS = [
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const webhookNotFound = (id: string) => refuse.notFound('WEBHOOK_NOT_FOUND', `No webhook ${id.slice(0, 64)}.`);
 const PLACEHOLDER_IDS: Record<IdKind, string> = { deal: 'deal_pending', gig: 'gig_pending', closer: 'closer_pending' };
 
 /** Commands that create a record whenever they are accepted. */
@@ -117,12 +113,18 @@ export type Ranked = Escalation['suggestedClosers'];
 export class PipelineService {
   /** Called after every unit of work that committed (the feed may have grown). */
   private readonly commitListeners = new Set<() => void>();
+  /** Subscriptions to the events (D-42); their deliveries are the worker's. */
+  readonly webhooks: WebhookService;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    this.webhooks = new WebhookService(store, clock, config.webhookAllowPrivate === true, (work, options) =>
+      this.unit(work, options),
+    );
+  }
 
   /**
    * The time: the stored demo clock offset plus the machine clock, read once the offset has
@@ -544,66 +546,6 @@ export class PipelineService {
   /** The highest seq in the feed so far. */
   lastSeq(): Promise<number> {
     return this.store.lastSeq();
-  }
-
-  // ── webhooks (D-42) ──────────────────────────────────────────────────────────────────────
-
-  /**
-   * Subscribes a url to the events published from now on (of `types`, or all). The url is
-   * checked before the unit of work (a DNS lookup holds no transaction); its refusal is thrown
-   * inside it, so that a keyed request stores it like any other answer.
-   */
-  async createWebhook(
-    input: { url: string; types?: readonly PublicEventType[] },
-    options?: WriteOptions,
-  ): Promise<Result<Webhook>> {
-    const refusal = await checkWebhookUrl(input.url, this.config.webhookAllowPrivate === true);
-    return this.unit(async (uow) => {
-      if (refusal) throw new RefusedError(refusal);
-      // The dispatcher's cursor is held first: no event above afterSeq can be dispatched
-      // before this webhook is committed (and so seen by the dispatcher).
-      const [number, , afterSeq] = await Promise.all([
-        uow.webhooks.takeNumber(),
-        uow.webhooks.holdCursor(),
-        uow.webhooks.feedLastSeq(),
-      ]);
-      const hook: Webhook = {
-        id: formatWebhookId(number),
-        url: input.url,
-        secret: `whsec_${randomBytes(24).toString('base64')}`,
-        createdAt: this.clock.now(),
-        afterSeq,
-      };
-      if (input.types !== undefined) hook.types = [...new Set(input.types)];
-      await uow.webhooks.put(hook);
-      return hook;
-    }, options);
-  }
-
-  listWebhooks(): Promise<Webhook[]> {
-    return this.store.read((reader) => reader.webhooks.list());
-  }
-
-  async getWebhook(id: string): Promise<Result<Webhook>> {
-    const hook = couldBeWebhookId(id) ? await this.store.read((reader) => reader.webhooks.get(id)) : undefined;
-    return hook ? ok(hook) : fail(webhookNotFound(id));
-  }
-
-  /** Deletes a webhook: nothing more is delivered to it, its pending deliveries are dropped. */
-  deleteWebhook(id: string): Promise<Result<true>> {
-    return this.unit(async (uow) => {
-      if (!couldBeWebhookId(id) || !(await uow.webhooks.delete(id))) throw new RefusedError(webhookNotFound(id));
-      return true as const;
-    });
-  }
-
-  /** The last `limit` delivery attempts of a webhook, oldest first. */
-  async webhookAttempts(id: string, limit: number): Promise<Result<WebhookAttempt[]>> {
-    if (!couldBeWebhookId(id)) return fail(webhookNotFound(id));
-    return this.store.read(async (reader) => {
-      const [hook, attempts] = await Promise.all([reader.webhooks.get(id), reader.webhooks.attempts(id, limit)]);
-      return hook ? ok(attempts) : fail(webhookNotFound(id));
-    });
   }
 
   // ── platform ─────────────────────────────────────────────────────────────────────────────

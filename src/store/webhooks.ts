@@ -42,18 +42,10 @@ export interface ClaimedDelivery {
   dispatchedAt: number;
 }
 
-/** What a sender reports of its attempt. */
-export interface AttemptOutcome {
+/** What a sender reports of its attempt: the attempt, which delivery it was, and whether it got through. */
+export interface AttemptOutcome extends WebhookAttempt {
   deliveryId: number;
-  webhookId: string;
-  seq: number;
-  attempt: number;
-  at: number;
-  status?: number;
-  error?: string;
   delivered: boolean;
-  /** undefined: no more attempts (delivered or given up). */
-  nextAttemptAt?: number;
 }
 
 export interface WebhookReader {

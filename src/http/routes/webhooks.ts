@@ -39,7 +39,7 @@ export const webhookRoutes: FastifyPluginAsync<{ service: PipelineService }> = a
       },
     },
     writeRoute(service, created, (request: FastifyRequest<{ Body: Static<typeof WebhookBody> }>, options) =>
-      service.createWebhook({ url: request.body.url, types: request.body.types }, options),
+      service.webhooks.create({ url: request.body.url, types: request.body.types }, options),
     ),
   );
 
@@ -53,7 +53,7 @@ export const webhookRoutes: FastifyPluginAsync<{ service: PipelineService }> = a
         response: { 200: Type.Array(Type.Ref(WebhookSchema)), ...errorResponses(400) },
       },
     },
-    async () => (await service.listWebhooks()).map(webhookView),
+    async () => (await service.webhooks.list()).map(webhookView),
   );
 
   app.get<IdParam>(
@@ -68,7 +68,7 @@ export const webhookRoutes: FastifyPluginAsync<{ service: PipelineService }> = a
       },
     },
     async (request, reply) => {
-      const result = await service.getWebhook(request.params.id);
+      const result = await service.webhooks.get(request.params.id);
       if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return webhookView(result.value);
     },
@@ -86,7 +86,7 @@ export const webhookRoutes: FastifyPluginAsync<{ service: PipelineService }> = a
       },
     },
     async (request, reply) => {
-      const result = await service.deleteWebhook(request.params.id);
+      const result = await service.webhooks.delete(request.params.id);
       if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return reply.code(204).send();
     },
@@ -108,7 +108,7 @@ export const webhookRoutes: FastifyPluginAsync<{ service: PipelineService }> = a
       request: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof AttemptsQuery> }>,
       reply,
     ) => {
-      const result = await service.webhookAttempts(request.params.id, request.query.limit ?? 100);
+      const result = await service.webhooks.attempts(request.params.id, request.query.limit ?? 100);
       if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
       return result.value.map(attemptView);
     },

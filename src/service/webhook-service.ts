@@ -1,0 +1,81 @@
+// Subscriptions to the events (D-42): create, list, read, delete, and the attempts made. Each
+// write is one unit of work of the pipeline service (so it is keyed and notifies like any
+// other); the deliveries themselves are the worker's (webhooks/worker.ts).
+import { randomBytes } from 'node:crypto';
+import type { PublicEventType } from '../domain/public-events.ts';
+import { refuse } from '../domain/refusal.ts';
+import { couldBeWebhookId, formatWebhookId, type Webhook } from '../domain/webhooks.ts';
+import type { Store, UnitOfWork } from '../store/store.ts';
+import type { WebhookAttempt } from '../store/webhooks.ts';
+import { fail, ok, RefusedError, type Result, type WriteOptions } from './unit.ts';
+import { checkWebhookUrl } from './webhooks/url-check.ts';
+
+const webhookNotFound = (id: string) => refuse.notFound('WEBHOOK_NOT_FOUND', `No webhook ${id.slice(0, 64)}.`);
+
+/** The pipeline service's unit of work (a refusal thrown inside rolls it back). */
+type Unit = <T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions) => Promise<Result<T>>;
+
+export class WebhookService {
+  constructor(
+    private readonly store: Store,
+    /** Machine time: webhook times are never on the demo clock. */
+    private readonly clock: { now(): number },
+    private readonly allowPrivate: boolean,
+    private readonly unit: Unit,
+  ) {}
+
+  /**
+   * Subscribes a url to the events published from now on (of `types`, or all). The url is
+   * checked before the unit of work (a DNS lookup holds no transaction); its refusal is thrown
+   * inside it, so that a keyed request stores it like any other answer.
+   */
+  async create(input: { url: string; types?: readonly PublicEventType[] }, options?: WriteOptions) {
+    const refusal = await checkWebhookUrl(input.url, this.allowPrivate);
+    return this.unit(async (uow) => {
+      if (refusal) throw new RefusedError(refusal);
+      // The dispatcher's cursor is held first: no event above afterSeq can be dispatched
+      // before this webhook is committed (and so seen by the dispatcher).
+      const [number, , afterSeq] = await Promise.all([
+        uow.webhooks.takeNumber(),
+        uow.webhooks.holdCursor(),
+        uow.webhooks.feedLastSeq(),
+      ]);
+      const hook: Webhook = {
+        id: formatWebhookId(number),
+        url: input.url,
+        secret: `whsec_${randomBytes(24).toString('base64')}`,
+        createdAt: this.clock.now(),
+        afterSeq,
+      };
+      if (input.types !== undefined) hook.types = [...new Set(input.types)];
+      await uow.webhooks.put(hook);
+      return hook;
+    }, options);
+  }
+
+  list(): Promise<Webhook[]> {
+    return this.store.read((reader) => reader.webhooks.list());
+  }
+
+  async get(id: string): Promise<Result<Webhook>> {
+    const hook = couldBeWebhookId(id) ? await this.store.read((reader) => reader.webhooks.get(id)) : undefined;
+    return hook ? ok(hook) : fail(webhookNotFound(id));
+  }
+
+  /** Deletes a webhook: nothing more is delivered to it, its pending deliveries are dropped. */
+  delete(id: string): Promise<Result<true>> {
+    return this.unit(async (uow) => {
+      if (!couldBeWebhookId(id) || !(await uow.webhooks.delete(id))) throw new RefusedError(webhookNotFound(id));
+      return true as const;
+    });
+  }
+
+  /** The last `limit` delivery attempts of a webhook, oldest first. */
+  async attempts(id: string, limit: number): Promise<Result<WebhookAttempt[]>> {
+    if (!couldBeWebhookId(id)) return fail(webhookNotFound(id));
+    return this.store.read(async (reader) => {
+      const [hook, attempts] = await Promise.all([reader.webhooks.get(id), reader.webhooks.attempts(id, limit)]);
+      return hook ? ok(attempts) : fail(webhookNotFound(id));
+    });
+  }
+}
