@@ -142,8 +142,10 @@ export class WebhookWorker {
 
   /** Follows the feed from the cursor: a delivery for each matching webhook, then the cursor on. */
   async dispatch(): Promise<void> {
-    // On PostgreSQL, reading the last seq first moves what was committed into the feed.
-    await this.store.lastSeq();
+    // On PostgreSQL, reading the last seq first moves what was committed into the feed (each
+    // instance also does so a few milliseconds after its own commits): only while there are
+    // webhooks, so that an idle instance's poll costs no sequencer run.
+    if (this.busy) await this.store.lastSeq();
     for (;;) {
       const full = await this.store.transaction(async (uow) => {
         const cursor = await uow.webhooks.lockCursor();
