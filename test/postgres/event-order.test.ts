@@ -1,7 +1,8 @@
-// The feed's order on PostgreSQL (D-41, migration 004): an event enters the feed only once every
-// transaction that began before its own has ended, so a reader can never read a seq and later
-// find a lower one. Shown with two units of work held open on purpose, on two store instances
-// (two connection pools, as two service instances would be) over one schema.
+// The feed's order on PostgreSQL (D-41, migration 006, P-66): an event enters the feed as soon as
+// its transaction has committed, and gets its seq then, so a reader can never read a seq and
+// later find a lower one, and an open transaction holds nothing back. Shown with units of work
+// held open on purpose, on two store instances (two connection pools, as two service instances
+// would be) over one schema.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PublicEventDraft } from '../../src/domain/public-events.ts';
@@ -33,7 +34,7 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     await schema?.drop();
   });
 
-  it('an event committed behind an older open transaction waits for it, and then both enter in order', async () => {
+  it('an event committed beside an older open transaction enters at once; the older one follows it', async () => {
     const start = await one.lastSeq();
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -43,7 +44,7 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     const hasBegun = new Promise<void>((resolve) => {
       begun = resolve;
     });
-    // The older transaction: it writes first (so it has a transaction id), then stays open.
+    // The older transaction: it writes its outbox row first (a lower position), then stays open.
     const older = one.transaction(async (uow) => {
       await uow.takeNumber('deal');
       await uow.publish([moved('deal_older')], T0);
@@ -51,20 +52,50 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
       await held;
     });
     await hasBegun;
-    // A younger one, on the other instance, commits meanwhile.
+    // A younger one, on the other instance, commits meanwhile: it is readable at once, on both.
     await two.transaction((uow) => uow.publish([moved('deal_younger')], T0));
-    // Its event is committed but not yet in the feed: reading it now would let the older one
-    // appear later below it.
-    assert.deepEqual(await two.events({ after: start, limit: 10 }), []);
-    assert.deepEqual(await one.events({ after: start, limit: 10 }), []);
+    const first = await two.events({ after: start, limit: 10 });
+    assert.deepEqual(dealIdsOf(first), ['deal_younger']);
+    assert.deepEqual(await one.events({ after: start, limit: 10 }), first);
     release();
     await older;
-    const events = await two.events({ after: start, limit: 10 });
-    assert.deepEqual(dealIdsOf(events), ['deal_older', 'deal_younger']);
+    // The older one gets the next seq: nothing appears below what a reader already read.
+    const events = await one.events({ after: start, limit: 10 });
+    assert.deepEqual(dealIdsOf(events), ['deal_younger', 'deal_older']);
     assert.deepEqual(
       events.map((e) => e.seq),
       [start + 1, start + 2],
     );
+  });
+
+  it('a unit that waited on another’s lock enters the feed after it (both usually move in one sequencer run)', async () => {
+    const start = await one.lastSeq();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let begun!: () => void;
+    const hasBegun = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    // The first holds the deal counter's row (takeNumber locks it) and stays open; the second
+    // begins and writes elsewhere first, then waits on that row.
+    const first = one.transaction(async (uow) => {
+      await uow.takeNumber('deal');
+      begun();
+      await held;
+      await uow.publish([moved('deal_first')], T0);
+    });
+    await hasBegun;
+    const second = two.transaction(async (uow) => {
+      await uow.takeNumber('gig');
+      await uow.takeNumber('deal');
+      await uow.publish([moved('deal_second')], T0);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await Promise.all([first, second]);
+    assert.deepEqual(dealIdsOf(await two.events({ after: start, limit: 10 })), ['deal_first', 'deal_second']);
   });
 
   it('a rolled-back unit leaves nothing, and does not hold the feed back once it has ended', async () => {
@@ -89,8 +120,7 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     let expected = Number.POSITIVE_INFINITY;
     const reader = (async () => {
       let cursor = start;
-      // Another database's transaction on the same server may hold an event back a moment
-      // (xmin is the server's): once the writers are done, read until all arrived (or 20 s).
+      // Once the writers are done, read until all arrived (or 20 s, then the counts differ).
       const deadline = () => !writing && Date.now() > doneAt + 20_000;
       for (let i = 0; ; i++) {
         const wasWriting = writing;

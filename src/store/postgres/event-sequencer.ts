@@ -1,5 +1,5 @@
-// The feed's sequencer on PostgreSQL and PGlite (D-41, migration 004): it moves the outbox rows
-// of every transaction that has ended into the feed, giving them their seq. Run a few
+// The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004 and 006): it moves the
+// outbox rows of every committed transaction into the feed, giving them their seq. Run a few
 // milliseconds after a commit that published (commits of that moment share the run) and before
 // every read of the feed, so that a reader sees what it committed.
 import { later, rollback, type SqlDatabase } from './sql-database.ts';
@@ -10,18 +10,17 @@ const ignore = () => undefined;
 const SEQUENCE_BATCH = 5000;
 
 /**
- * Migration 004 says why this order can never skip a reader. The feed row's lock comes first,
+ * Migration 006 says why this order can never skip a reader. The feed row's lock comes first,
  * in a statement of its own, so that the move's snapshot is taken after the last sequencer
  * committed; the statements are sent together (one round trip).
  */
 const SEQUENCE = `WITH moved AS (
     DELETE FROM event_outbox WHERE position IN (
-      SELECT position FROM event_outbox WHERE xid < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY xid, position LIMIT ${SEQUENCE_BATCH})
-    RETURNING xid, position, type, deal_id, at, recorded_at, data),
+      SELECT position FROM event_outbox ORDER BY position LIMIT ${SEQUENCE_BATCH})
+    RETURNING position, type, deal_id, at, recorded_at, data),
   inserted AS (
     INSERT INTO events (seq, type, deal_id, at, recorded_at, data)
-    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY xid, position),
+    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY position),
       type, deal_id, at, recorded_at, data FROM moved
     RETURNING seq)
   UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted)

@@ -568,8 +568,7 @@ export class SqlStore implements Store {
   }
 
   async events(filter: EventFilter): Promise<StoredEvent[]> {
-    // What the caller committed is in the feed before it reads (unless an older transaction,
-    // still open, holds it back: it enters once that one ends).
+    // What the caller committed is in the feed before it reads (P-67).
     await this.sequencer.run();
     return this.read((reader) => (reader as SqlReader).eventsPage(filter));
   }

@@ -1,4 +1,5 @@
 -- 004: the event feed (D-40, D-41).
+-- (Migration 006 replaced the xid rule below: the sequencer moves every committed row.)
 -- A unit of work publishes its events into event_outbox, in its own transaction, with that
 -- transaction's id (xid). An event enters the feed (`events`, where it gets its seq) only once
 -- every transaction that began before its own has ended: the sequencer moves outbox rows whose
