@@ -1,8 +1,11 @@
-// `npm run bench:profile -- <create|sell|keyed-sell|advance|get|health>`: runs one scenario against a service
-// started with --cpu-prof and prints where the service spent its CPU (self time, top 25).
+// `npm run bench:profile -- <create|sell|keyed-sell|streamed-sell|advance|get|health>`: runs one scenario
+// against a service started with --cpu-prof and prints where the service spent its CPU (self time,
+// top 25). streamed-sell sells with 100 clients of GET /events/stream reading (bench/stream-clients.ts).
+import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startServiceProcess } from './service-process.ts';
 
@@ -35,6 +38,7 @@ const requests: Record<string, autocannon.Request> = {
   },
   create: { method: 'POST', path: '/pipeline/deals', headers: json, body },
   sell: { method: 'POST', path: '/pipeline/sell', headers: json, body },
+  'streamed-sell': { method: 'POST', path: '/pipeline/sell', headers: json, body },
   'keyed-sell': {
     method: 'POST',
     path: '/pipeline/sell',
@@ -49,7 +53,15 @@ const requests: Record<string, autocannon.Request> = {
 };
 const request = requests[scenario];
 if (!request) throw new Error(`scenario is one of ${Object.keys(requests).join(', ')}`);
+const readers =
+  scenario === 'streamed-sell'
+    ? fork(fileURLToPath(new URL('./stream-clients.ts', import.meta.url)), [service.url, '100'], {
+        execArgv: ['--import', 'tsx'],
+      })
+    : undefined;
+if (readers) await new Promise((resolve) => readers.once('message', resolve));
 const result = await autocannon({ url: service.url, connections: 10, duration: 5, requests: [request] });
+readers?.kill();
 await service.stop();
 console.log(`${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx; profile in ${dir}`);
 

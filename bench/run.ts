@@ -5,7 +5,8 @@
 //   --duration <s>  seconds per scenario (default 10)   --connections <n> (default 10)
 //   --smoke         one second per scenario, no budget verdict (for CI)
 //   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
-//   --only <text>   only the scenarios whose name contains the text (and /health, first and last)
+//   --only <text>   only the scenarios whose name contains the text, or one of texts split by |
+//                   (and /health, first and last)
 // The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
 // every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell
 // in requests/s, costs.streamedSellCpuToSell in the service's own CPU per sell).
@@ -323,7 +324,7 @@ async function main() {
   const [health, ...rest] = SCENARIOS.filter(
     (s) =>
       (options.store === 'memory' || !s.reference) &&
-      (s.name === HEALTH || !options.only || s.name.includes(options.only)),
+      (s.name === HEALTH || !options.only || options.only.split('|').some((text) => s.name.includes(text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };
   for (const scenario of [health, ...rest, again]) {
