@@ -385,7 +385,10 @@ async function main() {
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
     streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
     /** The same by the service's CPU per sell (plain / with the clients): its capacity kept. */
-    streamedSellCpuToSell: cpuRatio(`POST ${PREFIX}/sell`, `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`),
+    streamedSellCpuToSell: cpuRatio(
+      `POST ${PREFIX}/sell`,
+      `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    ),
   };
   console.table(
     figures.map((f) => ({
