@@ -170,6 +170,33 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Issue 12: the same advances, each naming the version it expects (If-Match, D-47); goal:
+    // at least 0.95 of the plain advance row (costs.ifMatchAdvanceToAdvance).
+    name: `POST ${PREFIX}/deals/{id}/advance with If-Match`,
+    prepare: async (url, expected) => {
+      const ids = await inParallel(
+        Math.ceil(expected / 5),
+        async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id,
+      );
+      let n = 0;
+      return {
+        amount: ids.length * 5,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request: any) => {
+              // The deals are advanced in turn: the k-th pass finds each at version k + 1.
+              const k = n++;
+              request.path = `${PREFIX}/deals/${ids[k % ids.length]}/advance`;
+              request.headers = { ...request.headers, 'if-match': `"${1 + Math.floor(k / ids.length)}"` };
+              return request;
+            },
+          },
+        ],
+      };
+    },
+  },
+  {
     name: `POST ${PREFIX}/sell`,
     prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
   },
@@ -382,6 +409,10 @@ async function main() {
   const cpuRatio = (name: string, base: string) => (cpu(base) ? Math.round((cpu(name) / cpu(base)) * 100) / 100 : 0);
   const costs = {
     keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
+    ifMatchAdvanceToAdvance: ratio(
+      `POST ${PREFIX}/deals/{id}/advance with If-Match`,
+      `POST ${PREFIX}/deals/{id}/advance`,
+    ),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
     streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
     /** The same by the service's CPU per sell (plain / with the clients): its capacity kept. */
@@ -403,7 +434,7 @@ async function main() {
     })),
   );
   console.log(
-    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
+    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); advance with If-Match / advance: ${costs.ifMatchAdvanceToAdvance} (goal ≥ 0.95); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
       `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
       `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9)`,
   );

@@ -16,6 +16,7 @@ const STATUS_MEANING: Record<number, string> = {
   405: 'the path does not serve that method',
   408: 'the request did not arrive in time (its headers within 10 s, all of it within REQUEST_TIMEOUT_MS)',
   409: 'the record is not in a state that allows it',
+  412: 'the deal changed since the client read it (If-Match)',
   413: 'the body is too large',
   415: 'the body is not JSON',
   422: 'the request is well formed, but the rules refuse it',

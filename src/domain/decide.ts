@@ -27,6 +27,35 @@ const accept = (events: PipelineEvent[], escalation?: { role: Role; gigId: strin
 const reject = (refusal: Refusal): Decision => ({ ok: false, refusal });
 
 export function decide(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
+  const decision = decideCommand(state, command, ctx);
+  return decision.ok ? versioned(state, decision) : decision;
+}
+
+/**
+ * D-47: an accepted decision ends with one DealVersioned per deal it changed, itself or through
+ * one of its gigs (a deal it created is at version 1 already).
+ */
+function versioned(state: PipelineState, decision: Decision & { ok: true }): Decision {
+  const created: string[] = [];
+  const changed: string[] = [];
+  for (const event of decision.events) {
+    let dealId: string | undefined;
+    if (event.type === 'DealCreated') created.push(event.deal.id);
+    else if (event.type === 'GigPosted') dealId = event.gig.dealId;
+    else if ('dealId' in event) dealId = event.dealId;
+    else if ('gigId' in event) dealId = state.gigs.get(event.gigId)?.dealId;
+    if (dealId !== undefined && !created.includes(dealId) && !changed.includes(dealId)) changed.push(dealId);
+  }
+  if (changed.length === 0) return decision;
+  const events = [...decision.events];
+  for (const dealId of changed) {
+    const deal = state.deals.get(dealId);
+    if (deal) events.push({ type: 'DealVersioned', dealId, version: deal.version + 1 });
+  }
+  return { ...decision, events };
+}
+
+function decideCommand(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
   switch (command.type) {
     case 'CreateDeal':
       return createDeal(command, ctx);
@@ -142,6 +171,7 @@ function createDeal(command: Extract<PipelineCommand, { type: 'CreateDeal' }>, c
   if (!resolved.ok) return reject(refuse.mandate(resolved.violations));
   const deal: Deal = {
     id: ctx.nextIds.deal,
+    version: 1,
     account: command.account,
     listValueCents,
     stage: 'sourced',
@@ -164,6 +194,7 @@ function reengage(deal: Deal, ctx: DecisionContext): Decision {
   }
   const revived: Deal = {
     id: ctx.nextIds.deal,
+    version: 1,
     account: deal.account,
     listValueCents: deal.listValueCents,
     stage: 'sourced',

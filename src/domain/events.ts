@@ -18,6 +18,11 @@ export type PipelineEvent =
   | { type: 'SignalsAdded'; dealId: string; signals: readonly string[] }
   | { type: 'SignalsCleared'; dealId: string; signals: readonly string[] }
   | { type: 'HumanTrackSet'; dealId: string; humanTrack: boolean }
+  /**
+   * D-47: the last event of every accepted decision that changed a deal it did not create (or one
+   * of that deal's gigs): the deal's version, one more. So the version is a fold of the events.
+   */
+  | { type: 'DealVersioned'; dealId: string; version: number }
   | { type: 'GigPosted'; gig: Gig }
   | { type: 'GigClaimed'; gigId: string; closerId: string; at: number; dueAt: number }
   | { type: 'GigMoved'; gigId: string; at: number; dueAt: number }
@@ -40,6 +45,7 @@ export const WRITES: Record<PipelineEvent['type'], { kind: IdKind | 'ledger'; cr
   SignalsAdded: { kind: 'deal', creates: false },
   SignalsCleared: { kind: 'deal', creates: false },
   HumanTrackSet: { kind: 'deal', creates: false },
+  DealVersioned: { kind: 'deal', creates: false },
   GigPosted: { kind: 'gig', creates: true },
   GigClaimed: { kind: 'gig', creates: false },
   GigMoved: { kind: 'gig', creates: false },

@@ -38,6 +38,11 @@ export interface ActivityEntry {
 
 export interface Deal {
   readonly id: string;
+  /**
+   * D-47: 1 when created, one more with every accepted decision that changed the deal or one of
+   * its gigs (evolveAll counts them), so a client's If-Match names the state it last read.
+   */
+  readonly version: number;
   readonly account: Account;
   readonly listValueCents: Cents;
   readonly stage: Stage;

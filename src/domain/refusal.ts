@@ -1,6 +1,14 @@
 // Refusals are values. Every code the core can refuse with is listed here once with its kind;
 // the kind picks the HTTP status (D-5) in the error catalogue (src/views/errors.ts).
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'gate' | 'mandate' | 'limit' | 'forbidden';
+export type RefusalKind =
+  | 'invalid'
+  | 'not_found'
+  | 'conflict'
+  | 'precondition'
+  | 'gate'
+  | 'mandate'
+  | 'limit'
+  | 'forbidden';
 
 export const REFUSAL_KINDS = {
   INVALID_BODY: 'invalid',
@@ -20,6 +28,7 @@ export const REFUSAL_KINDS = {
   GIG_NOT_ACTIVE: 'conflict',
   NOT_CLAIMANT: 'conflict',
   NOT_DUE: 'conflict',
+  PRECONDITION_FAILED: 'precondition',
   GATE_ILLEGAL_MOVE: 'gate',
   GATE_BELOW_FLOOR: 'gate',
   GATE_VALUE_REQUIRED: 'gate',
@@ -39,6 +48,8 @@ export interface Refusal {
   readonly code: RefusalCode;
   readonly message: string;
   readonly violations?: readonly string[];
+  /** PRECONDITION_FAILED: the deal as it is (D-47), so the client can read it again. */
+  readonly current?: { readonly version: number; readonly stage: string };
 }
 
 export const refuse = {
@@ -53,6 +64,16 @@ export const refuse = {
   gate: (code: CodeOf<'gate'>, message: string): Refusal => ({ kind: 'gate', code, message }),
   limit: (code: CodeOf<'limit'>, message: string): Refusal => ({ kind: 'limit', code, message }),
   forbidden: (code: CodeOf<'forbidden'>, message: string): Refusal => ({ kind: 'forbidden', code, message }),
+  precondition: (
+    code: CodeOf<'precondition'>,
+    message: string,
+    current: { version: number; stage: string },
+  ): Refusal => ({
+    kind: 'precondition',
+    code,
+    message,
+    current,
+  }),
   mandate: (violations: readonly string[]): Refusal => ({
     kind: 'mandate',
     code: 'MANDATE_OUT_OF_BOUNDS',

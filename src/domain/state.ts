@@ -101,6 +101,7 @@ class Draft {
 function copyDeal(deal: Deal): DealDraft {
   const copy: DealDraft = {
     id: deal.id,
+    version: deal.version,
     account: deal.account,
     listValueCents: deal.listValueCents,
     stage: deal.stage,
@@ -165,6 +166,9 @@ function apply(draft: Draft, event: PipelineEvent) {
     }
     case 'HumanTrackSet':
       draft.deal(event.dealId).humanTrack = event.humanTrack;
+      return;
+    case 'DealVersioned':
+      draft.deal(event.dealId).version = event.version;
       return;
     case 'GigPosted':
       draft.gigs.set(event.gig.id, event.gig);

@@ -2,6 +2,7 @@
 // Location; under an Idempotency-Key (D-37) the service stores that answer with the effects and
 // the route replays stored bytes with `idempotent-replayed: true`.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { IfMatch } from '../domain/version.ts';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 import type { PipelineService, Result, WriteOptions } from '../service/pipeline-service.ts';
 import { type Answer, rendered } from '../views/answers.ts';
@@ -38,7 +39,18 @@ export const refuseIdempotencyKey: onRequestHookHandler = (request, reply, done)
 
 export function sendAnswer(reply: FastifyReply, answer: Answer) {
   if (answer.location !== undefined) reply.header('location', answer.location);
+  if (answer.etag !== undefined) reply.header('etag', answer.etag);
   return reply.code(answer.status).send(answer.body);
+}
+
+/**
+ * D-47: the If-Match of a write on a deal or its gigs (its routes validate the header's form:
+ * one quoted version or `*`); other writes have no version to hold and never read it.
+ */
+function ifMatchOf(request: FastifyRequest): IfMatch | undefined {
+  const value = request.headers['if-match'];
+  if (typeof value !== 'string') return undefined;
+  return value === '*' ? '*' : Number(value.slice(1, -1));
 }
 
 /**
@@ -52,10 +64,12 @@ export function writeRoute<R extends FastifyRequest, T>(
 ) {
   return async (request: R, reply: FastifyReply) => {
     const key = keyOf(request);
-    if (key === undefined) return sendAnswer(reply, render(await call(request)));
+    const ifMatch = ifMatchOf(request);
+    const plain = ifMatch === undefined ? undefined : { ifMatch };
+    if (key === undefined) return sendAnswer(reply, render(await call(request, plain)));
     const outcome = await service.keyed(
       { key, fingerprint: fingerprint(request.method, request.url, request.body) },
-      (options) => call(request, options),
+      (options) => call(request, { ...plain, ...options }),
       (result) => rendered(render(result)),
     );
     if (outcome.kind === 'reused') {
@@ -70,6 +84,7 @@ export function writeRoute<R extends FastifyRequest, T>(
     }
     const { answer, replayed } = outcome;
     if (answer.location !== undefined) reply.header('location', answer.location);
+    if (answer.etag !== undefined) reply.header('etag', answer.etag);
     if (replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
   };

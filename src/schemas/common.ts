@@ -50,6 +50,22 @@ export const IdParams = Type.Object({
   id: Type.String({ description: 'the id, e.g. `deal_0001`; an id of any other shape names nothing (404)' }),
 });
 
+/**
+ * D-47: `If-Match: "<version>"` on every write on a deal or its gigs. One strong tag or `*`
+ * (any version: the deal must exist); a list or a weak tag (`W/"3"`) is 400 INVALID_HEADER.
+ */
+export const IF_MATCH_PATTERN = '^(\\*|"[1-9][0-9]{0,14}")$';
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      pattern: IF_MATCH_PATTERN,
+      description:
+        'the version of the deal this move was decided on (its `ETag`, quoted): if the deal is at another version now, 412 PRECONDITION_FAILED and nothing changes; `*` accepts any version',
+      examples: ['"3"'],
+    }),
+  ),
+});
+
 /** The query string of a route that takes no parameters: any one is unknown, 400 INVALID_QUERY (D-38). */
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -59,6 +75,12 @@ export const ErrorSchema = Type.Object(
     code: Type.String({ description: 'stable machine-readable code (docs/errors.md)' }),
     violations: Type.Optional(Type.Array(Type.String())),
     gate: Type.Optional(Type.Object({ error: Type.String(), code: Type.String() })),
+    current: Type.Optional(
+      Type.Object(
+        { version: Type.Integer({ minimum: 1 }), stage: Type.String() },
+        { description: 'PRECONDITION_FAILED: the deal as it is now' },
+      ),
+    ),
   },
   { $id: 'Error' },
 );

@@ -200,6 +200,11 @@ export const AccountView = Type.Object({
 export const DealSchema = Type.Object(
   {
     id: Type.String({ description: '`deal_<NNNN>`' }),
+    version: Type.Integer({
+      minimum: 1,
+      description:
+        '1 when created, one more with every accepted change of the deal or of one of its gigs (each step of a sell counts); sent as `ETag: "<version>"`, and named by `If-Match` to move only the deal one read',
+    }),
     account: AccountView,
     listValueUsd: Usd('list value'),
     stage: StageSchema,

@@ -17,6 +17,8 @@ const ACCOUNT = { name: 'Northwind Fictional', industry: 'saas', actor: 'B2B' };
 
 export const DEAL_EXAMPLE = {
   id: 'deal_0001',
+  // created, two moves, the gig's claim and its close
+  version: 5,
   account: ACCOUNT,
   listValueUsd: 120000,
   stage: 'closed_won',

@@ -13,6 +13,8 @@ export interface RenderedAnswer {
   status: number;
   body: string;
   location?: string;
+  /** The ETag of the one deal the answer carries (D-47), replayed with it. */
+  etag?: string;
 }
 
 /** The request a key was first used with. */

@@ -12,6 +12,7 @@ import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, initialState, type PipelineState } from '../domain/state.ts';
+import { versionMismatch } from '../domain/version.ts';
 import type {
   DealFilter,
   EventFilter,
@@ -96,6 +97,13 @@ function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
     if (creates && kind !== 'ledger' && !kinds.includes(kind)) kinds.push(kind);
   }
   return kinds;
+}
+
+/** D-47: refuses (412, rolling the unit back) when the caller's If-Match names another version. */
+function expectVersion(state: PipelineState, dealId: string, options: WriteOptions | undefined): void {
+  if (options?.ifMatch === undefined) return;
+  const refusal = versionMismatch(state.deals.get(dealId) as Deal, options.ifMatch);
+  if (refusal) throw new RefusedError(refusal);
 }
 
 function addOnce(ids: string[], id: string): void {
@@ -390,6 +398,7 @@ export class PipelineService {
   advanceDeal(dealId: string, proposal: ProposalInput, options?: WriteOptions): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
       const { state, now } = await this.loadDealNow(uow, dealId);
+      expectVersion(state, dealId, options);
       const advanced = await this.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, now);
       if (advanced.escalation) {
         const { role, gigId } = advanced.escalation;
@@ -405,6 +414,7 @@ export class PipelineService {
   private dealCommand(dealId: string, command: PipelineCommand, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
       const { state, now } = await this.loadDealNow(uow, dealId);
+      expectVersion(state, dealId, options);
       const applied = await this.apply(uow, state, command, now);
       return applied.state.deals.get(dealId) as Deal;
     }, options);
@@ -425,6 +435,7 @@ export class PipelineService {
       const state = await this.loadDeal(uow, dealId, [], async () => {
         [now, number] = await this.nowAndNumber(uow, 'deal');
       });
+      expectVersion(state, dealId, options);
       const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, now, number);
       const created = applied.events.find((e) => e.type === 'DealCreated');
       return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
@@ -501,6 +512,7 @@ export class PipelineService {
       const state = await this.loadGig(uow, gigId, closerId, async () => {
         now = await this.now(uow);
       });
+      expectVersion(state, (state.gigs.get(gigId) as Gig).dealId, options);
       const applied = await this.apply(uow, state, command, now);
       const gig = applied.state.gigs.get(gigId) as Gig;
       const outcome: GigOutcome = { gig, deal: applied.state.deals.get(gig.dealId) as Deal };

@@ -2,6 +2,7 @@
 // idempotency key (D-37): the answer is stored in the unit of work of the effects, so no crash
 // can leave one without the other.
 import type { Refusal } from '../domain/refusal.ts';
+import type { IfMatch } from '../domain/version.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import { IDEMPOTENCY_TTL_MS, isStoredStatus, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
 
@@ -20,6 +21,8 @@ interface KeyedRun {
 /** Options of every write: `keyed` makes it a keyed request (D-37); only keyed() sets it. */
 export interface WriteOptions {
   keyed?: KeyedRun;
+  /** D-47: the version of the deal the caller decided on (writes on a deal or its gigs). */
+  ifMatch?: IfMatch;
 }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -91,15 +94,11 @@ async function replay(uow: UnitOfWork, clock: MachineClock, run: KeyedRun): Prom
   const { key, fingerprint } = run.request;
   const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
   if (!stored || stored.storedAt <= clock.now() - IDEMPOTENCY_TTL_MS) return false;
-  const { status, body, location } = stored;
-  run.outcome =
-    stored.fingerprint === fingerprint
-      ? {
-          kind: 'answered',
-          answer: location === undefined ? { status, body } : { status, body, location },
-          replayed: true,
-        }
-      : { kind: 'reused' };
+  const { status, body, location, etag } = stored;
+  const answer: RenderedAnswer = { status, body };
+  if (location !== undefined) answer.location = location;
+  if (etag !== undefined) answer.etag = etag;
+  run.outcome = stored.fingerprint === fingerprint ? { kind: 'answered', answer, replayed: true } : { kind: 'reused' };
   return true;
 }
 

@@ -81,6 +81,8 @@ export interface StoredAnswer {
   /** The answer's bytes, as sent. */
   body: string;
   location?: string;
+  /** The ETag sent with the answer (D-47). */
+  etag?: string;
   /** Machine time (not the demo clock) in epoch milliseconds: keys are kept 24 hours of real time. */
   storedAt: number;
 }

@@ -15,7 +15,12 @@ export interface Answer {
   status: number;
   body: unknown;
   location?: string;
+  /** D-47: the version of the one deal the answer carries, as an entity tag. */
+  etag?: string;
 }
+
+/** A deal's version as an entity tag (strong: the version names exactly one state of the deal). */
+export const etagOf = (deal: Deal) => `"${deal.version}"`;
 
 export const outcomeView = (outcome: AdvanceOutcome) =>
   outcome.kind === 'deal' ? dealView(outcome.deal) : escalationView(outcome.escalation);
@@ -25,26 +30,38 @@ function answer<T>(result: Result<T>, then: (value: T) => Answer): Answer {
   return result.ok ? then(result.value) : { status: statusOf(result.refusal), body: refusalBody(result.refusal) };
 }
 
-export const rendered = (a: Answer): RenderedAnswer =>
-  a.location === undefined
-    ? { status: a.status, body: JSON.stringify(a.body) }
-    : { status: a.status, body: JSON.stringify(a.body), location: a.location };
+export const rendered = (a: Answer): RenderedAnswer => {
+  const stored: RenderedAnswer = { status: a.status, body: JSON.stringify(a.body) };
+  if (a.location !== undefined) stored.location = a.location;
+  if (a.etag !== undefined) stored.etag = a.etag;
+  return stored;
+};
 
 /** The answer of every write of the demo, for a deal service under `prefix`. */
 export function writeAnswers(prefix: string) {
   const dealAt = (id: string) => `${prefix}/deals/${id}`;
-  const created = (deal: Deal): Answer => ({ status: 201, body: dealView(deal), location: dealAt(deal.id) });
-  const gigOutcome = (result: Result<GigOutcome>) => answer(result, (o) => ({ status: 200, body: gigOutcomeView(o) }));
+  const created = (deal: Deal): Answer => ({
+    status: 201,
+    body: dealView(deal),
+    location: dealAt(deal.id),
+    etag: etagOf(deal),
+  });
+  const gigOutcome = (result: Result<GigOutcome>) =>
+    answer(result, (o) => ({ status: 200, body: gigOutcomeView(o), etag: etagOf(o.deal) }));
   const gigOnly = (result: Result<GigOutcome>) => answer(result, (o) => ({ status: 200, body: gigView(o.gig) }));
-  const deal = (result: Result<Deal>) => answer(result, (d) => ({ status: 200, body: dealView(d) }));
+  const deal = (result: Result<Deal>) => answer(result, (d) => ({ status: 200, body: dealView(d), etag: etagOf(d) }));
+  const dealOf = (o: AdvanceOutcome) => (o.kind === 'deal' ? o.deal : o.escalation.deal);
   return {
     createDeal: (result: Result<Deal>) => answer(result, created),
     sell: (result: Result<AdvanceOutcome>) =>
-      answer(result, (o) => {
-        const soldDeal = o.kind === 'deal' ? o.deal : o.escalation.deal;
-        return { status: 201, body: outcomeView(o), location: dealAt(soldDeal.id) };
-      }),
-    advanceDeal: (result: Result<AdvanceOutcome>) => answer(result, (o) => ({ status: 200, body: outcomeView(o) })),
+      answer(result, (o) => ({
+        status: 201,
+        body: outcomeView(o),
+        location: dealAt(dealOf(o).id),
+        etag: etagOf(dealOf(o)),
+      })),
+    advanceDeal: (result: Result<AdvanceOutcome>) =>
+      answer(result, (o) => ({ status: 200, body: outcomeView(o), etag: etagOf(dealOf(o)) })),
     reportSignals: deal,
     deescalateDeal: deal,
     reengageDeal: (result: Result<Deal>) => answer(result, created),

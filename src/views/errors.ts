@@ -9,6 +9,7 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   invalid: 400,
   not_found: 404,
   conflict: 409,
+  precondition: 412,
   gate: 422,
   mandate: 422,
   limit: 422,
@@ -80,6 +81,10 @@ export const ERRORS = {
     status: 409,
     when: 'internal: a platform timer that is no longer due is skipped, never answered',
   },
+  PRECONDITION_FAILED: {
+    status: 412,
+    when: 'an `If-Match` (or the `ifMatch` argument of a demo MCP tool) naming a version of the deal other than its current one: the deal changed since it was read; `current` holds its version and stage, and nothing was changed',
+  },
   REQUEST_TIMEOUT: { status: 408, when: 'the request did not arrive in full in time' },
   BODY_TOO_LARGE: { status: 413, when: 'a body over 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a body that is not `application/json`' },
@@ -131,6 +136,7 @@ export interface ErrorBody {
   code: ErrorCode;
   violations?: string[];
   gate?: { error: string; code: string };
+  current?: { version: number; stage: string };
 }
 
 /** A transport error's body; the message defaults to the catalogue's words, capitalised. */
@@ -155,6 +161,7 @@ export function refusalBody(refusal: Refusal): ErrorBody {
     error: refusal.message,
     code: refusal.code,
     ...(refusal.violations ? { violations: [...refusal.violations] } : {}),
+    ...(refusal.current ? { current: { version: refusal.current.version, stage: refusal.current.stage } } : {}),
   };
 }
 

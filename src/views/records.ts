@@ -46,6 +46,7 @@ const activityView = (entry: ActivityEntry) => ({
 export function dealView(deal: Deal) {
   return {
     id: deal.id,
+    version: deal.version,
     account: accountView(deal.account),
     listValueUsd: centsToUsd(deal.listValueCents),
     stage: deal.stage,

@@ -88,9 +88,11 @@ describe('deals: create (D-4, D-20, D-21, D-22, D-34)', () => {
       'mandate',
       'signals',
       'stage',
+      'version',
     ]);
     assert.deepEqual(deal, {
       id: 'deal_0001',
+      version: 1,
       account: { name: 'Fictional Widgets Ltd', industry: 'saas', actor: 'B2B' },
       listValueUsd: 15_000,
       stage: 'sourced',

@@ -19,6 +19,7 @@ const mandate = (() => {
 export function sampleDeal(id: string, overrides: Partial<Deal> = {}): Deal {
   return {
     id,
+    version: 1,
     account: { name: 'Fictional Co', actor: 'B2B', industry: 'saas' },
     listValueCents: 10_000_000,
     stage: 'sourced',

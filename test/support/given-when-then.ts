@@ -27,8 +27,13 @@ export interface Spec {
 
 export interface Then {
   decision: Decision;
-  /** The events decided; fails if the command was refused. */
+  /**
+   * The events decided, without the version bookkeeping that ends every accepted decision
+   * (DealVersioned, D-47: see versions() and test/domain/versions.test.ts); fails if refused.
+   */
   events(): PipelineEvent[];
+  /** The DealVersioned events that end the decision. */
+  versions(): PipelineEvent[];
   /** The state after the decided events. */
   state(): PipelineState;
   /** Asserts a refusal of this kind (and code, if given) and returns it. */
@@ -45,7 +50,11 @@ export function given(...history: PipelineEvent[]): Spec {
         decision,
         events() {
           assert.ok(decision.ok, `expected events, got refusal ${decision.ok ? '' : JSON.stringify(decision.refusal)}`);
-          return decision.events;
+          return decision.events.filter((e) => e.type !== 'DealVersioned');
+        },
+        versions() {
+          assert.ok(decision.ok, 'expected events');
+          return decision.events.filter((e) => e.type === 'DealVersioned');
         },
         state() {
           assert.ok(decision.ok, 'expected events');

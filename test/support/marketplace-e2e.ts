@@ -18,6 +18,7 @@ export interface AccountView {
 
 export interface DealView {
   id: string;
+  version: number;
   account: AccountView;
   listValueUsd: number;
   stage: string;

@@ -1,7 +1,7 @@
 // The deal service under DEAL_PREFIX. Executors only propose; the service's gate decides.
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { errorResponses, IdParams } from '../../schemas/common.ts';
+import { errorResponses, IdParams, IfMatchHeaders } from '../../schemas/common.ts';
 import {
   CreateDealBody,
   DealListQuery,
@@ -12,7 +12,7 @@ import {
 } from '../../schemas/deal.ts';
 import { DealOrEscalationSchema, EmptyBody } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
-import type { WriteAnswers } from '../../views/answers.ts';
+import { etagOf, type WriteAnswers } from '../../views/answers.ts';
 import { refusalBody, statusOf } from '../../views/errors.ts';
 import { dealJson, dealView, settlementView } from '../../views/records.ts';
 import { sendPage } from '../paging.ts';
@@ -91,7 +91,10 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
     async (request, reply) => {
       const result = await service.getDeal(request.params.id);
       if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
-      return reply.type('application/json; charset=utf-8').send(dealJson(result.value));
+      return reply
+        .header('etag', etagOf(result.value))
+        .type('application/json; charset=utf-8')
+        .send(dealJson(result.value));
     },
   );
 
@@ -103,8 +106,9 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         operationId: 'advanceDeal',
         tags: ['deals'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: ProposalBody,
-        response: { 200: DealOrEscalationSchema, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: DealOrEscalationSchema, ...errorResponses(400, 404, 409, 412, 422) },
       },
     },
     writeRoute(service, answers.advanceDeal, (request: OnDeal<Static<typeof ProposalBody> | undefined>, options) =>
@@ -120,8 +124,9 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         operationId: 'reportSignals',
         tags: ['deals'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: SignalsBody,
-        response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
+        response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.reportSignals, (request: OnDeal<Static<typeof SignalsBody>>, options) =>
@@ -155,8 +160,9 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         operationId: 'reengageDeal',
         tags: ['deals'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: EmptyBody,
-        response: { 201: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
+        response: { 201: Type.Ref(DealSchema), ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.reengageDeal, (request: OnDeal, options) =>
@@ -172,8 +178,9 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         operationId: 'deescalateDeal',
         tags: ['deals'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: EmptyBody,
-        response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409) },
+        response: { 200: Type.Ref(DealSchema), ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.deescalateDeal, (request: OnDeal, options) =>

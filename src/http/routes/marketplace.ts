@@ -1,7 +1,7 @@
 // The closer marketplace under /closers. A contractor's moves only propose to the deal's gate.
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { errorResponses, IdParams } from '../../schemas/common.ts';
+import { errorResponses, IdParams, IfMatchHeaders } from '../../schemas/common.ts';
 import {
   ClaimBody,
   CloserListQuery,
@@ -152,8 +152,9 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         operationId: 'claimGig',
         tags: ['marketplace'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: ClaimBody,
-        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409) },
+        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.claimGig, (request: OnGig<Static<typeof ClaimBody>>, options) =>
@@ -169,8 +170,9 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         operationId: 'advanceGig',
         tags: ['marketplace'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: GigAdvanceBody,
-        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 412, 422) },
       },
     },
     writeRoute(service, answers.advanceGig, (request: OnGig<Static<typeof GigAdvanceBody>>, options) =>
@@ -186,8 +188,9 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         operationId: 'reviveGig',
         tags: ['marketplace'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: ReviveBody,
-        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409) },
+        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.reviveGig, (request: OnGig<Static<typeof ReviveBody> | undefined>, options) =>
@@ -203,8 +206,9 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         operationId: 'releaseGig',
         tags: ['marketplace'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: ReleaseBody,
-        response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409) },
+        response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.releaseGig, (request: OnGig<Static<typeof ReleaseBody> | undefined>, options) =>
@@ -220,8 +224,9 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         operationId: 'expireGig',
         tags: ['marketplace'],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: EmptyBody,
-        response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409) },
+        response: { 200: Type.Ref(GigSchema), ...errorResponses(400, 404, 409, 412) },
       },
     },
     writeRoute(service, answers.expireGig, (request: OnGig<undefined>, options) =>

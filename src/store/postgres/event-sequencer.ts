@@ -1,5 +1,6 @@
 // The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004 and 006): it moves the
-// outbox rows of every committed transaction into the feed, giving them their seq. Run a few
+// outbox rows of every committed transaction into the feed, a unit's rows together, giving them
+// their seq. Run a few
 // milliseconds after a commit that published (commits of that moment share the run) and before
 // every read of the feed, so that a reader sees what it committed.
 import { later, rollback, type SqlDatabase } from './sql-database.ts';
@@ -15,13 +16,14 @@ const SEQUENCE_BATCH = 5000;
  * committed; the statements are sent together (one round trip).
  */
 const SEQUENCE = `WITH moved AS (
-    DELETE FROM event_outbox WHERE position IN (
-      SELECT position FROM event_outbox ORDER BY position LIMIT ${SEQUENCE_BATCH})
-    RETURNING position, type, deal_id, at, recorded_at, data),
+    DELETE FROM event_outbox WHERE xid IN (
+      SELECT xid FROM event_outbox ORDER BY position LIMIT ${SEQUENCE_BATCH})
+    RETURNING xid, position, type, deal_id, at, recorded_at, data),
+  units AS (SELECT *, min(position) OVER (PARTITION BY xid) AS first FROM moved),
   inserted AS (
     INSERT INTO events (seq, type, deal_id, at, recorded_at, data)
-    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY position),
-      type, deal_id, at, recorded_at, data FROM moved
+    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY first, position),
+      type, deal_id, at, recorded_at, data FROM units
     RETURNING seq)
   UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted)
   WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM inserted) AS moved`;

@@ -425,8 +425,9 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       status: number;
       body: string;
       location: string | null;
+      etag: string | null;
       stored_at: string | number;
-    }>('SELECT fingerprint, status, body, location, stored_at FROM idempotency_keys WHERE key = $1', [key]);
+    }>('SELECT fingerprint, status, body, location, etag, stored_at FROM idempotency_keys WHERE key = $1', [key]);
     if (!row) return undefined;
     const answer: StoredAnswer = {
       fingerprint: row.fingerprint,
@@ -435,15 +436,24 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       storedAt: Number(row.stored_at),
     };
     if (row.location !== null) answer.location = row.location;
+    if (row.etag !== null) answer.etag = row.etag;
     return answer;
   }
 
   async putAnswer(key: string, answer: StoredAnswer) {
     await this.send(
-      `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, stored_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
-         body = excluded.body, location = excluded.location, stored_at = excluded.stored_at`,
-      [key, answer.fingerprint, answer.status, answer.body, answer.location ?? null, answer.storedAt],
+         body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at`,
+      [
+        key,
+        answer.fingerprint,
+        answer.status,
+        answer.body,
+        answer.location ?? null,
+        answer.etag ?? null,
+        answer.storedAt,
+      ],
     );
   }
 

@@ -4,9 +4,11 @@
 -- database, delayed the feed, and a client could write and then not find its own event.
 -- That wait bought nothing: seq is given by the sequencer when it moves rows, under the feed
 -- row's lock, never at insert, so a row that commits late still gets a seq above every one
--- already readable. The sequencer now moves every committed outbox row in position order.
+-- already readable. The sequencer now moves every committed outbox row, unit by unit (by xid,
+-- so that a unit's events stay together) in the order of each unit's first position.
 -- Causal order holds: a unit that saw another's effect (waited on its lock or read its committed
--- rows) inserts its outbox rows after that one committed, so at higher positions, and any
--- snapshot in which it has committed shows the earlier one committed too.
+-- rows) inserts its outbox rows after that one committed, so at higher positions (all of them
+-- above all of the other's), and any snapshot in which it has committed shows the earlier one
+-- committed too. (Ordering units by xid instead would not hold it: a unit may have its xid
+-- before it waits on the lock of one that got its xid later.)
 DROP INDEX event_outbox_order;
-ALTER TABLE event_outbox DROP COLUMN xid;
