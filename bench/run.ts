@@ -99,6 +99,34 @@ interface Scenario {
   alongside?(url: string): Promise<{ stop(): Promise<string> }>;
 }
 
+/**
+ * Advances of fresh deals, in turn: each deal takes five to close, and there are enough deals
+ * that none is advanced past terminal. With `ifMatch` each names the version it expects: the
+ * k-th pass finds every deal at version k + 1.
+ */
+async function advances(url: string, expected: number, ifMatch: boolean): Promise<Partial<autocannon.Options>> {
+  const ids = await inParallel(
+    Math.ceil(expected / 5),
+    async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id,
+  );
+  let n = 0;
+  return {
+    // Never more advances than the deals can take before they close (five each), however fast.
+    amount: ids.length * 5,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request: any) => {
+          const k = n++;
+          request.path = `${PREFIX}/deals/${ids[k % ids.length]}/advance`;
+          if (ifMatch) request.headers = { ...request.headers, 'if-match': `"${1 + Math.floor(k / ids.length)}"` };
+          return request;
+        },
+      },
+    ],
+  };
+}
+
 const STREAM_CLIENTS = 100;
 /**
  * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
@@ -147,54 +175,13 @@ const SCENARIOS: Scenario[] = [
   ceiling(`${PREFIX}/deals`, "a created deal's bytes"),
   {
     name: `POST ${PREFIX}/deals/{id}/advance`,
-    prepare: async (url, expected) => {
-      // Each deal takes five advances to close; enough deals that none is advanced past terminal.
-      const ids = await inParallel(
-        Math.ceil(expected / 5),
-        async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id,
-      );
-      let n = 0;
-      return {
-        // Never more advances than the deals can take before they close (five each), however fast.
-        amount: ids.length * 5,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request: any) => {
-              request.path = `${PREFIX}/deals/${ids[n++ % ids.length]}/advance`;
-              return request;
-            },
-          },
-        ],
-      };
-    },
+    prepare: (url, expected) => advances(url, expected, false),
   },
   {
     // Issue 12: the same advances, each naming the version it expects (If-Match, D-47); goal:
     // at least 0.95 of the plain advance row (costs.ifMatchAdvanceToAdvance).
     name: `POST ${PREFIX}/deals/{id}/advance with If-Match`,
-    prepare: async (url, expected) => {
-      const ids = await inParallel(
-        Math.ceil(expected / 5),
-        async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id,
-      );
-      let n = 0;
-      return {
-        amount: ids.length * 5,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request: any) => {
-              // The deals are advanced in turn: the k-th pass finds each at version k + 1.
-              const k = n++;
-              request.path = `${PREFIX}/deals/${ids[k % ids.length]}/advance`;
-              request.headers = { ...request.headers, 'if-match': `"${1 + Math.floor(k / ids.length)}"` };
-              return request;
-            },
-          },
-        ],
-      };
-    },
+    prepare: (url, expected) => advances(url, expected, true),
   },
   {
     name: `POST ${PREFIX}/sell`,

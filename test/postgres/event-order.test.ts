@@ -17,6 +17,14 @@ const moved = (dealId: string): PublicEventDraft => ({
   at: T0,
   data: { dealId, from: 'sourced', to: 'qualified', by: 'agent' },
 });
+/** A promise and the function that resolves it. */
+function latch(): [Promise<void>, () => void] {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return [promise, open];
+}
 const dealIdsOf = (events: { event: PublicEventDraft }[]) =>
   events.map(({ event }) => (event as { data: { dealId: string } }).data.dealId);
 
@@ -36,14 +44,8 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
 
   it('an event committed beside an older open transaction enters at once; the older one follows it', async () => {
     const start = await one.lastSeq();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let begun!: () => void;
-    const hasBegun = new Promise<void>((resolve) => {
-      begun = resolve;
-    });
+    const [held, release] = latch();
+    const [hasBegun, begun] = latch();
     // The older transaction: it writes its outbox row first (a lower position), then stays open.
     const older = one.transaction(async (uow) => {
       await uow.takeNumber('deal');
@@ -70,14 +72,8 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
 
   it('a unit that waited on another’s lock enters the feed after it (both usually move in one sequencer run)', async () => {
     const start = await one.lastSeq();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let begun!: () => void;
-    const hasBegun = new Promise<void>((resolve) => {
-      begun = resolve;
-    });
+    const [held, release] = latch();
+    const [hasBegun, begun] = latch();
     // The first holds the deal counter's row (takeNumber locks it) and stays open; the second
     // begins and writes elsewhere first, then waits on that row.
     const first = one.transaction(async (uow) => {
