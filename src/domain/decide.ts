@@ -12,6 +12,7 @@ import { isRefusal, type Refusal, refuse } from './refusal.ts';
 import { needsHuman } from './staffing.ts';
 import { GONE_DARK, isTerminal, nextStage, owningRole, type Role, stageRole } from './stages.ts';
 import { daysToMs, type PipelineState } from './state.ts';
+import { versioned } from './version.ts';
 
 export type Decision =
   | {
@@ -29,30 +30,6 @@ const reject = (refusal: Refusal): Decision => ({ ok: false, refusal });
 export function decide(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
   const decision = decideCommand(state, command, ctx);
   return decision.ok ? versioned(state, decision) : decision;
-}
-
-/**
- * D-47: an accepted decision ends with one DealVersioned per deal it changed, itself or through
- * one of its gigs (a deal it created is at version 1 already).
- */
-function versioned(state: PipelineState, decision: Decision & { ok: true }): Decision {
-  const created: string[] = [];
-  const changed: string[] = [];
-  for (const event of decision.events) {
-    let dealId: string | undefined;
-    if (event.type === 'DealCreated') created.push(event.deal.id);
-    else if (event.type === 'GigPosted') dealId = event.gig.dealId;
-    else if ('dealId' in event) dealId = event.dealId;
-    else if ('gigId' in event) dealId = state.gigs.get(event.gigId)?.dealId;
-    if (dealId !== undefined && !created.includes(dealId) && !changed.includes(dealId)) changed.push(dealId);
-  }
-  if (changed.length === 0) return decision;
-  const events = [...decision.events];
-  for (const dealId of changed) {
-    const deal = state.deals.get(dealId);
-    if (deal) events.push({ type: 'DealVersioned', dealId, version: deal.version + 1 });
-  }
-  return { ...decision, events };
 }
 
 function decideCommand(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
