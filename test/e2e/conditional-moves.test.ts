@@ -1,8 +1,8 @@
 // Conditional moves (D-47): every deal has a version, every answer carrying one deal sends it as
 // an ETag, and every write on a deal or its gigs honours If-Match: a stale version is 412 with
 // the deal's current version and stage, and changes nothing. Racing writers holding one version:
-// exactly one wins. Runs on every store (TEST_STORE); the two-instance race is in
-// test/postgres/conditional-moves.test.ts.
+// exactly one wins. Runs on every store (TEST_STORE); the same race across two
+// instances over one PostgreSQL database is in test/postgres/multi-instance.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/http.ts';

@@ -195,6 +195,27 @@ describe('several instances over one PostgreSQL database', { skip: server.skip }
     );
   });
 
+  it('racing writers holding one version across instances (If-Match, D-47): one 200, the rest 412, each round', async () => {
+    const deal = await createDeal(a);
+    dealIds.add(deal.id);
+    for (let version = 1; version <= 4; version++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          across(i).post(`/pipeline/deals/${deal.id}/advance`, undefined, { 'if-match': `"${version}"` }),
+        ),
+      );
+      assert.equal(count(answers, 200), 1, statuses(answers));
+      assert.equal(count(answers, 412), 7, statuses(answers));
+      for (const lost of answers.filter((x) => x.status === 412)) {
+        assert.equal(lost.body.code, 'PRECONDITION_FAILED');
+        assert.equal(lost.body.current.version, version + 1);
+      }
+      const stored = await getDeal(across(version), deal.id);
+      assert.equal(stored.version, version + 1);
+      assert.equal(stored.activity.length, version + 1, 'the losers wrote nothing');
+    }
+  });
+
   it('racing closes of one gig across instances: one 200, one payout line', async () => {
     const before = await getCloser(a, ADA);
     const { gig, deal } = await negotiatingCloserGig(b, ADA, { listValueUsd: 50_000 });
