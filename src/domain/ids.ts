@@ -20,3 +20,17 @@ const SHAPES: Record<IdKind, RegExp> = { deal: /^deal_\d{4,}$/, gig: /^gig_\d{4,
 export function couldBeId(kind: IdKind, id: string): boolean {
   return id.length <= 24 && SHAPES[kind].test(id);
 }
+
+/**
+ * D-48: the number a dry run gives a record it would create. No id ever has it (numbers start
+ * at 1), so the views can answer such an id as null.
+ */
+export const PENDING_NUMBER = 0;
+
+export function isPendingId(id: string): boolean {
+  return (
+    id === formatId('deal', PENDING_NUMBER) ||
+    id === formatId('gig', PENDING_NUMBER) ||
+    id === formatId('closer', PENDING_NUMBER)
+  );
+}

@@ -5,7 +5,8 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { IfMatch } from '../domain/version.ts';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 import type { PipelineService, Result, WriteOptions } from '../service/pipeline-service.ts';
-import { type Answer, rendered } from '../views/answers.ts';
+import { type Answer, dryRunAnswer, rendered } from '../views/answers.ts';
+import type { DryRunnable } from '../views/dry-run.ts';
 import { errorBody } from '../views/errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -53,6 +54,12 @@ function ifMatchOf(request: FastifyRequest): IfMatch | undefined {
   return value === '*' ? '*' : Number(value.slice(1, -1));
 }
 
+/** The If-Match of a request as the options of its write, if it has one. */
+function conditionOf(request: FastifyRequest): WriteOptions | undefined {
+  const ifMatch = ifMatchOf(request);
+  return ifMatch === undefined ? undefined : { ifMatch };
+}
+
 /**
  * A route handler for a write: `call` runs it (with the options that key it, if any), `render`
  * is its answer. Without a key nothing is stored and nothing is paid for it.
@@ -64,8 +71,7 @@ export function writeRoute<R extends FastifyRequest, T>(
 ) {
   return async (request: R, reply: FastifyReply) => {
     const key = keyOf(request);
-    const ifMatch = ifMatchOf(request);
-    const plain = ifMatch === undefined ? undefined : { ifMatch };
+    const plain = conditionOf(request);
     if (key === undefined) return sendAnswer(reply, render(await call(request, plain)));
     const outcome = await service.keyed(
       { key, fingerprint: fingerprint(request.method, request.url, request.body) },
@@ -87,5 +93,26 @@ export function writeRoute<R extends FastifyRequest, T>(
     if (answer.etag !== undefined) reply.header('etag', answer.etag);
     if (replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
+  };
+}
+
+/**
+ * writeRoute for the writes that take `?dryRun=true` (D-48): a dry run runs the same call (its
+ * If-Match included) as a dry run and answers what it would do; an Idempotency-Key is ignored,
+ * since a dry run stores nothing and is safe to repeat. `?dryRun=false` is the real call.
+ */
+export function dryRunnableRoute<
+  R extends FastifyRequest<{ Querystring: { dryRun?: boolean } }>,
+  T extends DryRunnable,
+>(
+  service: PipelineService,
+  render: (result: Result<T>) => Answer,
+  call: (request: R, options?: WriteOptions) => Promise<Result<T>>,
+) {
+  const real = writeRoute(service, render, call);
+  return async (request: R, reply: FastifyReply) => {
+    if (request.query.dryRun !== true) return real(request, reply);
+    const result = await service.dryRun((options) => call(request, { ...conditionOf(request), ...options }));
+    return sendAnswer(reply, dryRunAnswer(result, render));
   };
 }

@@ -74,3 +74,37 @@ export const SETTLEMENT_EXAMPLE = {
   netToSellerUsd: 93500,
   fees: [],
 };
+
+const { humanTrack: _humanTrack, ...DEAL_ON_THE_AGENT_TRACK } = DEAL_EXAMPLE;
+
+/** D-48: a dry run of the agent's close of a deal at negotiation, at $110,000.00 (nothing of it was done). */
+export const DRY_RUN_EXAMPLE = {
+  dryRun: true,
+  accepted: true,
+  deal: {
+    ...DEAL_ON_THE_AGENT_TRACK,
+    version: 6,
+    activity: [
+      { at: AT, by: 'service', stage: 'sourced', note: 'Deal created at sourced; mandate resolved.' },
+      { at: LATER, by: 'agent', stage: 'closed_won', note: 'Closed won at $110,000.00 by the agent' },
+    ],
+    closedBy: 'agent',
+  },
+  settlement: {
+    dealId: 'deal_0001',
+    finalValueUsd: 110000,
+    closedBy: 'agent',
+    closerCommissionUsd: 0,
+    platformFeeUsd: 5500,
+    feesSettledUsd: 0,
+    netToSellerUsd: 104500,
+    fees: [],
+  },
+  events: [
+    { type: 'deal.stage_changed', data: { dealId: 'deal_0001', from: 'negotiation', to: 'closed_won', by: 'agent' } },
+    {
+      type: 'deal.closed',
+      data: { dealId: 'deal_0001', outcome: 'closed_won', closedBy: 'agent', finalValueUsd: 110000 },
+    },
+  ],
+};

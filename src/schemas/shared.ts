@@ -4,6 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from './common.ts';
 import { DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
+import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
@@ -17,6 +18,7 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   CloserSchema,
   GigSchema,
   EscalationSchema,
+  DryRunSchema,
   EventSchema,
   EventPageSchema,
   WebhookSchema,

@@ -48,6 +48,9 @@ export function compileValidator(schema: unknown, input: 'json' | 'text'): Valid
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+/** A JSON type in words: `true or false` reads right in a body and in a query string alike. */
+const typeNamed = (type: string) =>
+  type === 'object' ? 'a JSON object' : type === 'boolean' ? 'true or false' : article(type);
 
 /** Ajv errors → one readable line each: "account.name: must NOT have fewer than 1 characters". */
 export function describeViolations(errors: readonly ErrorObject[], part: string): string[] {
@@ -74,9 +77,7 @@ export function describeViolations(errors: readonly ErrorObject[], part: string)
         lines.push(`${path || part}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
         break;
       case 'type':
-        lines.push(
-          `${path || part}: must be ${e.params.type === 'object' ? 'a JSON object' : article(String(e.params.type))}`,
-        );
+        lines.push(`${path || part}: must be ${typeNamed(String(e.params.type))}`);
         break;
       default:
         lines.push(`${path || part}: ${e.message}`);

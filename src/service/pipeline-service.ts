@@ -22,6 +22,7 @@ import type {
   StoreReader,
   UnitOfWork,
 } from '../store/store.ts';
+import { type DryRun, runDry } from './dry-run.ts';
 import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
 import { runTimers, type TimerHost } from './timers.ts';
 import {
@@ -38,6 +39,11 @@ import {
 import { WebhookService } from './webhook-service.ts';
 
 export type { KeyedOutcome, Result, WriteOptions } from './unit.ts';
+
+/** What a dry run (D-48) answers: the write's value as it would be, and what it would publish and settle. */
+export interface DryRunOutcome<T> extends DryRun {
+  value: T;
+}
 
 export interface Clock {
   /** Machine time in epoch milliseconds; the demo clock adds the stored offset. */
@@ -153,6 +159,8 @@ export class PipelineService {
 
   /** Runs work in one unit of work (a keyed one under options.keyed); a refusal rolls it back. */
   private async unit<T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions): Promise<Result<T>> {
+    // A dry run commits nothing: no listener is told, and a key is neither looked up nor stored.
+    if (options?.dryRun) return runDry(this.store, work, options.dryRun);
     const result = await (options?.keyed
       ? runKeyed(this.store, this.clock, work, options.keyed)
       : runUnit(this.store, work));
@@ -179,6 +187,17 @@ export class PipelineService {
     render: (result: Result<T>) => RenderedAnswer,
   ): Promise<KeyedOutcome> {
     return keyedWrite(request, call, render);
+  }
+
+  /**
+   * Runs a write as a dry run (D-48): `call` is the write, given the options that make it one.
+   * The answer is its value as it would be, the events it would publish and, for a close won,
+   * the settlement; or the very refusal the real call would get.
+   */
+  async dryRun<T>(call: (options: WriteOptions) => Promise<Result<T>>): Promise<Result<DryRunOutcome<T>>> {
+    const run: DryRun = { events: [] };
+    const result = await call({ dryRun: run });
+    return result.ok ? ok({ ...run, value: result.value }) : result;
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { Refusal } from '../domain/refusal.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
+import type { DryRun } from './dry-run.ts';
 import { IDEMPOTENCY_TTL_MS, isStoredStatus, type KeyedRequest, type RenderedAnswer } from './idempotency.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
@@ -21,6 +22,8 @@ interface KeyedRun {
 /** Options of every write: `keyed` makes it a keyed request (D-37); only keyed() sets it. */
 export interface WriteOptions {
   keyed?: KeyedRun;
+  /** D-48: run it as a dry run, its would-be writes kept here (only dryRun() sets it; a key is then ignored). */
+  dryRun?: DryRun;
   /** D-47: the version of the deal the caller decided on (writes on a deal or its gigs). */
   ifMatch?: IfMatch;
 }

@@ -4,7 +4,15 @@
 
 import type { Deal } from '../domain/records.ts';
 import type { RenderedAnswer } from '../service/idempotency.ts';
-import type { AdvanceOutcome, CloserWithLedger, GigOutcome, Ranked, Result } from '../service/pipeline-service.ts';
+import type {
+  AdvanceOutcome,
+  CloserWithLedger,
+  DryRunOutcome,
+  GigOutcome,
+  Ranked,
+  Result,
+} from '../service/pipeline-service.ts';
+import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
 
@@ -28,6 +36,17 @@ export const outcomeView = (outcome: AdvanceOutcome) =>
 /** A result's answer: the refusal's status and body, or what `then` makes of the value. */
 function answer<T>(result: Result<T>, then: (value: T) => Answer): Answer {
   return result.ok ? then(result.value) : { status: statusOf(result.refusal), body: refusalBody(result.refusal) };
+}
+
+/**
+ * D-48: a dry run's answer. Accepted: 200 with the records as they would be (no Location and no
+ * ETag: nothing was created or changed); refused: the very answer the real call (`real`) gives.
+ */
+export function dryRunAnswer<T extends DryRunnable>(
+  result: Result<DryRunOutcome<T>>,
+  real: (result: Result<T>) => Answer,
+): Answer {
+  return result.ok ? { status: 200, body: dryRunView(result.value) } : real(result);
 }
 
 export const rendered = (a: Answer): RenderedAnswer => {

@@ -503,7 +503,8 @@ describe('conventions: an unknown query parameter on any demo route → 400 INVA
     const clock = await t.post('/demo/clock', { advanceHours: 0 });
     const cases: [string, unknown][] = [
       [`${t.prefix}/deals?x=1`, dealBody()],
-      [`${t.prefix}/sell?dryRun=true`, dealBody()],
+      [`${t.prefix}/sell?dryRun=yes`, dealBody()],
+      [`${t.prefix}/sell?dryRun=true&x=1`, dealBody()],
       [`${t.prefix}/deals/${dealId}/advance?x=1`, undefined],
       [`${t.prefix}/deals/${dealId}/signals?x=1`, { signals: ['budget_confirmed'] }],
       ['/closers/closers?x=1', { name: 'Never Enrolled' }],

@@ -10,17 +10,22 @@ import {
   SettlementSchema,
   SignalsBody,
 } from '../../schemas/deal.ts';
-import { DealOrEscalationSchema, EmptyBody } from '../../schemas/marketplace.ts';
+import { DryRunQuery, DryRunSchema } from '../../schemas/dry-run.ts';
+import { DealOrEscalationSchema, EmptyBody, EscalationSchema } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { etagOf, type WriteAnswers } from '../../views/answers.ts';
 import { refusalBody, statusOf } from '../../views/errors.ts';
 import { dealJson, dealView, settlementView } from '../../views/records.ts';
 import { sendPage } from '../paging.ts';
-import { writeRoute } from '../writes.ts';
+import { dryRunnableRoute, writeRoute } from '../writes.ts';
 
 type IdParam = { Params: Static<typeof IdParams> };
-type Create = FastifyRequest<{ Body: Static<typeof CreateDealBody> }>;
+type DryRunnable = { Querystring: Static<typeof DryRunQuery> };
+type Create = FastifyRequest<{ Body: Static<typeof CreateDealBody> } & DryRunnable>;
 type OnDeal<B = undefined> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B }>;
+type DryRunnableOnDeal<B> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B } & DryRunnable>;
+/** With `?dryRun=true` a write answers 200 with what it would do (D-48). */
+const DRY_RUN_200 = { 200: Type.Ref(DryRunSchema) };
 
 export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers: WriteAnswers }> = async (
   app,
@@ -33,11 +38,14 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         summary: 'Create a deal at sourced with a resolved mandate',
         operationId: 'createDeal',
         tags: ['deals'],
+        querystring: DryRunQuery,
         body: CreateDealBody,
-        response: { 201: Type.Ref(DealSchema), ...errorResponses(400, 422) },
+        response: { 201: Type.Ref(DealSchema), ...DRY_RUN_200, ...errorResponses(400, 422) },
       },
     },
-    writeRoute(service, answers.createDeal, (request: Create, options) => service.createDeal(request.body, options)),
+    dryRunnableRoute(service, answers.createDeal, (request: Create, options) =>
+      service.createDeal(request.body, options),
+    ),
   );
 
   app.post(
@@ -47,11 +55,12 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         summary: 'Create a deal and let the agent advance it until it closes or escalates',
         operationId: 'sell',
         tags: ['deals'],
+        querystring: DryRunQuery,
         body: CreateDealBody,
-        response: { 201: DealOrEscalationSchema, ...errorResponses(400, 422) },
+        response: { 201: DealOrEscalationSchema, ...DRY_RUN_200, ...errorResponses(400, 422) },
       },
     },
-    writeRoute(service, answers.sell, (request: Create, options) => service.sell(request.body, options)),
+    dryRunnableRoute(service, answers.sell, (request: Create, options) => service.sell(request.body, options)),
   );
 
   app.get(
@@ -107,12 +116,24 @@ export const dealRoutes: FastifyPluginAsync<{ service: PipelineService; answers:
         tags: ['deals'],
         params: IdParams,
         headers: IfMatchHeaders,
+        querystring: DryRunQuery,
         body: ProposalBody,
-        response: { 200: DealOrEscalationSchema, ...errorResponses(400, 404, 409, 412, 422) },
+        response: {
+          200: {
+            ...Type.Union([Type.Ref(DealSchema), Type.Ref(EscalationSchema), Type.Ref(DryRunSchema)]),
+            type: 'object' as const,
+            description:
+              'The Deal, or the escalation {escalated: true, role, gig, suggestedClosers, deal}; with `?dryRun=true`, the `DryRun` of the move',
+          },
+          ...errorResponses(400, 404, 409, 412, 422),
+        },
       },
     },
-    writeRoute(service, answers.advanceDeal, (request: OnDeal<Static<typeof ProposalBody> | undefined>, options) =>
-      service.advanceDeal(request.params.id, request.body ?? {}, options),
+    dryRunnableRoute(
+      service,
+      answers.advanceDeal,
+      (request: DryRunnableOnDeal<Static<typeof ProposalBody> | undefined>, options) =>
+        service.advanceDeal(request.params.id, request.body ?? {}, options),
     ),
   );
 

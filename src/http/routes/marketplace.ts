@@ -2,6 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { errorResponses, IdParams, IfMatchHeaders } from '../../schemas/common.ts';
+import { DryRunQuery, DryRunSchema } from '../../schemas/dry-run.ts';
 import {
   ClaimBody,
   CloserListQuery,
@@ -22,10 +23,15 @@ import type { WriteAnswers } from '../../views/answers.ts';
 import { refusalBody, statusOf } from '../../views/errors.ts';
 import { closerView, gigView } from '../../views/records.ts';
 import { sendPage } from '../paging.ts';
-import { writeRoute } from '../writes.ts';
+import { dryRunnableRoute, writeRoute } from '../writes.ts';
 
 type IdParam = { Params: Static<typeof IdParams> };
 type OnGig<B> = FastifyRequest<{ Params: Static<typeof IdParams>; Body: B }>;
+type DryRunnableOnGig<B> = FastifyRequest<{
+  Params: Static<typeof IdParams>;
+  Body: B;
+  Querystring: Static<typeof DryRunQuery>;
+}>;
 
 export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; answers: WriteAnswers }> = async (
   app,
@@ -171,11 +177,17 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
         tags: ['marketplace'],
         params: IdParams,
         headers: IfMatchHeaders,
+        querystring: DryRunQuery,
         body: GigAdvanceBody,
-        response: { 200: GigOutcomeSchema, ...errorResponses(400, 404, 409, 412, 422) },
+        response: {
+          200: Type.Union([GigOutcomeSchema, Type.Ref(DryRunSchema)], {
+            description: 'The gig and its deal after the move; with `?dryRun=true`, the `DryRun` of it',
+          }),
+          ...errorResponses(400, 404, 409, 412, 422),
+        },
       },
     },
-    writeRoute(service, answers.advanceGig, (request: OnGig<Static<typeof GigAdvanceBody>>, options) =>
+    dryRunnableRoute(service, answers.advanceGig, (request: DryRunnableOnGig<Static<typeof GigAdvanceBody>>, options) =>
       service.advanceGig(request.params.id, request.body, options),
     ),
   );

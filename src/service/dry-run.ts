@@ -1,0 +1,123 @@
+// Dry runs (D-48): a write runs through the very unit of work the real call runs (the same
+// loads and locks, the same If-Match check, the same decisions), but against a unit of work
+// that keeps its writes instead of making them, and is rolled back at the end. So a dry run can
+// never disagree with the real call, and can never change anything: no record, no id, no event,
+// no stored answer.
+import { isPendingId, PENDING_NUMBER } from '../domain/ids.ts';
+import type { PublicEventDraft } from '../domain/public-events.ts';
+import type { Deal, Gig, PayoutLine } from '../domain/records.ts';
+import { isRefusal } from '../domain/refusal.ts';
+import { type Settlement, settle } from '../domain/settlement.ts';
+import type { Store, UnitOfWork } from '../store/store.ts';
+import { fail, ok, RefusedError, type Result } from './unit.ts';
+
+/** What a dry run would have written; filled in by runDry. */
+export interface DryRun {
+  /** The public events the real call would publish, in order (D-40). */
+  events: PublicEventDraft[];
+  /** The settlement the real call would make, when it would close the deal won. */
+  settlement?: Settlement;
+}
+
+/** Thrown at the end of a dry run's unit of work, to roll it back. */
+const DRY_RUN_DONE = Symbol('dry run done');
+
+/** Every write of a unit of work: a dry run keeps what the writes of a decision would write, and refuses the rest. */
+type Writes = Pick<
+  UnitOfWork,
+  | 'takeNumber'
+  | 'putDeal'
+  | 'putGig'
+  | 'putCloser'
+  | 'appendPayout'
+  | 'publish'
+  | 'setClockOffsetMs'
+  | 'advanceClockOffsetMs'
+  | 'putAnswer'
+  | 'purgeAnswers'
+  | 'purgeEvents'
+  | 'wipe'
+>;
+
+interface Kept {
+  deals: Map<string, Deal>;
+  gigs: Map<string, Gig>;
+  payouts: PayoutLine[];
+  events: PublicEventDraft[];
+}
+
+function keepingWrites(kept: Kept): Writes {
+  const none = async (): Promise<never> => {
+    throw new Error('a dry run makes no write but those of a decision');
+  };
+  return {
+    // The number no id is ever given (numbers start at 1): a created record shows it, and the
+    // views answer its id as null (src/views/dry-run.ts).
+    takeNumber: async () => PENDING_NUMBER,
+    putDeal: async (deal) => {
+      kept.deals.set(deal.id, deal);
+    },
+    putGig: async (gig) => {
+      kept.gigs.set(gig.id, gig);
+    },
+    putCloser: async () => {},
+    appendPayout: async (line) => {
+      kept.payouts.push(line);
+    },
+    publish: async (events) => {
+      kept.events.push(...events);
+    },
+    setClockOffsetMs: none,
+    advanceClockOffsetMs: none,
+    putAnswer: none,
+    purgeAnswers: none,
+    purgeEvents: none,
+    wipe: none,
+  };
+}
+
+/** The unit of work with its writes kept in `kept`; its reads (and the locks they take) are the real ones. */
+function dryUnit(uow: UnitOfWork, kept: Kept): UnitOfWork {
+  const writes: Record<string, unknown> = keepingWrites(kept) as never;
+  return new Proxy(uow, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && property in writes) return writes[property];
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Runs `work` as a dry run: in a unit of work (its loads lock what the real call's lock), its
+ * writes kept in `run` instead of made, then rolled back. A refusal is the real call's refusal.
+ */
+export async function runDry<T>(store: Store, work: (uow: UnitOfWork) => Promise<T>, run: DryRun): Promise<Result<T>> {
+  const kept: Kept = { deals: new Map(), gigs: new Map(), payouts: [], events: [] };
+  let value: T | undefined;
+  try {
+    await store.transaction(async (uow) => {
+      value = await work(dryUnit(uow, kept));
+      run.events = kept.events;
+      const settlement = await wouldSettle(uow, kept);
+      if (settlement) run.settlement = settlement;
+      throw DRY_RUN_DONE;
+    });
+  } catch (error) {
+    if (error === DRY_RUN_DONE) return ok(value as T);
+    if (error instanceof RefusedError) return fail(error.refusal);
+    throw error;
+  }
+  throw new Error('a dry run committed');
+}
+
+/** The settlement of a deal the dry run would close won: its ledger lines so far and the new ones. */
+async function wouldSettle(uow: UnitOfWork, kept: Kept): Promise<Settlement | undefined> {
+  for (const deal of kept.deals.values()) {
+    if (deal.stage !== 'closed_won') continue;
+    const stored = isPendingId(deal.id) ? [] : await uow.payoutsOfDeal(deal.id);
+    const settlement = settle(deal, [...stored, ...kept.payouts.filter((line) => line.dealId === deal.id)]);
+    if (!isRefusal(settlement)) return settlement;
+  }
+  return undefined;
+}

@@ -1,0 +1,44 @@
+// What a dry run answers (D-48): `{dryRun: true, accepted: true, deal, gig?, settlement?, events}`,
+// the records as the real call would leave them, with every id that call would hand out null.
+import { isPendingId } from '../domain/ids.ts';
+import type { Deal, Gig } from '../domain/records.ts';
+import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/pipeline-service.ts';
+import { eventData } from './events.ts';
+import { dealView, gigView, settlementView } from './records.ts';
+
+/** The writes that take a dry run, by what they answer: a deal, a move of a deal, a move of a gig. */
+export type DryRunnable = Deal | AdvanceOutcome | GigOutcome;
+
+function recordsOf(value: DryRunnable): { deal: Deal; gig?: Gig } {
+  if ('kind' in value) {
+    return value.kind === 'deal' ? { deal: value.deal } : { deal: value.escalation.deal, gig: value.escalation.gig };
+  }
+  if ('gig' in value) return { deal: value.deal, gig: value.gig };
+  return { deal: value };
+}
+
+/** The fields that hold ids: there (and only there: an account may be named anything) a pending id is null. */
+const ID_FIELDS = new Set(['id', 'dealId', 'gigId', 'closerId', 'revivedFrom']);
+
+function withPendingIdsNull(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withPendingIdsNull);
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    copy[key] =
+      ID_FIELDS.has(key) && typeof value === 'string' && isPendingId(value) ? null : withPendingIdsNull(value);
+  }
+  return copy;
+}
+
+export function dryRunView(outcome: DryRunOutcome<DryRunnable>) {
+  const { deal, gig } = recordsOf(outcome.value);
+  return withPendingIdsNull({
+    dryRun: true,
+    accepted: true,
+    deal: dealView(deal),
+    ...(gig ? { gig: gigView(gig) } : {}),
+    ...(outcome.settlement ? { settlement: settlementView(outcome.settlement) } : {}),
+    events: outcome.events.map((event) => ({ type: event.type, data: eventData(event) })),
+  });
+}
