@@ -97,7 +97,7 @@ describe('a client generated from the served contract (openapi-typescript + open
     });
     const result = JSON.parse(stdout);
     assert.match(result.refusal, /\$150,000\.00 is below the negotiation floor \$200,000\.00 \(80%/);
-    assert.equal(result.wouldPay, 18400, "the dry run showed the commission the close then paid");
+    assert.equal(result.wouldPay, 18400, 'the dry run showed the commission the close then paid');
     assert.deepEqual(result.payouts, [18400]);
     assert.equal(result.settlement.finalValueUsd, 230000);
     assert.equal(result.settlement.closerCommissionUsd, 18400);
