@@ -10,7 +10,6 @@ import {
   ADA,
   advanceDeal,
   assertError,
-  claim,
   createDeal,
   type DealView,
   dealBody,
