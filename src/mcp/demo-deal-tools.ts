@@ -11,6 +11,8 @@ import { dealView } from '../views/records.ts';
 import {
   DEMO_STORE,
   type DemoContext,
+  DRY_RUN_NOTE,
+  IF_MATCH_NOTE,
   INVALID_CURSOR,
   KEY_NOTE,
   NextCursor,
@@ -54,13 +56,14 @@ const sell = writeTool({
     'agent; a stalled deal always goes to a human nurturer), commissionPct (default 0.10, at most maxCommissionPct, itself at most 0.12), ' +
     'floorPct (default 0.8: a close won below that share of the list value is refused), fees {setterUsd?, ' +
     'nurturerUsd?}, stallTimeoutDays. Refused: a mandate outside platform bounds (422 MANDATE_OUT_OF_BOUNDS, ' +
-    `violations lists every breach). ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `violations lists every breach). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${KEY_NOTE}`,
   input: CreateDealBody,
   output: DealOrEscalationSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   path: (_args, prefix) => `${prefix}/sell`,
   call: (service, args, options) => service.sell(args, options),
   answer: (answers) => answers.sell,
+  dryRunnable: (value) => value,
 });
 
 const getDeal = defineTool({
@@ -93,7 +96,7 @@ const advanceDeal = writeTool({
     'deal (409 DEAL_TERMINAL). An unknown id is 404 DEAL_NOT_FOUND. A deal that needs a human (its owning role ' +
     'staffed with one by the mandate, or the deal stalled or already escalated: the human track is one-way) does ' +
     'not move, whatever is proposed: the answer is the escalation shape with its gig, for a human to claim and ' +
-    `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onDeal(ProposalBody),
   output: DealOrEscalationSchema,
   // Not idempotent: without advanceTo, each call proposes the stage after the one it reached.
@@ -101,6 +104,8 @@ const advanceDeal = writeTool({
   path: ({ id }, prefix) => `${prefix}/deals/${encodeURIComponent(id)}/advance`,
   call: (service, { id, ...proposal }, options) => service.advanceDeal(id, proposal, options),
   answer: (answers) => answers.advanceDeal,
+  conditional: true,
+  dryRunnable: (value) => value,
 });
 
 const listDeals = defineTool({
@@ -135,7 +140,7 @@ const reportSignals = writeTool({
     'it passes to the nurturer role on the human track, and its open or claimed gigs of other roles are released ' +
     '(a nurturer gig then revives it: revive_gig). Refused: a closed_won or closed_lost deal (409 DEAL_TERMINAL); ' +
     'more than 256 distinct signals on one deal (422 SIGNAL_LIMIT); an unknown id (404 DEAL_NOT_FOUND). ' +
-    `${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `${REFUSAL_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onDeal(SignalsBody),
   output: Type.Ref(DealSchema),
   // Destructive: gone_dark releases the deal's other gigs, claims and all.
@@ -143,6 +148,7 @@ const reportSignals = writeTool({
   path: ({ id }, prefix) => `${prefix}/deals/${encodeURIComponent(id)}/signals`,
   call: (service, { id, signals }, options) => service.reportSignals(id, signals, options),
   answer: (answers) => answers.reportSignals,
+  conditional: true,
 });
 
 export const DEAL_TOOLS = [sell, getDeal, advanceDeal, listDeals, reportSignals];

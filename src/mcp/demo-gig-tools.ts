@@ -17,7 +17,16 @@ import {
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
 import { readPage } from '../views/page.ts';
 import { gigView } from '../views/records.ts';
-import { DEMO_STORE, INVALID_CURSOR, KEY_NOTE, NextCursor, REFUSAL_NOTE, writeTool } from './demo-tool.ts';
+import {
+  DEMO_STORE,
+  DRY_RUN_NOTE,
+  IF_MATCH_NOTE,
+  INVALID_CURSOR,
+  KEY_NOTE,
+  NextCursor,
+  REFUSAL_NOTE,
+  writeTool,
+} from './demo-tool.ts';
 import { defineTool, errorResult, toolResult } from './tool-server.ts';
 
 const GigId = {
@@ -72,13 +81,14 @@ const claimGig = writeTool({
     'The claimant then works it: advance_gig, revive_gig (a nurturer gig) or release_gig. A claim with no move ' +
     'for the claim TTL (72 hours by default) expires and the gig reopens. Refused: a gig that is not open, i.e. ' +
     'claimed, fulfilled, released or expired (409 GIG_NOT_OPEN); a closed deal (409 DEAL_TERMINAL); an unknown ' +
-    `closer (404 CLOSER_NOT_FOUND). ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `closer (404 CLOSER_NOT_FOUND). ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onGig(ClaimBody),
   output: GigOutcomeSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   path: ({ id }) => gigPath(id, 'claim'),
   call: (service, { id, closerId }, options) => service.claimGig(id, closerId, options),
   answer: (answers) => answers.claimGig,
+  conditional: true,
 });
 
 const advanceGig = writeTool({
@@ -96,7 +106,8 @@ const advanceGig = writeTool({
     '(422 GATE_BELOW_FLOOR; the message states the value, the floor and the floor percentage of the list value), ' +
     'without valueUsd (422 GATE_VALUE_REQUIRED) or whose commission would pass the cap (422 ' +
     'GATE_COMMISSION_CAP); any move of a closed_won or closed_lost deal (409 DEAL_TERMINAL). Also refused: a gig ' +
-    `that is not claimed (409 GIG_NOT_CLAIMED). ${CLAIMANT} ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `that is not claimed (409 GIG_NOT_CLAIMED). ${CLAIMANT} ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ` +
+    `${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onGig(GigAdvanceBody),
   output: GigOutcomeSchema,
   // Idempotent: advanceTo is required, and the same move again is refused (the deal is past it).
@@ -104,6 +115,8 @@ const advanceGig = writeTool({
   path: ({ id }) => gigPath(id, 'advance'),
   call: (service, { id, ...move }, options) => service.advanceGig(id, move, options),
   answer: (answers) => answers.advanceGig,
+  conditional: true,
+  dryRunnable: (value) => value,
 });
 
 const reviveGig = writeTool({
@@ -114,13 +127,14 @@ const reviveGig = writeTool({
     'gone_dark is cleared, the deal goes back to the role of its stage, the gig is fulfilled and the nurturer ' +
     'paid its fee; answers {gig, deal, closer}. Refused: a setter or closer gig (409 GIG_NOT_NURTURER); a gig ' +
     'that is not claimed (409 GIG_NOT_CLAIMED); a closed deal (409 DEAL_TERMINAL). ' +
-    `${CLAIMANT} ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `${CLAIMANT} ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onGig(ReviveBody),
   output: GigOutcomeSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   path: ({ id }) => gigPath(id, 'revive'),
   call: (service, { id, ...revival }, options) => service.reviveGig(id, revival, options),
   answer: (answers) => answers.reviveGig,
+  conditional: true,
 });
 
 const releaseGig = writeTool({
@@ -131,13 +145,14 @@ const releaseGig = writeTool({
     'deal returns to matching, and its next advance posts a fresh gig; answers the Gig. Refused: a gig that is ' +
     'neither open nor claimed (409 GIG_NOT_ACTIVE); on a claimed gig, a closerId other than the claimant (409 ' +
     'NOT_CLAIMANT); an unknown closer (404 CLOSER_NOT_FOUND). ' +
-    `${UNKNOWN_GIG} ${REFUSAL_NOTE} ${KEY_NOTE}`,
+    `${UNKNOWN_GIG} ${REFUSAL_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onGig(ReleaseBody),
   output: Type.Ref(GigSchema),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   path: ({ id }) => gigPath(id, 'release'),
   call: (service, { id, closerId }, options) => service.releaseGig(id, closerId, options),
   answer: (answers) => answers.releaseGig,
+  conditional: true,
 });
 
 export const GIG_TOOLS = [listGigs, claimGig, advanceGig, reviveGig, releaseGig];

@@ -3,13 +3,19 @@
 // as it does: its result is rendered by writeAnswers (src/views/answers.ts), and under an
 // `idempotencyKey` argument it runs as a keyed request (D-37) with the fingerprint of that HTTP
 // operation, so that one key means one request whichever door it came through: a retry over MCP
-// of a request first sent over HTTP (or the other way round) replays the stored answer.
+// of a request first sent over HTTP (or the other way round) replays the stored answer. A write
+// on a deal or its gigs takes `ifMatch` (D-47, HTTP's If-Match), and the writes HTTP lets dry-run
+// take `dryRun` (D-48): the same meaning, the same code path.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { IfMatch } from '../domain/version.ts';
 import { IdempotencyKeySchema } from '../schemas/common.ts';
+import { DryRunSchema } from '../schemas/dry-run.ts';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 import type { PipelineService, Result, WriteOptions } from '../service/pipeline-service.ts';
-import { type Answer, rendered, type WriteAnswers } from '../views/answers.ts';
+import { ok } from '../service/unit.ts';
+import { type Answer, dryRunAnswer, rendered, type WriteAnswers } from '../views/answers.ts';
+import type { DryRunnable } from '../views/dry-run.ts';
 import { errorBody } from '../views/errors.ts';
 import { defineTool, errorResult, type McpTool, type ToolSpec, toolResult } from './tool-server.ts';
 
@@ -44,6 +50,26 @@ export const INVALID_CURSOR = errorBody(
   'The cursor is not one this service issued: pass nextCursor of the previous page.',
 );
 
+export const IF_MATCH_NOTE =
+  'ifMatch (optional): the version of the deal you decided on (deal.version of your last read): if the deal has ' +
+  'changed since, the call is refused (412 PRECONDITION_FAILED, with current {version, stage}) and changes nothing; ' +
+  'read the deal again and decide again. "*" accepts any version.';
+
+export const DRY_RUN_NOTE =
+  'dryRun: true answers what the call would do without doing it: {dryRun: true, accepted: true, deal, gig?, ' +
+  'settlement?, events} (ids it would hand out are null), or the very refusal the real call would get; nothing ' +
+  'is stored, no event is published, an idempotencyKey is ignored. Dry-run a close (advanceTo closed_won) before ' +
+  'proposing it: the gate checks the value against the floor and the dry run shows the settlement it would make.';
+
+/** D-47: a version as HTTP's If-Match names it (one, or any). */
+const IfMatchArgument = Type.Union([Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }), Type.Literal('*')], {
+  description: 'the deal version this call was decided on (deal.version), or "*" for any',
+});
+
+const DryRunArgument = Type.Boolean({
+  description: 'true: answer what the call would do (the gate included) and do nothing (D-48)',
+});
+
 const IdempotencyKeyArgument = {
   ...IdempotencyKeySchema,
   description: `${IdempotencyKeySchema.description}: a retry with this key replays the first answer`,
@@ -63,32 +89,67 @@ interface WriteSpec<I extends TObject, T> extends Omit<ToolSpec<I, DemoContext>,
   path(args: Static<I>, prefix: string): string;
   call(service: PipelineService, args: Static<I>, options?: WriteOptions): Promise<Result<T>>;
   answer(answers: WriteAnswers): (result: Result<T>) => Answer;
+  /** A write on a deal or its gigs: it takes `ifMatch` (D-47). */
+  conditional?: true;
+  /**
+   * A write HTTP lets dry-run takes `dryRun` (D-48): this is its value as a dry run shows it (the
+   * identity; it typechecks only for writes whose value is a deal, a move of one or a gig move).
+   */
+  dryRunnable?: (value: T) => DryRunnable;
 }
 
-/** A writing tool: `input` is its arguments but the idempotencyKey every write takes. */
+/** The arguments a write takes beside its HTTP request's. */
+type Extra = { idempotencyKey?: string; ifMatch?: IfMatch; dryRun?: boolean };
+
+/**
+ * A writing tool: `input` is its arguments but the ones every write takes (idempotencyKey), a
+ * write on a deal takes (ifMatch) and a dry-runnable one takes (dryRun).
+ */
 export function writeTool<I extends TObject, T>(spec: WriteSpec<I, T>): McpTool<DemoContext> {
-  const { path, call, answer, ...described } = spec;
+  const { path, call, answer, conditional, dryRunnable, ...described } = spec;
   const input = Type.Object(
-    { ...spec.input.properties, idempotencyKey: Type.Optional(IdempotencyKeyArgument) },
+    {
+      ...spec.input.properties,
+      ...(conditional ? { ifMatch: Type.Optional(IfMatchArgument) } : {}),
+      ...(dryRunnable ? { dryRun: Type.Optional(DryRunArgument) } : {}),
+      idempotencyKey: Type.Optional(IdempotencyKeyArgument),
+    },
     { additionalProperties: false },
   );
+  const output: TSchema = dryRunnable
+    ? {
+        ...Type.Union([spec.output, Type.Ref(DryRunSchema)]),
+        type: 'object',
+        description: `${spec.output.description ?? 'The answer'}; with dryRun: true, the DryRun of the call`,
+      }
+    : spec.output;
   return defineTool({
     ...described,
     input,
+    output,
     argumentsAre: 'body',
     screen: screenKey,
     async run({ service, answers, prefix }, args) {
-      const { idempotencyKey: key, ...request } = args as Static<I> & { idempotencyKey?: string };
+      const { idempotencyKey: key, ifMatch, dryRun, ...request } = args as Static<I> & Extra;
       const rest = request as Static<I>;
       const render = answer(answers);
+      const condition: WriteOptions | undefined = ifMatch === undefined ? undefined : { ifMatch };
+      if (dryRun === true && dryRunnable) {
+        const result = await service.dryRun(async (options) => {
+          const outcome = await call(service, rest, { ...condition, ...options });
+          return outcome.ok ? ok(dryRunnable(outcome.value)) : outcome;
+        });
+        const shown = dryRunAnswer(result, render);
+        return toolResult(shown.status, shown.body);
+      }
       if (key === undefined) {
-        const plain = render(await call(service, rest));
+        const plain = render(await call(service, rest, condition));
         return toolResult(plain.status, plain.body);
       }
       const { id: _id, ...body } = request as Record<string, unknown>;
       const outcome = await service.keyed(
         { key, fingerprint: fingerprint('POST', path(rest, prefix), body) },
-        (options) => call(service, rest, options),
+        (options) => call(service, rest, { ...condition, ...options }),
         (result) => rendered(render(result)),
       );
       if (outcome.kind === 'reused') {

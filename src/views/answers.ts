@@ -44,7 +44,7 @@ function answer<T>(result: Result<T>, then: (value: T) => Answer): Answer {
  */
 export function dryRunAnswer<T extends DryRunnable>(
   result: Result<DryRunOutcome<T>>,
-  real: (result: Result<T>) => Answer,
+  real: (refused: Result<never>) => Answer,
 ): Answer {
   return result.ok ? { status: 200, body: dryRunView(result.value) } : real(result);
 }

@@ -61,6 +61,10 @@ function structured(result: ToolResult): any {
 }
 
 /** An error result: the JSON body its text block carries. */
+/** The value without its timestamps (`at`): this suite's server runs on the machine's clock. */
+const timeless = (value: unknown) =>
+  JSON.parse(JSON.stringify(value, (key, item) => (key === 'at' ? undefined : item)));
+
 function errorBody(result: ToolResult): any {
   assert.equal(result.isError, true, `expected an error result, got ${JSON.stringify(result.structuredContent)}`);
   return JSON.parse(textOf(result));
@@ -308,7 +312,13 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     }
     // The input schemas are the HTTP request's: the path id, then the body's (or query's) fields.
     for (const [name, schema] of HTTP_SCHEMAS) {
-      const { id: _id, idempotencyKey: _key, ...fields } = byName.get(name)?.inputSchema.properties ?? {};
+      const {
+        id: _id,
+        idempotencyKey: _key,
+        ifMatch: _ifMatch,
+        dryRun: _dryRun,
+        ...fields
+      } = byName.get(name)?.inputSchema.properties ?? {};
       assert.deepEqual(fields, selfContained(schema).properties, `${name} takes the fields of its HTTP request`);
       assert.equal(byName.get(name)?.inputSchema.additionalProperties, false, `${name} refuses unknown arguments`);
     }
@@ -324,6 +334,23 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     for (const code of ['GATE_BELOW_FLOOR', 'NOT_CLAIMANT', 'GIG_NOT_CLAIMED', 'DEAL_TERMINAL']) {
       assert.match(advanceGig, RegExp(code));
     }
+    // D-47: every write on a deal or its gigs takes ifMatch; D-48: the writes HTTP dry-runs take dryRun,
+    // and the ones that can close tell an agent to dry-run a close first.
+    const takes = (argument: string) =>
+      tools.filter((tool) => tool.inputSchema.properties?.[argument] !== undefined).map((tool) => tool.name);
+    assert.deepEqual(takes('ifMatch').sort(), [
+      'advance_deal',
+      'advance_gig',
+      'claim_gig',
+      'release_gig',
+      'report_signals',
+      'revive_gig',
+    ]);
+    assert.deepEqual(takes('dryRun').sort(), ['advance_deal', 'advance_gig', 'sell']);
+    for (const name of takes('dryRun')) {
+      assert.match(byName.get(name)?.description ?? '', /Dry-run a close \(advanceTo closed_won\) before proposing it/);
+    }
+    for (const name of takes('ifMatch')) assert.match(byName.get(name)?.description ?? '', /412 PRECONDITION_FAILED/);
     assert.match(byName.get('claim_gig')?.description ?? '', /GIG_NOT_OPEN/);
     assert.match(byName.get('revive_gig')?.description ?? '', /GIG_NOT_NURTURER/);
     assert.match(byName.get('release_gig')?.description ?? '', /GIG_NOT_ACTIVE/);
@@ -726,6 +753,72 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
     const refused = await call('advance_deal', skip);
     assert.equal(errorBody(refused).code, 'GATE_ILLEGAL_MOVE');
     assert.deepEqual(await call('advance_deal', skip), refused);
+  });
+
+  it('an agent’s loop over MCP: read, dry-run the close (a low one refused as HTTP refuses it), then close with ifMatch', async () => {
+    const sold = structured(
+      await call('sell', {
+        account: account({ name: 'Fictional Loop Co' }),
+        listValueUsd: 80_000,
+        mandate: CLOSER_HUMAN,
+      }),
+    );
+    const gig = sold.gig.id;
+    await call('claim_gig', { id: gig, closerId: 'closer_0001' });
+    await call('advance_gig', { id: gig, advanceTo: 'proposal' });
+    await call('advance_gig', { id: gig, advanceTo: 'negotiation' });
+    const read = structured(await call('get_deal', { id: sold.deal.id }));
+    const health = (await t.get('/health')).body;
+
+    const low = { id: gig, advanceTo: 'closed_won', valueUsd: 50_000, ifMatch: read.version, dryRun: true };
+    const refused = errorBody(await call('advance_gig', low));
+    const http = await t.post(
+      `/closers/gigs/${gig}/advance?dryRun=true`,
+      { advanceTo: 'closed_won', valueUsd: 50_000 },
+      { 'if-match': `"${read.version}"` },
+    );
+    assert.equal(http.status, 422);
+    assert.deepEqual(refused, http.body, 'the same refusal through both doors');
+    assert.match(refused.error, /\$50,000\.00 is below the negotiation floor \$64,000\.00 \(80%/);
+
+    const dry = structured(await call('advance_gig', { ...low, valueUsd: 70_000 }));
+    assert.equal(dry.dryRun, true);
+    assert.equal(dry.deal.stage, 'closed_won');
+    assert.equal(dry.settlement.closerCommissionUsd, 7_000);
+    assert.deepEqual(structured(await call('get_deal', { id: sold.deal.id })), read, 'the dry runs changed nothing');
+    assert.deepEqual((await t.get('/health')).body, health);
+
+    // A stale ifMatch is refused with the deal as it is now; the current one closes.
+    const stale = errorBody(
+      await call('advance_gig', { ...low, valueUsd: 70_000, dryRun: false, ifMatch: read.version - 1 }),
+    );
+    assert.equal(stale.code, 'PRECONDITION_FAILED');
+    assert.deepEqual(stale.current, { version: read.version, stage: 'negotiation' });
+    const won = structured(
+      await call('advance_gig', { id: gig, advanceTo: 'closed_won', valueUsd: 70_000, ifMatch: read.version }),
+    );
+    assert.deepEqual(timeless(won.deal), timeless(dry.deal));
+    assert.equal(won.gig.status, 'fulfilled');
+    assert.equal(errorBody(await call('advance_deal', { id: sold.deal.id, ifMatch: 'one' })).code, 'INVALID_BODY');
+    assert.equal(
+      errorBody(await call('sell', { account: account(), listValueUsd: 1, dryRun: 'yes' })).code,
+      'INVALID_BODY',
+    );
+  });
+
+  it('a dry-run sell over MCP answers what HTTP’s answers, ids null, and creates nothing', async () => {
+    const body = { account: account({ name: 'Fictional Dry Sell' }), listValueUsd: 9_000 };
+    const before = (await t.get('/health')).body.deals;
+    const dry = structured(await call('sell', { ...body, dryRun: true, idempotencyKey: 'mcp-dry-sell' }));
+    const http = await t.post(`${t.prefix}/sell?dryRun=true`, body);
+    assert.deepEqual(timeless(dry), timeless(http.body));
+    assert.equal(dry.deal.id, null);
+    assert.equal(dry.deal.stage, 'closed_won');
+    assert.equal((await t.get('/health')).body.deals, before);
+    // The key was ignored: the real sell with it runs.
+    const real = await t.post(`${t.prefix}/sell`, body, { 'idempotency-key': 'mcp-dry-sell' });
+    assert.equal(real.status, 201);
+    assert.equal(real.headers.get('idempotent-replayed'), null);
   });
 
   it('one key is one request whichever door it came through: HTTP then MCP, MCP then HTTP', async () => {
