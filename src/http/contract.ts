@@ -35,6 +35,7 @@ const STATUS_WORDS: Record<string, string> = {
   405: 'Method not allowed on this path; `Allow` lists the methods it serves',
   406: 'Not Acceptable',
   409: 'Conflict: the record is not in a state that allows this operation',
+  412: 'Precondition failed: `If-Match` names a version the deal is no longer at (`current` holds its version and stage); nothing changed',
   413: 'Body too large: over 64 KiB',
   415: 'Unsupported media type: send application/json',
   422: 'Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request',
@@ -47,6 +48,7 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
   404: 'ROUTE_NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'DEAL_TERMINAL',
+  412: 'PRECONDITION_FAILED',
   413: 'BODY_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'GATE_BELOW_FLOOR',
@@ -54,6 +56,26 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
 };
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+
+/** D-47: the operations whose answer carries one deal, and with it the deal's version as an `ETag`. */
+const ETAG_OPERATIONS = new Set([
+  'getDeal',
+  'createDeal',
+  'sell',
+  'advanceDeal',
+  'reportSignals',
+  'deescalateDeal',
+  'reengageDeal',
+  'claimGig',
+  'advanceGig',
+  'reviveGig',
+]);
+const ETAG = {
+  ...header(
+    'The version of the deal the answer carries, quoted (`"5"`): send it back as `If-Match` to move only that version. Absent on a dry run’s answer.',
+  ),
+  example: '"5"',
+};
 const REQUEST_ID = header('The request id: the caller’s `x-request-id` when well formed, else a fresh one.');
 
 function errorExample(status: string, operation: Operation): Json {
@@ -73,6 +95,14 @@ function errorExample(status: string, operation: Operation): Json {
     return { error: `The gate refused the proposal: ${words}`, code, gate: { error: words, code } };
   }
   if (code === 'INVALID_BODY') example.violations = ['listValueUsd: is required'];
+  if (code === 'PRECONDITION_FAILED') {
+    return {
+      error:
+        'Deal deal_0001 is at version 6 (negotiation), not 5: it changed since it was read. Read it again and decide on what it is now.',
+      code,
+      current: { version: 6, stage: 'negotiation' },
+    };
+  }
   return example;
 }
 
@@ -277,6 +307,7 @@ function completeOperation(
       headers['RateLimit-Remaining'] = header('Requests left in this minute', { type: 'integer' });
       headers['RateLimit-Reset'] = header('Seconds until the minute resets', { type: 'integer' });
     }
+    if (ETAG_OPERATIONS.has(operation.operationId ?? '') && status.startsWith('2')) headers.ETag = ETAG;
     if (isDemoWrite && status.startsWith('2')) {
       headers['idempotent-replayed'] = header('`true` when the answer is replayed under an Idempotency-Key');
     }

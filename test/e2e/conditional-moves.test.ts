@@ -143,4 +143,45 @@ describe('conditional moves: version, ETag and If-Match (D-47)', () => {
     assert.equal(sold.headers.get('etag'), `"${sold.body.version}"`);
     assert.equal(sold.body.version, 1 + (sold.body.activity.length - 1));
   });
+
+  it('the contract documents ETag on every answer carrying one deal, and If-Match with its 412 on every write on a deal or its gigs', async () => {
+    type Operation = {
+      operationId: string;
+      parameters?: { name: string; in: string }[];
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    };
+    const contract = (await t.get('/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
+    const operations = Object.values(contract.paths).flatMap((item) => Object.values(item));
+    const tagged = operations
+      .filter((op) => Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.headers?.ETag))
+      .map((op) => op.operationId)
+      .sort();
+    assert.deepEqual(tagged, [
+      'advanceDeal',
+      'advanceGig',
+      'claimGig',
+      'createDeal',
+      'deescalateDeal',
+      'getDeal',
+      'reengageDeal',
+      'reportSignals',
+      'reviveGig',
+      'sell',
+    ]);
+    const conditional = operations.filter((op) =>
+      op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match'),
+    );
+    assert.deepEqual(conditional.map((op) => op.operationId).sort(), [
+      'advanceDeal',
+      'advanceGig',
+      'claimGig',
+      'deescalateDeal',
+      'expireGig',
+      'reengageDeal',
+      'releaseGig',
+      'reportSignals',
+      'reviveGig',
+    ]);
+    for (const op of conditional) assert.ok(op.responses['412'], `${op.operationId} documents its 412`);
+  });
 });
