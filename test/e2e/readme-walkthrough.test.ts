@@ -84,10 +84,14 @@ describe('README walkthroughs run as written', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const sections = walkthroughSteps(readme);
 
-  it('the README has both walkthroughs, each with documented answers', () => {
+  it('the README has its three walkthroughs, each with documented answers', () => {
     assert.deepEqual(
       sections.map((s) => s.title),
-      ['Walkthrough: the agent sells a deal', 'Walkthrough: a human closer through the marketplace'],
+      [
+        "Walkthrough: an agent's loop (read, dry-run the close, move with `If-Match`)",
+        'Walkthrough: the agent sells a deal',
+        'Walkthrough: a human closer through the marketplace',
+      ],
     );
     for (const section of sections) assert.ok(section.steps.filter((s) => s.expected !== undefined).length >= 5);
   });
