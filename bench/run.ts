@@ -127,6 +127,31 @@ async function advances(url: string, expected: number, ifMatch: boolean): Promis
   };
 }
 
+/**
+ * Issue 12: dry runs of a close (D-48) on deals at negotiation, in turn: a dry run changes
+ * nothing, so the same deals serve every request. What an agent pays to look before it leaps.
+ */
+async function dryRunCloses(url: string): Promise<Partial<autocannon.Options>> {
+  const ids = await inParallel(100, async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id);
+  for (let step = 0; step < 4; step++)
+    await inParallel(ids.length, (i) => post(`${url}${PREFIX}/deals/${ids[i]}/advance`));
+  const close = JSON.stringify({ advanceTo: 'closed_won', valueUsd: 45_000 });
+  let n = 0;
+  return {
+    requests: [
+      {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: close,
+        setupRequest: (request: any) => {
+          request.path = `${PREFIX}/deals/${ids[n++ % ids.length]}/advance?dryRun=true`;
+          return request;
+        },
+      },
+    ],
+  };
+}
+
 const STREAM_CLIENTS = 100;
 /**
  * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
@@ -182,6 +207,10 @@ const SCENARIOS: Scenario[] = [
     // at least 0.95 of the plain advance row (costs.ifMatchAdvanceToAdvance).
     name: `POST ${PREFIX}/deals/{id}/advance with If-Match`,
     prepare: (url, expected) => advances(url, expected, true),
+  },
+  {
+    name: `POST ${PREFIX}/deals/{id}/advance?dryRun=true (a close)`,
+    prepare: (url) => dryRunCloses(url),
   },
   {
     name: `POST ${PREFIX}/sell`,
