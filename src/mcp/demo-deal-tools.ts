@@ -11,6 +11,7 @@ import { dealView } from '../views/records.ts';
 import {
   DEMO_STORE,
   type DemoContext,
+  DRY_RUN_CLOSE_NOTE,
   DRY_RUN_NOTE,
   IF_MATCH_NOTE,
   INVALID_CURSOR,
@@ -56,7 +57,8 @@ const sell = writeTool({
     'agent; a stalled deal always goes to a human nurturer), commissionPct (default 0.10, at most maxCommissionPct, itself at most 0.12), ' +
     'floorPct (default 0.8: a close won below that share of the list value is refused), fees {setterUsd?, ' +
     'nurturerUsd?}, stallTimeoutDays. Refused: a mandate outside platform bounds (422 MANDATE_OUT_OF_BOUNDS, ' +
-    `violations lists every breach). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${KEY_NOTE}`,
+    `violations lists every breach). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} A sell may close the deal won at its list ` +
+    `value: dry-run it first to see where it would stop and the settlement it would make. ${KEY_NOTE}`,
   input: CreateDealBody,
   output: DealOrEscalationSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -96,7 +98,8 @@ const advanceDeal = writeTool({
     'deal (409 DEAL_TERMINAL). An unknown id is 404 DEAL_NOT_FOUND. A deal that needs a human (its owning role ' +
     'staffed with one by the mandate, or the deal stalled or already escalated: the human track is one-way) does ' +
     'not move, whatever is proposed: the answer is the escalation shape with its gig, for a human to claim and ' +
-    `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
+    `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${DRY_RUN_CLOSE_NOTE} ${IF_MATCH_NOTE} ` +
+    KEY_NOTE,
   input: onDeal(ProposalBody),
   output: DealOrEscalationSchema,
   // Not idempotent: without advanceTo, each call proposes the stage after the one it reached.

@@ -19,6 +19,7 @@ import { readPage } from '../views/page.ts';
 import { gigView } from '../views/records.ts';
 import {
   DEMO_STORE,
+  DRY_RUN_CLOSE_NOTE,
   DRY_RUN_NOTE,
   IF_MATCH_NOTE,
   INVALID_CURSOR,
@@ -107,7 +108,7 @@ const advanceGig = writeTool({
     'without valueUsd (422 GATE_VALUE_REQUIRED) or whose commission would pass the cap (422 ' +
     'GATE_COMMISSION_CAP); any move of a closed_won or closed_lost deal (409 DEAL_TERMINAL). Also refused: a gig ' +
     `that is not claimed (409 GIG_NOT_CLAIMED). ${CLAIMANT} ${UNKNOWN_GIG} ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ` +
-    `${IF_MATCH_NOTE} ${KEY_NOTE}`,
+    `${DRY_RUN_CLOSE_NOTE} ${IF_MATCH_NOTE} ${KEY_NOTE}`,
   input: onGig(GigAdvanceBody),
   output: GigOutcomeSchema,
   // Idempotent: advanceTo is required, and the same move again is refused (the deal is past it).

@@ -58,8 +58,12 @@ export const IF_MATCH_NOTE =
 export const DRY_RUN_NOTE =
   'dryRun: true answers what the call would do without doing it: {dryRun: true, accepted: true, deal, gig?, ' +
   'settlement?, events} (ids it would hand out are null), or the very refusal the real call would get; nothing ' +
-  'is stored, no event is published, an idempotencyKey is ignored. Dry-run a close (advanceTo closed_won) before ' +
-  'proposing it: the gate checks the value against the floor and the dry run shows the settlement it would make.';
+  'is stored, no event is published, an idempotencyKey is ignored.';
+
+/** What the tools that can close a deal add: look before you leap. */
+export const DRY_RUN_CLOSE_NOTE =
+  'Dry-run a close (advanceTo closed_won) before proposing it: the gate checks the value against the floor, and ' +
+  'the dry run shows the settlement it would make.';
 
 /** D-47: a version as HTTP's If-Match names it (one, or any). */
 const IfMatchArgument = Type.Union([Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }), Type.Literal('*')], {

@@ -347,9 +347,10 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
       'revive_gig',
     ]);
     assert.deepEqual(takes('dryRun').sort(), ['advance_deal', 'advance_gig', 'sell']);
-    for (const name of takes('dryRun')) {
+    for (const name of ['advance_deal', 'advance_gig']) {
       assert.match(byName.get(name)?.description ?? '', /Dry-run a close \(advanceTo closed_won\) before proposing it/);
     }
+    assert.match(byName.get('sell')?.description ?? '', /dry-run it first/);
     for (const name of takes('ifMatch')) assert.match(byName.get(name)?.description ?? '', /412 PRECONDITION_FAILED/);
     assert.match(byName.get('claim_gig')?.description ?? '', /GIG_NOT_OPEN/);
     assert.match(byName.get('revive_gig')?.description ?? '', /GIG_NOT_NURTURER/);
