@@ -26,6 +26,7 @@ import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { dealRoutes } from './routes/deals.ts';
 import { eventStreamRoutes } from './routes/event-stream.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -325,6 +326,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { service: options.service });
   await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
+  await app.register(consoleRoutes, { dealPrefix: options.dealPrefix });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.
   await app.register(swaggerUi, {

@@ -29,7 +29,15 @@ const listEvents = defineTool({
   output: EventPage,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   argumentsAre: 'query',
-  run: async ({ service }, args) => toolResult(200, await eventPage((filter) => service.events(filter), args)),
+  run: async ({ service }, args) =>
+    toolResult(
+      200,
+      await eventPage(
+        (filter) => service.events(filter),
+        args,
+        () => service.lastSeq(),
+      ),
+    ),
 });
 
 export const EVENT_TOOLS = [listEvents];

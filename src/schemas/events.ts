@@ -105,6 +105,11 @@ export const EventPageSchema = Type.Object(
       minimum: 0,
       description: 'the `after` of the next page: the last seq answered, or this page’s `after` when none was',
     }),
+    lastSeq: Type.Integer({
+      minimum: 0,
+      description:
+        'the newest seq in the feed when this page was read (0 if none): to follow only what happens next, read the records, then stream with `after` = lastSeq',
+    }),
   },
   { $id: 'EventPage' },
 );

@@ -37,15 +37,22 @@ export function eventView({ seq, event }: StoredEvent) {
 
 export type EventView = ReturnType<typeof eventView>;
 
-/** A page of the feed as GET /events and the list_events tool answer it: `{events, nextAfter}`. */
+/**
+ * A page of the feed as GET /events and the list_events tool answer it: `{events, nextAfter,
+ * lastSeq}`. `lastSeq` is read first: a reader that reads the records after this page and then
+ * follows the stream from `lastSeq` misses no change (everything at or below it came before).
+ */
 export async function eventPage(
   read: (filter: EventFilter) => Promise<StoredEvent[]>,
   query: { after?: number; limit?: number; type?: EventFilter['type']; dealId?: string },
-): Promise<{ events: EventView[]; nextAfter: number }> {
+  newest: () => Promise<number>,
+): Promise<{ events: EventView[]; nextAfter: number; lastSeq: number }> {
   const { after = 0, limit = 100, type, dealId } = query;
+  const lastSeq = await newest();
   const events = await read({ after, limit, type, dealId });
   return {
     events: events.map(eventView),
     nextAfter: events.length > 0 ? events[events.length - 1].seq : after,
+    lastSeq: Math.max(lastSeq, events.at(-1)?.seq ?? 0),
   };
 }

@@ -31,6 +31,7 @@ interface EventView {
 interface FeedPage {
   events: EventView[];
   nextAfter: number;
+  lastSeq: number;
 }
 
 describe('the event feed (GET /events)', () => {
@@ -224,7 +225,12 @@ describe('the event feed (GET /events)', () => {
       [start + 3, start + 4],
     );
     const empty = await feed(`?after=${page2.nextAfter}`);
-    assert.deepEqual(empty, { events: [], nextAfter: page2.nextAfter }, 'past the end: the same cursor again');
+    assert.deepEqual(
+      empty,
+      { events: [], nextAfter: page2.nextAfter, lastSeq: page2.nextAfter },
+      'past the end: the same cursor again, and the newest seq is the last one read',
+    );
+    assert.equal(page1.lastSeq, page2.nextAfter, 'every page names the newest seq, however far it reads');
     const ofFirst = await feed(`?after=${start}&dealId=${first.id}`);
     assert.deepEqual(types(ofFirst.events), ['deal.created', 'deal.stage_changed']);
     assert.ok(ofFirst.events.every((e) => (e.data.dealId ?? e.data.deal.id) === first.id));
@@ -239,7 +245,9 @@ describe('the event feed (GET /events)', () => {
       [second.id],
     );
     for (const nobody of ['deal_9999', 'not-a-deal', 'x'.repeat(300)]) {
-      assert.deepEqual(await feed(`?dealId=${encodeURIComponent(nobody)}`), { events: [], nextAfter: 0 });
+      const none = await feed(`?dealId=${encodeURIComponent(nobody)}`);
+      assert.deepEqual({ ...none, lastSeq: undefined }, { events: [], nextAfter: 0, lastSeq: undefined });
+      assert.ok(none.lastSeq >= page2.nextAfter);
     }
   });
 

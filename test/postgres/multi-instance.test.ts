@@ -67,6 +67,15 @@ async function startInstance(databaseUrl: string): Promise<Instance> {
       reject(new Error(`the service exited (${code}) before listening:\n${output.join('')}`));
     });
   });
+  // An instance that ends before the test stops it: say why, with everything it wrote (else a
+  // dead instance shows only as "fetch failed" in the tests after it).
+  child.once('exit', (code, signal) => {
+    if (!stopping.has(child)) {
+      process.stderr.write(
+        `\n[multi-instance] an instance exited unasked (code ${code}, signal ${signal}):\n${output.join('')}\n`,
+      );
+    }
+  });
   return {
     ...httpClient(url),
     url,
@@ -78,7 +87,11 @@ async function startInstance(databaseUrl: string): Promise<Instance> {
   };
 }
 
+/** The instances being stopped by the test (any other exit is reported). */
+const stopping = new Set<ChildProcess>();
+
 async function stopInstance(child: ChildProcess): Promise<void> {
+  stopping.add(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

@@ -21,6 +21,10 @@ export const eventRoutes: FastifyPluginAsync<{ service: PipelineService }> = asy
       },
     },
     async (request: FastifyRequest<{ Querystring: Static<typeof EventFeedQuery> }>) =>
-      eventPage((filter) => service.events(filter), request.query),
+      eventPage(
+        (filter) => service.events(filter),
+        request.query,
+        () => service.lastSeq(),
+      ),
   );
 };

@@ -1,0 +1,220 @@
+// The web console (D-43) in a real browser: Debian's Chromium through playwright-core against a
+// real service on a real port. A person sells a deal with a human closer in the form, sees it
+// escalate on the board, claims it at the desk, is shown the gate's message for a close below
+// the floor, closes it won and sees the payout and the settlement; a move made through the API
+// appears on an open board without a reload; a move from a stale page is refused with what
+// changed. The tests also take the README's screenshots and time a board of 1,000 deals.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkip, launchChromium } from '../support/browser.ts';
+import { startTestServer, type TestServer } from '../support/http.ts';
+import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
+
+const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
+
+describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
+  let t: TestServer;
+  let browser: Browser;
+  before(async () => {
+    t = await startTestServer();
+    browser = await launchChromium();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A page on the console; any script error fails the test that made it. */
+  async function open(path = '', size: keyof typeof WIDTHS = 'wide'): Promise<Page> {
+    const page = await browser.newPage({ viewport: WIDTHS[size] });
+    page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
+    await page.goto(`${t.url}/console${path}`);
+    return page;
+  }
+
+  it('serves the page with an ETag (no-cache) and its hashed assets immutable', async () => {
+    const page = await fetch(`${t.url}/console`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+    const etag = page.headers.get('etag') as string;
+    assert.match(etag, /^"[\w-]+"$/);
+    const again = await fetch(`${t.url}/console`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    const html = await page.text();
+    const assets = [...html.matchAll(/\/console\/assets\/(app-[\w]+\.(?:js|css))/g)].map((m) => m[1]);
+    assert.equal(assets.length, 2, html);
+    for (const name of assets) {
+      const asset = await fetch(`${t.url}/console/assets/${name}`);
+      assert.equal(asset.status, 200);
+      assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    }
+    assert.equal((await fetch(`${t.url}/console/assets/app-nothing.js`)).status, 404);
+    assert.doesNotMatch(html, /https?:\/\//, 'nothing fetched from outside');
+  });
+
+  it('a person takes a deal from the form through the marketplace to its settlement', async () => {
+    await t.post('/demo/reset');
+    const page = await open('#/new');
+    // The form: the defaults are the platform's, the closer role staffed with a human.
+    await page.getByLabel('Account name').fill('Globex Fictional');
+    await page.getByLabel('Industry').fill('saas');
+    await page.getByLabel('List value (USD)').fill('250000');
+    await page.getByRole('group', { name: 'closer' }).getByLabel('Staffed by').selectOption('human');
+    assert.equal(await page.getByLabel('Commission (fraction)').inputValue(), '0.1');
+    await page.getByRole('button', { name: 'Sell' }).click();
+    // The sale escalates: the deal waits at meeting for a human closer.
+    await page.getByRole('heading', { name: 'Globex Fictional' }).waitFor();
+    assert.equal(await page.getByLabel('Stage').textContent(), 'meeting');
+    await page.screenshot({ path: `${SHOTS}deal-wide.png`, fullPage: true });
+
+    // The board: the deal in the meeting column, with its human-track badge.
+    await page.getByRole('link', { name: 'Pipeline' }).click();
+    const meeting = page.getByRole('region', { name: 'meeting' });
+    await meeting.getByRole('link', { name: 'Globex Fictional' }).waitFor();
+    assert.match((await meeting.textContent()) ?? '', /human track/);
+
+    // The desk: Ada claims the gig, works it to negotiation.
+    await page.getByRole('link', { name: 'Closer desk' }).click();
+    await page.getByLabel('Acting closer').selectOption('closer_0001');
+    const openGigs = page.getByRole('region', { name: 'Open gigs' });
+    await openGigs.getByRole('button', { name: 'Claim' }).click();
+    const mine = page.getByRole('region', { name: 'My gigs' });
+    await mine.getByRole('button', { name: 'Advance to proposal' }).click();
+    await mine.getByRole('button', { name: 'Advance to negotiation' }).click();
+
+    // A close below the floor: the gate's message, where the person acts; the button waits.
+    await mine.getByLabel('Close value (USD)').fill('150000');
+    const closeWon = mine.getByRole('button', { name: 'Close won' });
+    await mine
+      .getByText(/\$150,000\.00 is below the negotiation floor \$200,000\.00 \(80% of list value \$250,000\.00\)/)
+      .waitFor();
+    assert.equal(await closeWon.isDisabled(), true);
+
+    // At 230,000 the gate would accept: close won.
+    await mine.getByLabel('Close value (USD)').fill('230000');
+    await page.waitForFunction(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Close won');
+      return button && !button.disabled;
+    });
+    await closeWon.click();
+    const payouts = page.getByRole('table', { name: 'Payouts' });
+    await payouts.getByText('$23,000.00').waitFor();
+    assert.match((await payouts.textContent()) ?? '', /commission/);
+    await page.screenshot({ path: `${SHOTS}desk-wide.png`, fullPage: true });
+
+    // The deal's page: closed won, and its settlement.
+    await payouts.getByRole('link', { name: /deal_/ }).click();
+    const settlement = page.getByRole('region', { name: 'Settlement' });
+    await settlement.waitFor();
+    assert.equal(await page.getByLabel('Stage').textContent(), 'closed_won');
+    const money = (await settlement.textContent()) ?? '';
+    assert.match(money, /Closer commission\$23,000\.00/);
+    assert.match(money, /Platform fee\$11,500\.00/);
+    assert.match(money, /Net to seller\$195,500\.00/);
+    await page.screenshot({ path: `${SHOTS}settlement-wide.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('a move made through the API appears on an open board within 2 s, without a reload', async () => {
+    const page = await open();
+    await page.getByRole('region', { name: 'sourced' }).waitFor();
+    const deal = await createDeal(t, { account: { name: 'Live Fictional' } });
+    await page
+      .getByRole('region', { name: 'sourced' })
+      .getByRole('link', { name: 'Live Fictional' })
+      .waitFor({ timeout: 2_000 });
+    const started = Date.now();
+    await t.post(`${t.prefix}/deals/${deal.id}/advance`);
+    await page
+      .getByRole('region', { name: 'qualified' })
+      .getByRole('link', { name: 'Live Fictional' })
+      .waitFor({ timeout: 2_000 });
+    assert.ok(Date.now() - started < 2_000);
+    assert.equal(
+      await page.getByRole('region', { name: 'sourced' }).getByRole('link', { name: 'Live Fictional' }).count(),
+      0,
+    );
+    await page.close();
+  });
+
+  it('a move from a stale page is refused with what changed (If-Match), and nothing moves', async () => {
+    const deal = await createDeal(t, { account: { name: 'Stale Fictional' } });
+    const page = await browser.newPage({ viewport: WIDTHS.wide });
+    // No stream: the page cannot learn of the change by itself.
+    await page.route('**/events/stream**', (route) => route.abort());
+    await page.goto(`${t.url}/console#/deals/${deal.id}`);
+    await page.getByRole('button', { name: 'Advance to qualified' }).waitFor();
+    await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals: ['budget_approved'] });
+    await page.getByRole('button', { name: 'Advance to qualified' }).click();
+    await page.getByText(/This deal changed since you opened it: it is now at sourced \(version 2\)/).waitFor();
+    assert.equal((await t.get(`${t.prefix}/deals/${deal.id}`)).body.stage, 'sourced');
+    await page.close();
+  });
+
+  it('shows the moves the gate would refuse disabled, with its reason (dry runs)', async () => {
+    const deal = await createDeal(t, { account: { name: 'Floor Fictional' }, listValueUsd: 100_000 });
+    for (let i = 0; i < 4; i++) await t.post(`${t.prefix}/deals/${deal.id}/advance`);
+    const page = await open(`#/deals/${deal.id}`);
+    await page.getByLabel('Close value (USD)').fill('70000');
+    await page.getByText(/\$70,000\.00 is below the negotiation floor \$80,000\.00/).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Close won' }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Close lost' }).isDisabled(), false);
+    await page.close();
+  });
+
+  it('a mandate out of bounds shows each violation beside its field', async () => {
+    const page = await open('#/new');
+    await page.getByLabel('Account name').fill('Bounds Fictional');
+    await page.getByLabel('Commission (fraction)').fill('0.5');
+    await page.getByRole('button', { name: 'Create at sourced' }).click();
+    const field = page.getByLabel(/Commission \(fraction\)/);
+    await page
+      .getByText(/mandate\.commissionPct: /)
+      .first()
+      .waitFor();
+    assert.ok(await field.isVisible());
+    await page.close();
+  });
+
+  it('the board, a deal page and the desk at 1280 and 390 px wide (the README’s screenshots)', async () => {
+    for (const size of ['wide', 'narrow'] as const) {
+      const board = await open('', size);
+      await board.getByRole('region', { name: 'closed_won' }).waitFor();
+      await board.screenshot({ path: `${SHOTS}board-${size}.png`, fullPage: size === 'wide' });
+      const id = (await t.get(`${t.prefix}/deals?stage=closed_won`)).body[0].id;
+      await board.goto(`${t.url}/console#/deals/${id}`);
+      await board.getByRole('region', { name: 'Settlement' }).waitFor();
+      await board.screenshot({ path: `${SHOTS}deal-${size}.png`, fullPage: size === 'wide' });
+      await board.goto(`${t.url}/console#/desk`);
+      await board.getByLabel('Acting closer').waitFor();
+      await board.screenshot({ path: `${SHOTS}desk-${size}.png`, fullPage: size === 'wide' });
+      // Every page has the navigation D-43 names.
+      for (const name of ['Pipeline', 'Closer desk']) assert.ok(await board.getByRole('link', { name }).isVisible());
+      await board.close();
+    }
+  });
+
+  it('a board of 1,000 deals renders in under a second', async (context) => {
+    await t.post('/demo/reset');
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          t.post(`${t.prefix}/deals`, dealBody({ account: { name: `Bulk ${i + j} Fictional` } })),
+        ),
+      );
+    }
+    const page = await browser.newPage({ viewport: WIDTHS.wide });
+    const started = Date.now();
+    await page.goto(`${t.url}/console`);
+    await page.waitForFunction(() => document.querySelectorAll('section[aria-label="sourced"] li').length === 1000);
+    const elapsed = Date.now() - started;
+    context.diagnostic(`board of 1,000 deals: ${elapsed} ms from navigation to the 1,000th card`);
+    assert.ok(elapsed < 1_000, `${elapsed} ms`);
+    await page.close();
+  });
+});

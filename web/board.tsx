@@ -1,0 +1,215 @@
+// The pipeline board: one region per stage (named by the stage, D-43) with its deals as cards
+// linking to their pages, a summary above (a funnel of deals and list value per stage, won value,
+// platform fees and commissions paid), filters, and live changes from the event stream.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { allClosers, allDeals, api, type Deal, type Gig, usd } from './api.ts';
+import { dealOf, type LiveEvent, useLive } from './live.ts';
+
+export const STAGES = [
+  'sourced',
+  'qualified',
+  'meeting',
+  'proposal',
+  'negotiation',
+  'closed_won',
+  'closed_lost',
+] as const;
+type Stage = (typeof STAGES)[number];
+type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean };
+
+/** Settlements never change once a deal is won: each is read once. */
+const platformFees = new Map<string, number>();
+
+function Summary({ deals, commissions }: { deals: Deal[]; commissions: number }) {
+  const [fees, setFees] = useState(0);
+  const won = deals.filter((d) => d.stage === 'closed_won');
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      for (const deal of won) {
+        if (platformFees.has(deal.id)) continue;
+        const answer = await api.GET('/pipeline/deals/{id}/settlement', { params: { path: { id: deal.id } } });
+        if (answer.data) platformFees.set(deal.id, answer.data.platformFeeUsd);
+      }
+      if (live) setFees(won.reduce((sum, d) => sum + (platformFees.get(d.id) ?? 0), 0));
+    })();
+    return () => {
+      live = false;
+    };
+  }, [won.map((d) => d.id).join()]);
+  const perStage = STAGES.map((stage) => {
+    const inStage = deals.filter((d) => d.stage === stage);
+    return { stage, count: inStage.length, value: inStage.reduce((sum, d) => sum + d.listValueUsd, 0) };
+  });
+  const widest = Math.max(1, ...perStage.map((s) => s.value));
+  return (
+    <section class="summary" aria-label="Summary">
+      <dl class="totals">
+        <div>
+          <dt>Won value</dt>
+          <dd>{usd(won.reduce((sum, d) => sum + (d.finalValueUsd ?? 0), 0))}</dd>
+        </div>
+        <div>
+          <dt>Platform fees</dt>
+          <dd>{usd(fees)}</dd>
+        </div>
+        <div>
+          <dt>Commissions paid</dt>
+          <dd>{usd(commissions)}</dd>
+        </div>
+        <div>
+          <dt>Deals</dt>
+          <dd>{deals.length}</dd>
+        </div>
+      </dl>
+      <figure class="funnel" aria-label="Deals and list value per stage">
+        {perStage.map((s) => (
+          <div class="bar" key={s.stage}>
+            <span class="label">{s.stage.replace('_', ' ')}</span>
+            <span class="track">
+              <span class="fill" style={{ width: `${(100 * s.value) / widest}%` }} />
+            </span>
+            <span class="figure">
+              {s.count} · {usd(s.value)}
+            </span>
+          </div>
+        ))}
+      </figure>
+    </section>
+  );
+}
+
+export function DealCard({ deal }: { deal: Deal }) {
+  const stalled = deal.signals.includes('gone_dark');
+  return (
+    <li class="card">
+      <a href={`#/deals/${encodeURIComponent(deal.id)}`}>{deal.account.name}</a>
+      <span class="value">{usd(deal.listValueUsd)}</span>
+      <span class="badges">
+        {deal.humanTrack ? <span class="badge human">human track</span> : null}
+        {stalled ? <span class="badge stalled">stalled</span> : null}
+        {deal.signals.length > 0 ? (
+          <span class="badge" title={deal.signals.join(', ')}>
+            {deal.signals.length} signal{deal.signals.length === 1 ? '' : 's'}
+          </span>
+        ) : null}
+      </span>
+    </li>
+  );
+}
+
+export function Board() {
+  const [filter, setFilter] = useState<Filter>({});
+  const [deals, setDeals] = useState<Deal[] | undefined>();
+  const [commissions, setCommissions] = useState(0);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async () => {
+    try {
+      const [found, closers] = await Promise.all([allDeals(filter), allClosers()]);
+      setDeals(found);
+      setCommissions(
+        closers
+          .flatMap((c) => c.payouts)
+          .filter((p) => p.kind === 'commission')
+          .reduce((sum, p) => sum + p.amountUsd, 0),
+      );
+      setError('');
+    } catch (e) {
+      setError(String(e));
+    }
+  }, [filter.stage, filter.role, filter.humanTrack]);
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  // A change to one deal: read it again and put it where it now belongs (or drop it when the
+  // filter no longer holds). A reset or a payout: read everything again.
+  const onEvent = useCallback(
+    async (event: LiveEvent) => {
+      if (event.type === 'demo.reset' || event.type === 'payout.posted') return load();
+      const id = dealOf(event);
+      if (!id) return;
+      if (filter.role !== undefined) return load();
+      const answer = await api.GET('/pipeline/deals/{id}', { params: { path: { id } } });
+      const deal = answer.data;
+      setDeals((current) => {
+        if (!current) return current;
+        const rest = current.filter((d) => d.id !== id);
+        if (!deal) return rest;
+        const keep =
+          (filter.stage === undefined || deal.stage === filter.stage) &&
+          (filter.humanTrack === undefined || Boolean(deal.humanTrack) === filter.humanTrack);
+        return keep ? [...rest, deal].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1)) : rest;
+      });
+    },
+    [load, filter.stage, filter.role, filter.humanTrack],
+  );
+  useLive(onEvent);
+
+  const select = (name: keyof Filter, value: string) =>
+    setFilter((f) => ({
+      ...f,
+      [name]: value === '' ? undefined : name === 'humanTrack' ? value === 'true' : value,
+    }));
+
+  return (
+    <>
+      <h1>Pipeline</h1>
+      {deals ? <Summary deals={deals} commissions={commissions} /> : null}
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Stage{' '}
+          <select value={filter.stage ?? ''} onChange={(e) => select('stage', e.currentTarget.value)}>
+            <option value="">any</option>
+            {STAGES.map((s) => (
+              <option value={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Role{' '}
+          <select value={filter.role ?? ''} onChange={(e) => select('role', e.currentTarget.value)}>
+            <option value="">any</option>
+            <option value="setter">setter</option>
+            <option value="closer">closer</option>
+            <option value="nurturer">nurturer</option>
+          </select>
+        </label>
+        <label>
+          Human track{' '}
+          <select
+            value={filter.humanTrack === undefined ? '' : String(filter.humanTrack)}
+            onChange={(e) => select('humanTrack', e.currentTarget.value)}
+          >
+            <option value="">any</option>
+            <option value="true">on it</option>
+            <option value="false">not on it</option>
+          </select>
+        </label>
+      </form>
+      {error ? <p role="alert">{error}</p> : null}
+      {deals ? (
+        <div class="board">
+          {STAGES.filter((s) => filter.stage === undefined || s === filter.stage).map((stage) => {
+            const inStage = deals.filter((d) => d.stage === stage);
+            return (
+              <section class="column" aria-label={stage} key={stage}>
+                <h2>
+                  {stage.replace('_', ' ')} <span class="count">{inStage.length}</span>
+                </h2>
+                <ul>
+                  {inStage.map((deal) => (
+                    <DealCard deal={deal} key={deal.id} />
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
+        </div>
+      ) : (
+        <p>Loading the pipeline…</p>
+      )}
+    </>
+  );
+}

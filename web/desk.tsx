@@ -1,0 +1,316 @@
+// The closer desk: the acting closer (chosen, or enrolled here), the open gigs with their brief
+// and pricing and a `Claim` button (D-43), the acting closer's claimed gigs with the moves the
+// gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { type ApiError, allClosers, allGigs, api, type Closer, type Deal, type Gig, ifMatch, usd } from './api.ts';
+import { type LiveEvent, useLive } from './live.ts';
+
+const NEXT: Record<string, Stage | undefined> = {
+  sourced: 'qualified',
+  qualified: 'meeting',
+  meeting: 'proposal',
+  proposal: 'negotiation',
+  negotiation: 'closed_won',
+};
+
+type Stage = Deal['stage'];
+type Move = { label: string; body: { advanceTo: Stage; valueUsd?: number } };
+
+function Brief({ gig }: { gig: Gig }) {
+  const { brief, pricing } = gig;
+  return (
+    <p class="brief">
+      <strong>{brief.account.name}</strong> ({gig.role}) · list {usd(brief.listValueUsd)} · at {brief.stage} · floor{' '}
+      {usd(brief.floorUsd)} · pays{' '}
+      {pricing.kind === 'commission'
+        ? `${Math.round(pricing.pct * 10000) / 100}% commission`
+        : `a ${usd(pricing.amountUsd)} fee`}
+      {brief.signals.length > 0 ? ` · signals: ${brief.signals.join(', ')}` : ''}
+    </p>
+  );
+}
+
+function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; changed: () => void }) {
+  const [deal, setDeal] = useState<Deal | undefined>();
+  const [value, setValue] = useState('');
+  const [verdicts, setVerdicts] = useState<Record<string, string | true>>({});
+  const [said, setSaid] = useState<{ words: string; refused: boolean } | undefined>();
+
+  useEffect(() => {
+    api.GET('/pipeline/deals/{id}', { params: { path: { id: gig.dealId } } }).then((a) => {
+      setDeal(a.data);
+      if (a.data) setValue((v) => v || String(a.data.listValueUsd));
+    });
+  }, [gig]);
+
+  const moves: Move[] = [];
+  if (deal && gig.role !== 'nurturer') {
+    const next = NEXT[deal.stage];
+    if (next === 'closed_won')
+      moves.push({ label: 'Close won', body: { advanceTo: 'closed_won', valueUsd: Number(value) } });
+    else if (next) moves.push({ label: `Advance to ${next}`, body: { advanceTo: next } });
+  }
+  if (deal) moves.push({ label: 'Close lost', body: { advanceTo: 'closed_lost' } });
+
+  useEffect(() => {
+    if (!deal) return;
+    let live = true;
+    const timer = setTimeout(async () => {
+      const found: Record<string, string | true> = {};
+      for (const move of moves) {
+        const answer = await api.POST('/closers/gigs/{id}/advance', {
+          params: { path: { id: gig.id }, query: { dryRun: true }, header: ifMatch(deal) },
+          body: { ...move.body, closerId },
+        });
+        found[move.label] = answer.data ? true : ((answer.error as ApiError)?.error ?? 'refused');
+      }
+      if (live) setVerdicts(found);
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [deal, value]);
+
+  const answered = (answer: { data?: unknown; error?: unknown }) => {
+    if (answer.data) setSaid({ words: 'Done.', refused: false });
+    else {
+      const error = answer.error as ApiError;
+      setSaid({
+        words:
+          error.code === 'PRECONDITION_FAILED'
+            ? 'The deal changed since this desk read it; nothing was done. Read it again and decide again.'
+            : error.error,
+        refused: true,
+      });
+    }
+    changed();
+  };
+  if (!deal) return <li>Loading {gig.id}…</li>;
+  return (
+    <li class="gig" aria-label={`${gig.id}: ${gig.brief.account.name}`}>
+      <Brief gig={gig} />
+      <p>
+        Deal <a href={`#/deals/${deal.id}`}>{deal.id}</a> is at <strong>{deal.stage}</strong>.
+      </p>
+      {moves.map((move) => {
+        const verdict = verdicts[move.label];
+        return (
+          <div class="move" key={move.label}>
+            {move.body.advanceTo === 'closed_won' ? (
+              <label>
+                Close value (USD){' '}
+                <input type="number" step="0.01" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+              </label>
+            ) : null}
+            <button
+              type="button"
+              disabled={typeof verdict === 'string'}
+              onClick={async () =>
+                answered(
+                  await api.POST('/closers/gigs/{id}/advance', {
+                    params: { path: { id: gig.id }, header: ifMatch(deal) },
+                    body: { ...move.body, closerId },
+                  }),
+                )
+              }
+            >
+              {move.label}
+            </button>
+            {typeof verdict === 'string' ? <span class="reason">{verdict}</span> : null}
+          </div>
+        );
+      })}
+      <div class="move">
+        {gig.role === 'nurturer' ? (
+          <button
+            type="button"
+            onClick={async () =>
+              answered(
+                await api.POST('/closers/gigs/{id}/revive', {
+                  params: { path: { id: gig.id }, header: ifMatch(deal) },
+                  body: { closerId },
+                }),
+              )
+            }
+          >
+            Revive
+          </button>
+        ) : null}
+        <button
+          type="button"
+          onClick={async () =>
+            answered(
+              await api.POST('/closers/gigs/{id}/release', {
+                params: { path: { id: gig.id }, header: ifMatch(deal) },
+                body: { closerId },
+              }),
+            )
+          }
+        >
+          Release
+        </button>
+      </div>
+      {said ? <p role={said.refused ? 'alert' : 'status'}>{said.words}</p> : null}
+    </li>
+  );
+}
+
+export function Desk() {
+  const [closers, setClosers] = useState<Closer[]>([]);
+  const [acting, setActing] = useState(localStorage.getItem('acting-closer') ?? '');
+  const [open, setOpen] = useState<Gig[]>([]);
+  const [mine, setMine] = useState<Gig[]>([]);
+  const [said, setSaid] = useState('');
+  const [name, setName] = useState('');
+  const [industries, setIndustries] = useState('');
+
+  const load = useCallback(async () => {
+    const [all, openGigs] = await Promise.all([allClosers(), allGigs({ status: 'open' })]);
+    setClosers(all);
+    setOpen(openGigs);
+    const me = acting && all.some((c) => c.id === acting) ? acting : (all[0]?.id ?? '');
+    if (me !== acting) setActing(me);
+    setMine(me ? await allGigs({ closerId: me, status: 'claimed' }) : []);
+  }, [acting]);
+  useEffect(() => {
+    load();
+  }, [load]);
+  useLive(
+    useCallback(
+      (event: LiveEvent) => {
+        if (event.type.startsWith('gig.') || event.type.startsWith('payout.') || event.type === 'demo.reset') load();
+        else if (event.type === 'closer.enrolled' || event.type.startsWith('deal.')) load();
+      },
+      [load],
+    ),
+  );
+  const choose = (id: string) => {
+    localStorage.setItem('acting-closer', id);
+    setActing(id);
+  };
+  const me = closers.find((c) => c.id === acting);
+
+  return (
+    <>
+      <h1>Closer desk</h1>
+      <section aria-label="Who is acting" class="acting">
+        <label>
+          Acting closer{' '}
+          <select value={acting} onChange={(e) => choose(e.currentTarget.value)}>
+            {closers.map((c) => (
+              <option value={c.id} key={c.id}>
+                {c.name} ({c.id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const answer = await api.POST('/closers/closers', {
+              body: {
+                name,
+                industries: industries
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              },
+            });
+            if (answer.data) {
+              choose(answer.data.id);
+              setName('');
+              setSaid(`Enrolled ${answer.data.name}.`);
+            } else setSaid((answer.error as ApiError).error);
+          }}
+        >
+          <label>
+            Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <label>
+            Industries{' '}
+            <input
+              value={industries}
+              onInput={(e) => setIndustries(e.currentTarget.value)}
+              placeholder="saas, fintech"
+            />
+          </label>
+          <button type="submit">Enrol</button>
+        </form>
+        <p role="status">{said}</p>
+      </section>
+
+      <section aria-label="Open gigs" class="gigs">
+        <h2>Open gigs</h2>
+        {open.length === 0 ? <p>No open gig.</p> : null}
+        <ul>
+          {open.map((gig) => (
+            <li class="gig" key={gig.id}>
+              <Brief gig={gig} />
+              <button
+                type="button"
+                disabled={!acting}
+                aria-label="Claim"
+                title={`Claim ${gig.id} as ${acting}`}
+                onClick={async () => {
+                  const answer = await api.POST('/closers/gigs/{id}/claim', {
+                    params: { path: { id: gig.id } },
+                    body: { closerId: acting },
+                  });
+                  setSaid(answer.data ? `Claimed ${gig.id}.` : (answer.error as ApiError).error);
+                  load();
+                }}
+              >
+                Claim
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-label="My gigs" class="gigs">
+        <h2>My claimed gigs</h2>
+        {mine.length === 0 ? <p>None claimed.</p> : null}
+        <ul>
+          {mine.map((gig) => (
+            <ClaimedGig gig={gig} closerId={acting} changed={load} key={gig.id} />
+          ))}
+        </ul>
+      </section>
+
+      {me ? (
+        <section aria-label="Register and payouts" class="register">
+          <h2>Register</h2>
+          <p>
+            {me.record.gigs} gigs, {me.record.wins} wins, {usd(me.record.grossClosedUsd)} closed.
+          </p>
+          <h2 id="payouts-title">Payouts</h2>
+          <table aria-labelledby="payouts-title">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Gig</th>
+                <th>Deal</th>
+                <th>Kind</th>
+                <th>Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {me.payouts.map((p) => (
+                <tr key={p.gigId}>
+                  <td>{new Date(p.at).toLocaleString()}</td>
+                  <td>{p.gigId}</td>
+                  <td>
+                    <a href={`#/deals/${p.dealId}`}>{p.dealId}</a>
+                  </td>
+                  <td>{p.kind}</td>
+                  <td>{usd(p.amountUsd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+    </>
+  );
+}
