@@ -13,7 +13,14 @@ import { browserSkip, launchChromium } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
 
-const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+// The README's screenshots are these tests' own: with UPDATE_SCREENSHOTS=1 they are written to
+// docs/console/, otherwise to .scratch/ (so that a test run leaves the working tree clean).
+const SHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
+    import.meta.url,
+  ),
+);
 const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
 
 describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
