@@ -45,43 +45,27 @@ export function nextCursor(response: Response): string | undefined {
   return match ? decodeURIComponent(match[1]) : undefined;
 }
 
-/** Every deal matching the filter, page after page. */
-export async function allDeals(filter: { stage?: Deal['stage']; role?: Gig['role']; humanTrack?: boolean } = {}) {
-  const deals: Deal[] = [];
+/** Every record of a demo list, page after page (its Link header names the next, D-39). */
+async function everyPage<T>(what: string, page: (cursor?: string) => Promise<{ data?: T[]; response: Response }>) {
+  const records: T[] = [];
   let cursor: string | undefined;
   do {
-    const answer = await api.GET('/pipeline/deals', { params: { query: { ...filter, limit: 1000, cursor } } });
-    if (!answer.data) throw new Error(`listing deals: HTTP ${answer.response.status}`);
-    deals.push(...answer.data);
+    const answer = await page(cursor);
+    if (!answer.data) throw new Error(`listing ${what}: HTTP ${answer.response.status}`);
+    records.push(...answer.data);
     cursor = nextCursor(answer.response);
   } while (cursor);
-  return deals;
+  return records;
 }
 
-/** Every gig matching the filter, page after page. */
-export async function allGigs(filter: { status?: Gig['status']; dealId?: string; closerId?: string } = {}) {
-  const gigs: Gig[] = [];
-  let cursor: string | undefined;
-  do {
-    const answer = await api.GET('/closers/gigs', { params: { query: { ...filter, limit: 1000, cursor } } });
-    if (!answer.data) throw new Error(`listing gigs: HTTP ${answer.response.status}`);
-    gigs.push(...answer.data);
-    cursor = nextCursor(answer.response);
-  } while (cursor);
-  return gigs;
-}
+export const allDeals = (filter: { stage?: Deal['stage']; role?: Gig['role']; humanTrack?: boolean } = {}) =>
+  everyPage('deals', (cursor) => api.GET('/pipeline/deals', { params: { query: { ...filter, limit: 1000, cursor } } }));
 
-export async function allClosers() {
-  const closers: Closer[] = [];
-  let cursor: string | undefined;
-  do {
-    const answer = await api.GET('/closers/closers', { params: { query: { limit: 1000, cursor } } });
-    if (!answer.data) throw new Error(`listing closers: HTTP ${answer.response.status}`);
-    closers.push(...answer.data);
-    cursor = nextCursor(answer.response);
-  } while (cursor);
-  return closers;
-}
+export const allGigs = (filter: { status?: Gig['status']; dealId?: string; closerId?: string } = {}) =>
+  everyPage('gigs', (cursor) => api.GET('/closers/gigs', { params: { query: { ...filter, limit: 1000, cursor } } }));
+
+export const allClosers = () =>
+  everyPage('closers', (cursor) => api.GET('/closers/closers', { params: { query: { limit: 1000, cursor } } }));
 
 /** The If-Match of a move decided on this deal (D-47). */
 export const ifMatch = (deal: Pick<Deal, 'version'>) => ({ 'if-match': `"${deal.version}"` });

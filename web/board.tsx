@@ -2,19 +2,11 @@
 // linking to their pages, a summary above (a funnel of deals and list value per stage, won value,
 // platform fees and commissions paid), filters, and live changes from the event stream.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+// The stage names and their order are the domain's own (pure, no I/O: bundled as they are).
+import { GONE_DARK, STAGES, type Stage } from '../src/domain/stages.ts';
 import { allClosers, allDeals, api, type Deal, type Gig, usd } from './api.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 
-export const STAGES = [
-  'sourced',
-  'qualified',
-  'meeting',
-  'proposal',
-  'negotiation',
-  'closed_won',
-  'closed_lost',
-] as const;
-type Stage = (typeof STAGES)[number];
 type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean };
 
 /** Settlements never change once a deal is won: each is read once. */
@@ -80,7 +72,7 @@ function Summary({ deals, commissions }: { deals: Deal[]; commissions: number })
 }
 
 export function DealCard({ deal }: { deal: Deal }) {
-  const stalled = deal.signals.includes('gone_dark');
+  const stalled = deal.signals.includes(GONE_DARK);
   return (
     <li class="card">
       <a href={`#/deals/${encodeURIComponent(deal.id)}`}>{deal.account.name}</a>

@@ -4,25 +4,17 @@
 // shown disabled with its reason. Every move names the version the page shows (If-Match, D-47),
 // so a move made on a stale page is refused with what changed instead of being made.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allGigs, api, type Deal, type DryRun, type Gig, ifMatch, type Settlement, usd } from './api.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 
-type Stage = Deal['stage'];
 type Proposal = { advanceTo: Stage; valueUsd?: number };
 type Verdict = { ok: true } | { ok: false; reason: string };
-
-const NEXT: Record<string, Stage | undefined> = {
-  sourced: 'qualified',
-  qualified: 'meeting',
-  meeting: 'proposal',
-  proposal: 'negotiation',
-  negotiation: 'closed_won',
-};
 
 /** The advances a person may propose from a stage: the next one (a close needs a value), and closed_lost. */
 function possibleMoves(deal: Deal): { label: string; proposal: Proposal; needsValue?: boolean }[] {
   if (deal.stage === 'closed_won' || deal.stage === 'closed_lost') return [];
-  const next = NEXT[deal.stage];
+  const next = nextStage(deal.stage);
   const moves: { label: string; proposal: Proposal; needsValue?: boolean }[] = [];
   if (next === 'closed_won')
     moves.push({ label: 'Close won', proposal: { advanceTo: 'closed_won' }, needsValue: true });

@@ -2,18 +2,10 @@
 // and pricing and a `Claim` button (D-43), the acting closer's claimed gigs with the moves the
 // gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allClosers, allGigs, api, type Closer, type Deal, type Gig, ifMatch, usd } from './api.ts';
 import { type LiveEvent, useLive } from './live.ts';
 
-const NEXT: Record<string, Stage | undefined> = {
-  sourced: 'qualified',
-  qualified: 'meeting',
-  meeting: 'proposal',
-  proposal: 'negotiation',
-  negotiation: 'closed_won',
-};
-
-type Stage = Deal['stage'];
 type Move = { label: string; body: { advanceTo: Stage; valueUsd?: number } };
 
 function Brief({ gig }: { gig: Gig }) {
@@ -45,7 +37,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
 
   const moves: Move[] = [];
   if (deal && gig.role !== 'nurturer') {
-    const next = NEXT[deal.stage];
+    const next = nextStage(deal.stage);
     if (next === 'closed_won')
       moves.push({ label: 'Close won', body: { advanceTo: 'closed_won', valueUsd: Number(value) } });
     else if (next) moves.push({ label: `Advance to ${next}`, body: { advanceTo: next } });

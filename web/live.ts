@@ -1,6 +1,7 @@
 // The console follows the service's event stream (GET /events/stream, D-41): every committed
 // change arrives as an event, so a page refreshes what the change touched without a reload.
 import { useEffect } from 'preact/hooks';
+import { PUBLIC_EVENT_TYPES } from '../src/domain/public-events.ts';
 import { api } from './api.ts';
 
 export interface LiveEvent {
@@ -22,28 +23,9 @@ export async function connectLive(): Promise<void> {
   source = new EventSource(`/events/stream?after=${page.data?.lastSeq ?? 0}`);
   source.onmessage = (message) => deliver(message.data);
   // Each public event type is its own SSE event name.
-  for (const type of EVENT_TYPES) source.addEventListener(type, (message) => deliver((message as MessageEvent).data));
+  for (const type of PUBLIC_EVENT_TYPES)
+    source.addEventListener(type, (message) => deliver((message as MessageEvent).data));
 }
-
-const EVENT_TYPES = [
-  'deal.created',
-  'deal.stage_changed',
-  'deal.escalated',
-  'deal.signals_reported',
-  'deal.stalled',
-  'deal.deescalated',
-  'deal.closed',
-  'deal.reengaged',
-  'gig.posted',
-  'gig.claimed',
-  'gig.released',
-  'gig.reopened',
-  'gig.expired',
-  'gig.fulfilled',
-  'payout.posted',
-  'closer.enrolled',
-  'demo.reset',
-];
 
 function deliver(text: string) {
   let event: LiveEvent;
