@@ -206,6 +206,67 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     }
   });
 
+  it('is usable from the keyboard: from the board to a deal, and a claim at the desk, without a mouse', async () => {
+    await t.post('/demo/reset');
+    const escalated = (
+      await t.post(
+        `${t.prefix}/sell`,
+        dealBody({ account: { name: 'Keys Fictional' }, mandate: { staffing: { closer: 'human' } } }),
+      )
+    ).body;
+    const page = await open();
+    const link = page.getByRole('region', { name: 'meeting' }).getByRole('link', { name: 'Keys Fictional' });
+    await link.waitFor();
+    // Tab until the card's link has the focus, then follow it with Enter.
+    for (let i = 0; i < 40 && !(await link.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.ok(await link.evaluate((el) => el === document.activeElement), 'the card link takes the focus');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Keys Fictional' }).waitFor();
+    // The desk: the acting closer chosen and the gig claimed with the keyboard alone.
+    await page.goto(`${t.url}/console#/desk`);
+    const select = page.getByLabel('Acting closer');
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    const claim = page.getByRole('region', { name: 'Open gigs' }).getByRole('button', { name: 'Claim' });
+    await claim.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'My gigs' }).getByRole('button', { name: 'Advance to proposal' }).waitFor();
+    const gig = (await t.get(`/closers/gigs/${escalated.gig.id}`)).body;
+    assert.equal(gig.status, 'claimed');
+    assert.equal(gig.closerId, await select.inputValue());
+    await page.close();
+  });
+
+  it('the closers: the directory, the match ranking, enrolling at the desk; the demo controls reset and move the clock', async () => {
+    await t.post('/demo/reset');
+    const page = await open('#/desk');
+    await page.getByLabel('Name').fill('Nia Fictional');
+    await page.getByLabel('Industries').fill('saas, logistics');
+    await page.getByRole('button', { name: 'Enrol' }).click();
+    await page.getByText('Enrolled Nia Fictional.').waitFor();
+    assert.equal(await page.getByLabel('Acting closer').inputValue(), 'closer_0003');
+    await page.getByRole('link', { name: 'Closers' }).click();
+    const directory = page.getByRole('table', { name: 'Directory' });
+    await directory.getByText('Nia Fictional (closer_0003)').waitFor();
+    await page.getByLabel('Industry').fill('logistics');
+    await page.getByRole('button', { name: 'Rank closers' }).click();
+    const ranking = page.getByRole('list', { name: 'Ranking' });
+    await ranking.waitFor();
+    assert.equal(await ranking.getByRole('listitem').count(), 3);
+
+    // Demo controls: the clock moves (the answer says the new demo time), and a reset wipes.
+    await page.getByLabel('Move the clock (hours)').fill('48');
+    await page.getByRole('button', { name: 'Move clock' }).click();
+    await page.getByText(/Demo time is now/).waitFor();
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Reset demo' }).click();
+    await page.getByText('Demo reset.').waitFor();
+    assert.equal((await t.get('/health')).body.closers, 2);
+    await page.close();
+  });
+
   it('a board of 1,000 deals renders in under a second', async (context) => {
     await t.post('/demo/reset');
     for (let i = 0; i < 1000; i += 50) {
