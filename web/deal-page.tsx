@@ -9,7 +9,7 @@ import { type ApiError, allGigs, api, type Deal, type DryRun, type Gig, ifMatch,
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 
 type Proposal = { advanceTo: Stage; valueUsd?: number };
-type Verdict = { ok: true } | { ok: false; reason: string };
+type Verdict = { ok: true } | { ok: false; reason: string; stale?: true };
 
 /** The advances a person may propose from a stage: the next one (a close needs a value), and closed_lost. */
 function possibleMoves(deal: Deal): { label: string; proposal: Proposal; needsValue?: boolean }[] {
@@ -34,7 +34,12 @@ async function dryRun(deal: Deal, proposal: Proposal): Promise<Verdict> {
     return { ok: false, reason: 'A human works this deal now: its closer proposes the moves from the Closer desk.' };
   }
   if (dry) return { ok: true };
-  return { ok: false, reason: (answer.error as ApiError | undefined)?.error ?? `HTTP ${answer.response.status}` };
+  const error = answer.error as ApiError | undefined;
+  return {
+    ok: false,
+    reason: error?.error ?? `HTTP ${answer.response.status}`,
+    ...(error?.code === 'PRECONDITION_FAILED' ? { stale: true as const } : {}),
+  };
 }
 
 /** What a refusal says to the person who acted; a stale page says what the deal is now. */
@@ -95,13 +100,16 @@ export function DealPage({ id }: { id: string }) {
         const proposal = move.needsValue ? { ...move.proposal, valueUsd: Number(value) } : move.proposal;
         found[move.label] = await dryRun(deal, proposal);
       }
-      if (live) setVerdicts(found);
+      if (!live) return;
+      // A dry run that found the page stale: read the deal again (its moves are dry-run anew).
+      if (Object.values(found).some((v) => !v.ok && v.stale)) load();
+      else setVerdicts(found);
     }, 150);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [deal, value]);
+  }, [deal, value, load]);
 
   if (missing) return <p role="alert">No deal {id}.</p>;
   if (!deal) return <p>Loading the deal…</p>;

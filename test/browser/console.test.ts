@@ -156,6 +156,9 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.route('**/events/stream**', (route) => route.abort());
     await page.goto(`${t.url}/console#/deals/${deal.id}`);
     await page.getByRole('button', { name: 'Advance to qualified' }).waitFor();
+    // Once the page has dry-run its moves (a later dry run would find it stale and read the deal
+    // again), the deal changes behind its back.
+    await page.waitForLoadState('networkidle');
     await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals: ['budget_approved'] });
     await page.getByRole('button', { name: 'Advance to qualified' }).click();
     await page.getByText(/This deal changed since you opened it: it is now at sourced \(version 2\)/).waitFor();
