@@ -270,6 +270,33 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.close();
   });
 
+  it('the board filters by stage, owning role and human track', async () => {
+    await t.post('/demo/reset');
+    await t.post(
+      `${t.prefix}/sell`,
+      dealBody({ account: { name: 'Human Fictional' }, mandate: { staffing: { closer: 'human' } } }),
+    );
+    await t.post(`${t.prefix}/sell`, dealBody({ account: { name: 'Won Fictional' } }));
+    await createDeal(t, { account: { name: 'Fresh Fictional' } });
+    const page = await open();
+    const names = async () => (await page.locator('.card a').allTextContents()).sort();
+    await page.getByRole('link', { name: 'Fresh Fictional' }).waitFor();
+    assert.deepEqual(await names(), ['Fresh Fictional', 'Human Fictional', 'Won Fictional']);
+    const filters = page.getByRole('form', { name: 'Filters' });
+    await filters.getByLabel('Human track').selectOption('true');
+    await page.waitForFunction(() => document.querySelectorAll('.card').length === 1);
+    assert.deepEqual(await names(), ['Human Fictional']);
+    await filters.getByLabel('Human track').selectOption('');
+    await filters.getByLabel('Role').selectOption('setter');
+    await page.waitForFunction(() => document.querySelectorAll('.card').length === 1);
+    assert.deepEqual(await names(), ['Fresh Fictional']);
+    await filters.getByLabel('Role').selectOption('');
+    await filters.getByLabel('Stage').selectOption('closed_won');
+    await page.waitForFunction(() => document.querySelectorAll('section.column').length === 1);
+    assert.deepEqual(await names(), ['Won Fictional']);
+    await page.close();
+  });
+
   it('a board of 1,000 deals renders in under a second', async (context) => {
     await t.post('/demo/reset');
     for (let i = 0; i < 1000; i += 50) {
