@@ -6,10 +6,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allGigs, api, type Deal, type DryRun, type Gig, ifMatch, type Settlement, usd } from './api.ts';
+import { useDryRuns, type Verdict, verdictOf } from './dry-runs.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 
 type Proposal = { advanceTo: Stage; valueUsd?: number };
-type Verdict = { ok: true } | { ok: false; reason: string; stale?: true };
 
 /** The advances a person may propose from a stage: the next one (a close needs a value), and closed_lost. */
 function possibleMoves(deal: Deal): { label: string; proposal: Proposal; needsValue?: boolean }[] {
@@ -33,13 +33,7 @@ async function dryRun(deal: Deal, proposal: Proposal): Promise<Verdict> {
   if (dry && dry.deal.version === deal.version) {
     return { ok: false, reason: 'A human works this deal now: its closer proposes the moves from the Closer desk.' };
   }
-  if (dry) return { ok: true };
-  const error = answer.error as ApiError | undefined;
-  return {
-    ok: false,
-    reason: error?.error ?? `HTTP ${answer.response.status}`,
-    ...(error?.code === 'PRECONDITION_FAILED' ? { stale: true as const } : {}),
-  };
+  return verdictOf(answer);
 }
 
 /** What a refusal says to the person who acted; a stale page says what the deal is now. */
@@ -55,7 +49,6 @@ export function DealPage({ id }: { id: string }) {
   const [missing, setMissing] = useState(false);
   const [gigs, setGigs] = useState<Gig[]>([]);
   const [settlement, setSettlement] = useState<Settlement | undefined>();
-  const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   const [value, setValue] = useState('');
   const [said, setSaid] = useState<{ where: string; words: string; refused: boolean } | undefined>();
   const [signal, setSignal] = useState('');
@@ -91,25 +84,15 @@ export function DealPage({ id }: { id: string }) {
   );
 
   // Dry-run every possible move of the deal as it is now (and the close at the value typed).
-  useEffect(() => {
-    if (!deal) return;
-    let live = true;
-    const timer = setTimeout(async () => {
-      const found: Record<string, Verdict> = {};
-      for (const move of possibleMoves(deal)) {
-        const proposal = move.needsValue ? { ...move.proposal, valueUsd: Number(value) } : move.proposal;
-        found[move.label] = await dryRun(deal, proposal);
-      }
-      if (!live) return;
-      // A dry run that found the page stale: read the deal again (its moves are dry-run anew).
-      if (Object.values(found).some((v) => !v.ok && v.stale)) load();
-      else setVerdicts(found);
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [deal, value, load]);
+  const verdicts = useDryRuns(
+    [deal, value, load],
+    deal &&
+      possibleMoves(deal).map((move) => ({
+        label: move.label,
+        dryRun: () => dryRun(deal, move.needsValue ? { ...move.proposal, valueUsd: Number(value) } : move.proposal),
+      })),
+    load,
+  );
 
   if (missing) return <p role="alert">No deal {id}.</p>;
   if (!deal) return <p>Loading the deal…</p>;

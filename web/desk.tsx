@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allClosers, allGigs, api, type Closer, type Deal, type Gig, ifMatch, usd } from './api.ts';
+import { useDryRuns, verdictOf } from './dry-runs.ts';
 import { type LiveEvent, useLive } from './live.ts';
 
 type Move = { label: string; body: { advanceTo: Stage; valueUsd?: number } };
@@ -25,7 +26,6 @@ function Brief({ gig }: { gig: Gig }) {
 function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; changed: () => void }) {
   const [deal, setDeal] = useState<Deal | undefined>();
   const [value, setValue] = useState('');
-  const [verdicts, setVerdicts] = useState<Record<string, string | true>>({});
   const [said, setSaid] = useState<{ words: string; refused: boolean } | undefined>();
 
   useEffect(() => {
@@ -44,25 +44,20 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
   }
   if (deal) moves.push({ label: 'Close lost', body: { advanceTo: 'closed_lost' } });
 
-  useEffect(() => {
-    if (!deal) return;
-    let live = true;
-    const timer = setTimeout(async () => {
-      const found: Record<string, string | true> = {};
-      for (const move of moves) {
-        const answer = await api.POST('/closers/gigs/{id}/advance', {
-          params: { path: { id: gig.id }, query: { dryRun: true }, header: ifMatch(deal) },
-          body: { ...move.body, closerId },
-        });
-        found[move.label] = answer.data ? true : ((answer.error as ApiError)?.error ?? 'refused');
-      }
-      if (live) setVerdicts(found);
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [deal, value]);
+  const verdicts = useDryRuns(
+    [deal, value],
+    deal &&
+      moves.map((move) => ({
+        label: move.label,
+        dryRun: async () =>
+          verdictOf(
+            await api.POST('/closers/gigs/{id}/advance', {
+              params: { path: { id: gig.id }, query: { dryRun: true }, header: ifMatch(deal) },
+              body: { ...move.body, closerId },
+            }),
+          ),
+      })),
+  );
 
   const answered = (answer: { data?: unknown; error?: unknown }) => {
     if (answer.data) setSaid({ words: 'Done.', refused: false });
@@ -97,7 +92,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
             ) : null}
             <button
               type="button"
-              disabled={typeof verdict === 'string'}
+              disabled={verdict !== undefined && !verdict.ok}
               onClick={async () =>
                 answered(
                   await api.POST('/closers/gigs/{id}/advance', {
@@ -109,7 +104,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
             >
               {move.label}
             </button>
-            {typeof verdict === 'string' ? <span class="reason">{verdict}</span> : null}
+            {verdict && !verdict.ok ? <span class="reason">{verdict.reason}</span> : null}
           </div>
         );
       })}
