@@ -7,6 +7,9 @@
 //   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
 //   --only <text>   only the scenarios whose name contains the text, or one of texts split by |
 //                   (and /health, first and last)
+// On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
+// clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
+// goals of issue 14; the service gets as many database connections as there are clients.
 // The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
 // every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell
 // in requests/s, costs.streamedSellCpuToSell in the service's own CPU per sell).
@@ -17,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
 import { startServiceProcess } from './service-process.ts';
 
 interface Options {
@@ -305,6 +309,8 @@ interface Figure {
   requests: number;
   errors: number;
   ratioToHealth: number;
+  /** PostgreSQL: requests/s over pgbench TPC-B's transactions/s in the same run. */
+  ratioToPgbench?: number;
   /**
    * The service process's own CPU time (user + system) per request, in µs: what a request costs
    * the service wherever its clients run. On this 2-vCPU machine the load generator and the
@@ -334,12 +340,25 @@ export const BUDGET: Record<string, number> = {
   [`GET ${PREFIX}/deals/{id}`]: 0.8,
 };
 
+/** Issue 14: each scenario's goal on PostgreSQL, as a ratio to pgbench TPC-B in the same run. */
+export const PGBENCH_GOALS: Record<string, number> = {
+  [`POST ${PREFIX}/deals`]: 0.8,
+  [`POST ${PREFIX}/sell`]: 0.8,
+  'POST /closers/gigs/{id}/claim': 0.5,
+  [`GET ${PREFIX}/deals/{id}`]: 1.5,
+};
+
+function postgresUrl(): string {
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('--store postgres needs DATABASE_URL (or TEST_DATABASE_URL)');
+  return url;
+}
+
 function storeEnv(options: Options): Record<string, string> {
   if (options.store === 'memory') return { DATABASE_URL: '' };
   if (options.store === 'pglite') return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}` };
-  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('--store postgres needs DATABASE_URL (or TEST_DATABASE_URL)');
-  return { DATABASE_URL: url };
+  // As many connections as clients, as pgbench has.
+  return { DATABASE_URL: postgresUrl(), DATABASE_POOL_SIZE: String(Math.max(1, options.connections)) };
 }
 
 /** The reference server, answering with what the service answers to a POST of `path`. */
@@ -362,6 +381,15 @@ async function main() {
   console.log(
     `benchmark: store ${options.store}, ${options.duration}s per scenario, ${options.connections} connections`,
   );
+  let pgbench: PgbenchFigure | undefined;
+  if (options.store === 'postgres') {
+    if (await hasPgbench()) {
+      pgbench = await pgbenchTpcB(postgresUrl(), options.connections, options.duration);
+      console.log(
+        `pgbench TPC-B, ${options.connections} clients: ${pgbench.transactionsPerSecond} transactions/s, p50 ${pgbench.p50Ms} ms, p99 ${pgbench.p99Ms} ms`,
+      );
+    } else console.log('pgbench is not installed: no reference row');
+  }
   // The ceiling rows have no store: they stand beside the in-memory figures only. /health is
   // measured first and again last, and every ratio is to the mean of the two: on a noisy VM
   // one sample of the baseline moved every ratio by 10-15%.
@@ -417,7 +445,10 @@ async function main() {
     }
   }
   const baseline = (figures[0].requestsPerSecond + figures[figures.length - 1].requestsPerSecond) / 2;
-  for (const f of figures) f.ratioToHealth = Math.round((f.requestsPerSecond / baseline) * 100) / 100;
+  for (const f of figures) {
+    f.ratioToHealth = Math.round((f.requestsPerSecond / baseline) * 100) / 100;
+    if (pgbench) f.ratioToPgbench = Math.round((f.requestsPerSecond / pgbench.transactionsPerSecond) * 100) / 100;
+  }
 
   // Features every request may pay for, each beside what it adds to (same run).
   const rps = (name: string) => figures.find((f) => f.scenario === name)?.requestsPerSecond ?? 0;
@@ -447,7 +478,12 @@ async function main() {
       errors: f.errors,
       'vs /health': f.ratioToHealth,
       'service µs/req': f.serviceCpuUsPerRequest ?? '',
-      budget: BUDGET[f.scenario] ? `≥ ${BUDGET[f.scenario]}` : '',
+      ...(pgbench
+        ? {
+            'vs pgbench': f.ratioToPgbench,
+            goal: PGBENCH_GOALS[f.scenario] ? `≥ ${PGBENCH_GOALS[f.scenario]}` : '',
+          }
+        : { budget: BUDGET[f.scenario] ? `≥ ${BUDGET[f.scenario]}` : '' }),
     })),
   );
   console.log(
@@ -464,6 +500,7 @@ async function main() {
     node: process.version,
     /** Ratios are to the mean of the two /health runs, the first and the last. */
     healthBaseline: Math.round(baseline),
+    ...(pgbench ? { pgbench } : {}),
     figures,
   };
   const out = options.out ?? `bench/results/latest-${options.store}${options.smoke ? '-smoke' : ''}.json`;

@@ -23,6 +23,7 @@ const STATUS_MEANING: Record<number, string> = {
   429: 'too many requests',
   431: 'the request headers are too large',
   500: 'a bug in the service',
+  503: 'the store is busy or cannot be reached for now: retry after `Retry-After` seconds',
 };
 
 /** Codes whose body lists each problem in `violations` (when the problems are known one by one). */

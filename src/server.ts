@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       stopWaking();
       await webhooks.stop();
       await app.close();
+      service.close();
       await store.close();
     },
   };

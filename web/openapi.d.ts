@@ -2080,6 +2080,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resetDemo: {
@@ -2235,6 +2254,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2398,6 +2436,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3890,6 +3947,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createDeal: {
@@ -4247,6 +4323,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4614,6 +4709,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDeal: {
@@ -4781,6 +4895,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5077,6 +5210,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reportSignals: {
@@ -5354,6 +5506,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSettlement: {
@@ -5487,6 +5658,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5768,6 +5958,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deescalateDeal: {
@@ -6042,6 +6251,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listEvents: {
@@ -6160,6 +6388,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhooks: {
@@ -6256,6 +6503,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6427,6 +6693,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -6541,6 +6826,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6687,6 +6991,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -6812,6 +7135,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     streamEvents: {
@@ -6913,6 +7255,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7035,6 +7396,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7218,6 +7598,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCloser: {
@@ -7346,6 +7745,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7543,6 +7961,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listGigs: {
@@ -7690,6 +8127,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7847,6 +8303,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8198,6 +8673,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8570,6 +9064,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reviveGig: {
@@ -8923,6 +9436,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     releaseGig: {
@@ -9185,6 +9717,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     expireGig: {
@@ -9439,6 +9990,25 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10064,6 +10634,25 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -17,7 +17,7 @@ import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
-import { errorBody, type TransportCode } from '../views/errors.ts';
+import { errorBody, storeFailure, type TransportCode } from '../views/errors.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import type { StreamOptions } from './event-pump.ts';
@@ -312,6 +312,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (code !== undefined) {
       const message = status === 400 ? `The request is malformed: ${error.message}` : undefined;
       return reply.code(status).send(errorBody(code, message));
+    }
+    const failure = storeFailure(error);
+    if (failure) {
+      request.log.warn({ err: error }, failure.body.code);
+      return reply.code(failure.status).header('retry-after', String(failure.retryAfterSeconds)).send(failure.body);
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody('INTERNAL'));

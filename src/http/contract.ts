@@ -40,6 +40,7 @@ const STATUS_WORDS: Record<string, string> = {
   415: 'Unsupported media type: send application/json',
   422: 'Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request',
   429: 'Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry',
+  503: 'The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry',
 };
 
 /** The example error of each status (its code from the catalogue), unless a route's own applies. */
@@ -53,7 +54,11 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'GATE_BELOW_FLOOR',
   429: 'RATE_LIMITED',
+  503: 'STORE_BUSY',
 };
+
+/** The tags of the operations that use the store (and so may answer 503, D-46). */
+const STORE_TAGS = new Set(['deals', 'events', 'marketplace', 'demo']);
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
@@ -290,6 +295,8 @@ function completeOperation(
   }
   ensure(operation, 405, errorResponse(405));
   ensure(operation, 429, errorResponse(429));
+  // D-46: every operation that reads or writes the store (the demo's; ROOT serves fixed data).
+  if (STORE_TAGS.has(operation.tags?.[0] ?? '') && path !== '/') ensure(operation, 503, errorResponse(503));
 
   for (const [status, response] of Object.entries(operation.responses)) {
     if (response.description === undefined || response.description === 'Default Response') {
@@ -301,6 +308,9 @@ function completeOperation(
     };
     if (status === '201') headers.Location = header('The path of what was created');
     if (status === '405') headers.Allow = header('The methods this path serves');
+    if (status === '503') {
+      headers['Retry-After'] = header('Seconds until a retry may succeed', { type: 'integer' });
+    }
     if (status === '429') {
       headers['Retry-After'] = header('Seconds until a request will be accepted', { type: 'integer' });
       headers['RateLimit-Limit'] = header('Requests allowed per minute', { type: 'integer' });

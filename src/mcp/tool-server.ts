@@ -16,7 +16,7 @@ import {
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { selfContained } from '../schemas/shared.ts';
 import { compileValidator, describeViolations, type Validator } from '../schemas/validate.ts';
-import { type ErrorBody, errorBody } from '../views/errors.ts';
+import { type ErrorBody, errorBody, storeFailure } from '../views/errors.ts';
 
 export const MCP_VERSION = '0.1.0';
 
@@ -81,7 +81,14 @@ export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<
         const message = `The arguments of ${spec.name} are invalid: ${violations.join('; ')}`;
         return errorResult(errorBody(code, message, violations));
       }
-      return spec.run(context, args as Static<I>);
+      try {
+        return await spec.run(context, args as Static<I>);
+      } catch (error) {
+        // D-46: a store failure is answered as HTTP answers it; anything else stays a bug.
+        const failure = storeFailure(error);
+        if (failure) return toolResult(failure.status, failure.body);
+        throw error;
+      }
     },
   };
 }

@@ -4,7 +4,7 @@ import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { multiplyHalfUp } from '../domain/decimal.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
-import { couldBeId, formatId, type IdKind } from '../domain/ids.ts';
+import { compareIds, couldBeId, formatId, type IdKind } from '../domain/ids.ts';
 import { type Match, rankClosers } from '../domain/matching.ts';
 import { publicEvents } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
@@ -24,6 +24,7 @@ import type {
 } from '../store/store.ts';
 import { type DryRun, runDry } from './dry-run.ts';
 import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
+import { type Clock, PlatformClock } from './platform-clock.ts';
 import { runTimers, type TimerHost } from './timers.ts';
 import {
   fail,
@@ -45,10 +46,7 @@ export interface DryRunOutcome<T> extends DryRun {
   value: T;
 }
 
-export interface Clock {
-  /** Machine time in epoch milliseconds; the demo clock adds the stored offset. */
-  now(): number;
-}
+export type { Clock } from './platform-clock.ts';
 
 export interface ServiceConfig {
   claimTtlHours: number;
@@ -88,13 +86,6 @@ const HOUR_MS = 60 * 60 * 1000;
 
 const PLACEHOLDER_IDS: Record<IdKind, string> = { deal: 'deal_pending', gig: 'gig_pending', closer: 'closer_pending' };
 
-/** Commands that create a record whenever they are accepted. */
-const ALWAYS_CREATES: Partial<Record<PipelineCommand['type'], IdKind>> = {
-  CreateDeal: 'deal',
-  Reengage: 'deal',
-  EnrolCloser: 'closer',
-};
-
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
   const kinds: IdKind[] = [];
@@ -130,6 +121,10 @@ export class PipelineService {
   /** Subscriptions to the events (D-42); their deliveries are the worker's. */
   readonly webhooks: WebhookService;
 
+  /** The platform's time: the machine clock and the demo clock's offset, kept (platform-clock.ts). */
+  private readonly platform: PlatformClock;
+  private readonly stopWatchingClock: () => void;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -138,23 +133,29 @@ export class PipelineService {
     this.webhooks = new WebhookService(store, clock, config.webhookAllowPrivate === true, (work, options) =>
       this.unit(work, options),
     );
+    this.platform = new PlatformClock(clock, () => store.read((reader) => reader.clockOffsetMs()));
+    // Another instance's move of the demo clock (PostgreSQL): learned when it commits.
+    this.stopWatchingClock = store.watchClockOffset((offsetMs, reset) =>
+      reset ? this.platform.replace(offsetMs) : this.platform.learn(offsetMs),
+    );
+  }
+
+  /** Stops listening to the store (the service is closing). */
+  close(): void {
+    this.stopWatchingClock();
   }
 
   /**
-   * The time: the stored demo clock offset plus the machine clock, read once the offset has
-   * arrived, so that both are read after every lock the unit of work asked for before it.
+   * The time a decision on this deal is made at: the platform's time, read behind the unit's
+   * locks, and never before the deal's latest activity (D-19). Should the deal have been acted
+   * on later (another instance moved the demo clock a moment ago and acted), the offset is read
+   * again first.
    */
-  private async now(reader: StoreReader): Promise<number> {
-    const offsetMs = await reader.clockOffsetMs();
-    return this.clock.now() + offsetMs;
-  }
-
-  /**
-   * The time, and the number of the record a command that always creates makes (D-28), asked
-   * for together: one round trip on a database, the time still read first.
-   */
-  private nowAndNumber(uow: UnitOfWork, kind: IdKind): Promise<[number, number]> {
-    return Promise.all([this.now(uow), uow.takeNumber(kind)]);
+  private async nowFor(uow: UnitOfWork, deal: Deal | undefined): Promise<number> {
+    const now = await this.platform.now(uow);
+    const latest = deal?.activity[deal.activity.length - 1]?.at ?? 0;
+    if (latest <= now) return now;
+    return Math.max(latest, await this.platform.refresh(() => uow.clockOffsetMs()));
   }
 
   /** Runs work in one unit of work (a keyed one under options.keyed); a refusal rolls it back. */
@@ -202,34 +203,16 @@ export class PipelineService {
 
   /**
    * Decides one command against the loaded state and returns the state after it; `apply` also
-   * stores the outcome. Ids are taken only for what the decision creates (a refusal takes none,
-   * D-28): a command that always creates takes its id first (a refusal rolls the unit of work
-   * back, counter included); otherwise a draft decision with placeholder ids says which kinds
-   * it needs, those are taken, and the command is decided again, deterministically, with them.
-   * `createdNumber` is the number a command that always creates already took (nowAndNumber).
+   * stores the outcome. Ids are taken only once the gate has accepted (D-28: a refusal takes
+   * none, and on PostgreSQL a number once taken is never given back): the command is decided
+   * with placeholder ids, the kinds its events create are taken, and it is decided again,
+   * deterministically, with them.
    */
-  private async decideStep(
-    uow: UnitOfWork,
-    state: PipelineState,
-    command: PipelineCommand,
-    now: number,
-    createdNumber?: number,
-  ) {
+  private async decideStep(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
     const claimTtlMs = this.config.claimTtlHours * HOUR_MS;
-    // (Object literals, not a local helper: tsx names local functions on every call.)
-    const creates = ALWAYS_CREATES[command.type];
-    let decision = creates
-      ? decide(state, command, {
-          now,
-          claimTtlMs,
-          nextIds: {
-            ...PLACEHOLDER_IDS,
-            [creates]: formatId(creates, createdNumber ?? (await uow.takeNumber(creates))),
-          },
-        })
-      : decide(state, command, { now, claimTtlMs, nextIds: PLACEHOLDER_IDS });
+    let decision = decide(state, command, { now, claimTtlMs, nextIds: PLACEHOLDER_IDS });
     if (!decision.ok) throw new RefusedError(decision.refusal);
-    const needed = creates ? [] : createdKinds(decision.events);
+    const needed = createdKinds(decision.events);
     if (needed.length > 0) {
       const ids = { ...PLACEHOLDER_IDS };
       const numbers = await Promise.all(needed.map((kind) => uow.takeNumber(kind)));
@@ -242,14 +225,8 @@ export class PipelineService {
     return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
   }
 
-  private async apply(
-    uow: UnitOfWork,
-    state: PipelineState,
-    command: PipelineCommand,
-    now: number,
-    createdNumber?: number,
-  ) {
-    const step = await this.decideStep(uow, state, command, now, createdNumber);
+  private async apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
+    const step = await this.decideStep(uow, state, command, now);
     await this.persist(uow, state, step.state, step.events, now);
     return step;
   }
@@ -292,23 +269,19 @@ export class PipelineService {
 
   /**
    * The deal and its gigs (asked for together, the deal first: the lock order), then the closers
-   * named by them or by the caller, all at once, and with them whatever `alongside` asks for
-   * (sent behind the closers, so after every lock): one round trip each on a database.
+   * named by them or by the caller, all at once and in id order (D-46: two units that lock the
+   * same closers lock them in one order, so they cannot deadlock): one round trip each on a
+   * database.
    */
-  private async loadDeal(
-    reader: StoreReader,
-    dealId: string,
-    closerIds: (string | undefined)[] = [],
-    alongside?: () => Promise<void>,
-  ): Promise<PipelineState> {
+  private async loadDeal(reader: StoreReader, dealId: string, closerIds: (string | undefined)[] = []) {
     if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
     const [deal, gigs] = await Promise.all([reader.getDeal(dealId), reader.gigsOfDeal(dealId)]);
     if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
     // A closer id that could name no closer is left out: the decider finds it unknown.
-    const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])].filter(
-      (id): id is string => id !== undefined && couldBeId('closer', id),
-    );
-    const [found] = await Promise.all([Promise.all(ids.map((id) => reader.getCloser(id))), alongside?.()]);
+    const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])]
+      .filter((id): id is string => id !== undefined && couldBeId('closer', id))
+      .sort(compareIds);
+    const found = await Promise.all(ids.map((id) => reader.getCloser(id)));
     const closers = new Map<string, Closer>();
     found.forEach((closer, i) => {
       if (closer) closers.set(ids[i], closer);
@@ -321,19 +294,22 @@ export class PipelineService {
     } satisfies PipelineState;
   }
 
-  private async loadGig(reader: StoreReader, gigId: string, closerId?: string, alongside?: () => Promise<void>) {
+  private async loadGig(reader: StoreReader, gigId: string, closerId?: string) {
     const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
     if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
-    return this.loadDeal(reader, gig.dealId, [closerId], alongside);
+    return { state: await this.loadDeal(reader, gig.dealId, [closerId]), dealId: gig.dealId };
   }
 
-  /** loadDeal, and the time read behind its locks: what a command on a deal is decided with. */
+  /** loadDeal, and the time behind its locks: what a command on a deal is decided with. */
   private async loadDealNow(uow: UnitOfWork, dealId: string) {
-    let now = 0;
-    const state = await this.loadDeal(uow, dealId, [], async () => {
-      now = await this.now(uow);
-    });
-    return { state, now };
+    const state = await this.loadDeal(uow, dealId);
+    return { state, now: await this.nowFor(uow, state.deals.get(dealId)) };
+  }
+
+  /** loadGig, and the time behind its locks. */
+  private async loadGigNow(uow: UnitOfWork, gigId: string, closerId?: string) {
+    const { state, dealId } = await this.loadGig(uow, gigId, closerId);
+    return { state, now: await this.nowFor(uow, state.deals.get(dealId)) };
   }
 
   private async withLedger(reader: StoreReader, closer: Closer): Promise<CloserWithLedger> {
@@ -366,8 +342,8 @@ export class PipelineService {
 
   createDeal(input: DealInput, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
-      const [now, number] = await this.nowAndNumber(uow, 'deal');
-      const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
+      const now = await this.platform.now(uow);
+      const created = await this.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now);
       return [...created.state.deals.values()][0] as Deal;
     }, options);
   }
@@ -378,8 +354,8 @@ export class PipelineService {
    */
   sell(input: DealInput, options?: WriteOptions): Promise<Result<AdvanceOutcome>> {
     return this.unit(async (uow) => {
-      const [now, number] = await this.nowAndNumber(uow, 'deal');
-      const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now, number);
+      const now = await this.platform.now(uow);
+      const created = await this.decideStep(uow, initialState(), { type: 'CreateDeal', ...input }, now);
       let state = created.state;
       const events = [...created.events];
       const dealId = [...state.deals.keys()][0] as string;
@@ -449,13 +425,9 @@ export class PipelineService {
 
   reengage(dealId: string, options?: WriteOptions): Promise<Result<Deal>> {
     return this.unit(async (uow) => {
-      let now = 0;
-      let number = 0;
-      const state = await this.loadDeal(uow, dealId, [], async () => {
-        [now, number] = await this.nowAndNumber(uow, 'deal');
-      });
+      const { state, now } = await this.loadDealNow(uow, dealId);
       expectVersion(state, dealId, options);
-      const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, now, number);
+      const applied = await this.apply(uow, state, { type: 'Reengage', dealId }, now);
       const created = applied.events.find((e) => e.type === 'DealCreated');
       return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
     }, options);
@@ -472,8 +444,8 @@ export class PipelineService {
     options?: WriteOptions,
   ): Promise<Result<CloserWithLedger>> {
     return this.unit(async (uow) => {
-      const [now, number] = await this.nowAndNumber(uow, 'closer');
-      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, now, number);
+      const now = await this.platform.now(uow);
+      const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...input }, now);
       return { closer: [...applied.state.closers.values()][0] as Closer, payouts: [] };
     }, options);
   }
@@ -527,10 +499,7 @@ export class PipelineService {
     options: WriteOptions | undefined,
   ): Promise<Result<GigOutcome>> {
     return this.unit(async (uow) => {
-      let now = 0;
-      const state = await this.loadGig(uow, gigId, closerId, async () => {
-        now = await this.now(uow);
-      });
+      const { state, now } = await this.loadGigNow(uow, gigId, closerId);
       expectVersion(state, (state.gigs.get(gigId) as Gig).dealId, options);
       const applied = await this.apply(uow, state, command, now);
       const gig = applied.state.gigs.get(gigId) as Gig;
@@ -586,14 +555,20 @@ export class PipelineService {
   }
 
   /** D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers. */
-  reset(options?: WriteOptions): Promise<Result<string[]>> {
-    return this.unit(async (uow) => {
+  async reset(options?: WriteOptions): Promise<Result<string[]>> {
+    let wiped = false;
+    const result = await this.unit(async (uow) => {
       await uow.wipe();
-      // D-41: the first event after a reset says so; the seeded closers' enrolments follow.
-      const now = await this.now(uow);
-      await uow.publish([{ type: 'demo.reset', at: now, data: {} }], this.clock.now());
-      return this.seed(uow);
+      wiped = true;
+      // D-41: the first event after a reset says so; the seeded closers' enrolments follow. The
+      // demo clock is back at the machine's.
+      const now = this.clock.now();
+      await uow.publish([{ type: 'demo.reset', at: now, data: {} }], now);
+      return this.seed(uow, now);
     }, options);
+    // Not when the answer was a replay (the reset it stands for is long done).
+    if (result.ok && wiped) this.platform.replace(0);
+    return result;
   }
 
   /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
@@ -602,12 +577,11 @@ export class PipelineService {
       // Two instances starting at once on one empty database must not both seed.
       await uow.lock('seed');
       const counts = await uow.counts();
-      if (counts.deals === 0 && counts.closers === 0) await this.seed(uow);
+      if (counts.deals === 0 && counts.closers === 0) await this.seed(uow, await this.platform.now(uow));
     });
   }
 
-  private async seed(uow: UnitOfWork): Promise<string[]> {
-    const now = await this.now(uow);
+  private async seed(uow: UnitOfWork, now: number): Promise<string[]> {
     const ids: string[] = [];
     for (const closer of SEED_CLOSERS) {
       const applied = await this.apply(uow, initialState(), { type: 'EnrolCloser', ...closer }, now);
@@ -624,7 +598,13 @@ export class PipelineService {
     // From the decimal the caller wrote: hours × HOUR_MS in binary floating point would make an
     // exact half (0.00000875 h = 31.5 ms) 31.499999999999996 and round it down.
     const deltaMs = multiplyHalfUp(HOUR_MS, hours);
-    const moved = await this.unit(async (uow) => this.clock.now() + (await uow.advanceClockOffsetMs(deltaMs)), options);
+    let offsetMs: number | undefined;
+    const moved = await this.unit(async (uow) => {
+      offsetMs = await uow.advanceClockOffsetMs(deltaMs);
+      return this.clock.now() + offsetMs;
+    }, options);
+    // Not when the answer was a replay: the offset it read may have moved on since.
+    if (moved.ok && offsetMs !== undefined) this.platform.learn(offsetMs);
     await this.runTimers();
     return moved;
   }
@@ -637,7 +617,9 @@ export class PipelineService {
   /** What the platform timers need of the service: each timer fires in its own unit of work. */
   private readonly timerHost: TimerHost = {
     machineNow: () => this.clock.now(),
-    platformNow: () => this.store.read((reader) => this.now(reader)),
+    // Read again on every run: should a notice of another instance's move have been lost, the
+    // timers still see it within one interval.
+    platformNow: () => this.platform.refresh(),
     forgetAnswersBefore: async (before) => {
       await this.store.transaction((uow) => uow.purgeAnswers(before));
     },
@@ -656,7 +638,7 @@ export class PipelineService {
             : gig?.status === 'open'
               ? { type: 'LapseGig', gigId }
               : undefined;
-        if (command) await this.apply(uow, await this.loadGig(uow, gigId), command, now);
+        if (command) await this.apply(uow, (await this.loadGig(uow, gigId)).state, command, now);
       });
       return result.ok;
     },

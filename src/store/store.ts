@@ -150,7 +150,32 @@ export interface Store {
   events(filter: EventFilter): Promise<StoredEvent[]>;
   /** The highest seq in the feed so far (0 before the first event). */
   lastSeq(): Promise<number>;
+  /**
+   * Tells the listener when another instance moved the demo clock (`reset: false`, the new
+   * offset) or reset it (`reset: true`); also `reset: true` with the stored offset after the
+   * store may have missed one (a lost connection). A store only one instance uses tells nothing.
+   */
+  watchClockOffset(listener: (offsetMs: number, reset: boolean) => void): () => void;
   close(): Promise<void>;
+}
+
+/**
+ * D-46: units of work kept failing to serialize (or deadlocking) however often they were run
+ * again; the client may try later (503 STORE_BUSY).
+ */
+export class StoreBusyError extends Error {
+  constructor(cause: unknown) {
+    super('The store is busy: the request collided with others too often.', { cause });
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** D-46: the database cannot be reached or went away mid-request (503 STORE_UNAVAILABLE). */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The store cannot be reached.', { cause });
+    this.name = 'StoreUnavailableError';
+  }
 }
 
 export class DuplicatePayoutError extends Error {

@@ -4,6 +4,7 @@
 // generated from this table (`npm run docs:errors`) and a test keeps it equal. The `when` texts
 // are read by clients (docs, default messages), so they state rules, never decision numbers.
 import { REFUSAL_KINDS, type Refusal, type RefusalCode, type RefusalKind } from '../domain/refusal.ts';
+import { StoreBusyError, StoreUnavailableError } from '../store/store.ts';
 
 export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   invalid: 400,
@@ -122,6 +123,14 @@ export const ERRORS = {
     status: 429,
     when: 'more requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again',
   },
+  STORE_BUSY: {
+    status: 503,
+    when: 'the write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again',
+  },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    when: 'the database cannot be reached or went away during the request; `Retry-After` says when to try again. A write whose connection was lost as it committed may have been made: retry it with the same `Idempotency-Key`',
+  },
   INTERNAL: { status: 500, when: 'a bug; never the answer to bad input, and nothing was changed by a refused request' },
 } as const satisfies Record<string, Entry> & Record<RefusalCode, Entry>;
 
@@ -166,3 +175,12 @@ export function refusalBody(refusal: Refusal): ErrorBody {
 }
 
 export const statusOf = (refusal: Refusal): number => STATUS_OF_KIND[refusal.kind];
+
+/** D-46: a store failure as the answer every door gives it (503 with Retry-After), or undefined. */
+export function storeFailure(error: unknown): { status: 503; retryAfterSeconds: number; body: ErrorBody } | undefined {
+  if (error instanceof StoreBusyError) return { status: 503, retryAfterSeconds: 1, body: errorBody('STORE_BUSY') };
+  if (error instanceof StoreUnavailableError) {
+    return { status: 503, retryAfterSeconds: 5, body: errorBody('STORE_UNAVAILABLE') };
+  }
+  return undefined;
+}

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { sampleDeal } from '../store/contract.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
 
 const server = await postgresForTests();
@@ -74,10 +75,11 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     const start = await one.lastSeq();
     const [held, release] = latch();
     const [hasBegun, begun] = latch();
-    // The first holds the deal counter's row (takeNumber locks it) and stays open; the second
-    // begins and writes elsewhere first, then waits on that row.
+    // The first holds a deal's row (a locked read) and stays open; the second begins and writes
+    // elsewhere first, then waits on that row.
+    await one.transaction((uow) => uow.putDeal(sampleDeal('deal_locked')));
     const first = one.transaction(async (uow) => {
-      await uow.takeNumber('deal');
+      await uow.getDeal('deal_locked');
       begun();
       await held;
       await uow.publish([moved('deal_first')], T0);
@@ -85,7 +87,7 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
     await hasBegun;
     const second = two.transaction(async (uow) => {
       await uow.takeNumber('gig');
-      await uow.takeNumber('deal');
+      await uow.getDeal('deal_locked');
       await uow.publish([moved('deal_second')], T0);
     });
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -3,10 +3,9 @@
 // racing claims exactly one wins, ids stay distinct and gap-free, a gig pays once, each
 // platform timer fires once while both sweep, and a restart keeps every deal.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { type Answer, httpClient, type TestServer } from '../support/http.ts';
+import type { Answer } from '../support/http.ts';
+import { type Instance, startInstance } from '../support/instances.ts';
 import {
   ADA,
   type CloserView,
@@ -26,77 +25,7 @@ import {
 } from '../support/marketplace-e2e.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const server = await postgresForTests();
-
-interface Instance extends TestServer {
-  process: ChildProcess;
-  output: string[];
-}
-
-/** Starts `npm start`'s command on a free port over the database, and waits until it listens. */
-async function startInstance(databaseUrl: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      // Both instances sweep the timers often, so that their sweeps overlap.
-      TIMER_INTERVAL_SECONDS: '0.2',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    const timeout = setTimeout(() => reject(new Error(`no "listening" line within 60 s:\n${output.join('')}`)), 60_000);
-    const scan = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const found = /listening on (http:\/\/[\w.:[\]]+)/.exec(output.join(''));
-      if (found) {
-        clearTimeout(timeout);
-        resolve(found[1]);
-      }
-    };
-    child.stdout?.on('data', scan);
-    child.stderr?.on('data', scan);
-    child.once('exit', (code) => {
-      clearTimeout(timeout);
-      reject(new Error(`the service exited (${code}) before listening:\n${output.join('')}`));
-    });
-  });
-  // An instance that ends before the test stops it: say why, with everything it wrote (else a
-  // dead instance shows only as "fetch failed" in the tests after it).
-  child.once('exit', (code, signal) => {
-    if (!stopping.has(child)) {
-      process.stderr.write(
-        `\n[multi-instance] an instance exited unasked (code ${code}, signal ${signal}):\n${output.join('')}\n`,
-      );
-    }
-  });
-  return {
-    ...httpClient(url),
-    url,
-    prefix: '/pipeline',
-    server: undefined as never,
-    process: child,
-    output,
-    close: () => stopInstance(child),
-  };
-}
-
-/** The instances being stopped by the test (any other exit is reported). */
-const stopping = new Set<ChildProcess>();
-
-async function stopInstance(child: ChildProcess): Promise<void> {
-  stopping.add(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
 const statuses = (answers: Answer[]) => answers.map((a) => a.status).join(',');

@@ -22,6 +22,7 @@ async function open(): Promise<Store> {
     transaction: (work) => store.transaction(work),
     events: (filter) => store.events(filter),
     lastSeq: () => store.lastSeq(),
+    watchClockOffset: (listener) => store.watchClockOffset(listener),
     async close() {
       if (current === shared) current = undefined;
       await store.close();

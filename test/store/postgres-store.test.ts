@@ -9,9 +9,9 @@ import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { type SqlDatabase, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
-import type { Store } from '../../src/store/store.ts';
+import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
-import { describeStoreContract, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
+import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
 
 const server = await postgresForTests();
 
@@ -131,10 +131,9 @@ if (server.skip !== undefined) {
       };
       store = await SqlStore.open(db);
       await store.transaction(async (uow) => {
-        await uow.putDeal(sampleDeal('deal_0001'));
+        await putCreated(uow, sampleDeal('deal_0001'), sampleCloser('closer_0001'));
         await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
         await uow.putGig(sampleGig('gig_0002', 'deal_0001', { status: 'claimed', closerId: 'closer_0001' }));
-        await uow.putCloser(sampleCloser('closer_0001'));
       });
     });
     after(async () => {
@@ -153,7 +152,8 @@ if (server.skip !== undefined) {
         }),
         (error: unknown) => sqlState(error) === '23502',
       );
-      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 1, 'counter rolled back'));
+      // D-28: the number taken is gone (a gap), never handed out again.
+      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 2, 'number not reused'));
       assert.equal(await store.read((r) => r.getDeal('deal_0002')), undefined);
     });
 
@@ -204,6 +204,93 @@ if (server.skip !== undefined) {
     });
   });
 
+  describe('postgres store: collisions and a lost server (D-46)', () => {
+    let schema: TestSchema;
+    let store: Store;
+    /** The SQLSTATE the next statements fail with (as the server would answer them), and how many. */
+    let failing: { code: string; times: number } | undefined;
+    before(async () => {
+      schema = await createTestSchema(baseUrl, 'collide');
+      const pg = new PgDatabase(schema.url, { poolSize: 2 });
+      const db: SqlDatabase = {
+        session: (work) =>
+          pg.session((session) =>
+            work({
+              query: (text, params) => {
+                if (failing && failing.times > 0 && /^SELECT nextval/.test(text)) {
+                  failing.times--;
+                  return Promise.reject(Object.assign(new Error(`injected ${failing.code}`), { code: failing.code }));
+                }
+                return session.query(text, params);
+              },
+              exec: (text) => session.exec(text),
+            }),
+          ),
+        close: () => pg.close(),
+      };
+      store = await SqlStore.open(db);
+    });
+    after(async () => {
+      await store.close();
+      await schema.drop();
+    });
+
+    for (const code of ['40P01', '40001', '25P02']) {
+      it(`runs a unit of work that failed with ${code} again, and it commits once`, async () => {
+        failing = { code, times: 2 };
+        let runs = 0;
+        const number = await store.transaction(async (uow) => {
+          runs++;
+          return uow.takeNumber('deal');
+        });
+        assert.equal(runs, 3);
+        assert.ok(number >= 1);
+      });
+    }
+
+    it('gives up after a bounded number of attempts: StoreBusyError, nothing written', async () => {
+      failing = { code: '40P01', times: 1000 };
+      let runs = 0;
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          runs++;
+          await uow.putDeal(sampleDeal('deal_0900'));
+          await uow.takeNumber('deal');
+        }),
+        StoreBusyError,
+      );
+      failing = undefined;
+      assert.equal(runs, 8);
+      assert.equal(await store.read((r) => r.getDeal('deal_0900')), undefined);
+    });
+
+    it('does not run again what cannot succeed (a constraint broken)', async () => {
+      failing = { code: '23505', times: 1000 };
+      let runs = 0;
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          runs++;
+          await uow.takeNumber('deal');
+        }),
+        (error: unknown) => sqlState(error) === '23505',
+      );
+      failing = undefined;
+      assert.equal(runs, 1);
+    });
+
+    it('a server it cannot reach is StoreUnavailableError', async () => {
+      const nowhere = new PgDatabase('postgres://someone:secret@127.0.0.1:1/nowhere', { poolSize: 1 });
+      try {
+        await assert.rejects(
+          nowhere.session((session) => session.query('SELECT 1')),
+          StoreUnavailableError,
+        );
+      } finally {
+        await nowhere.close();
+      }
+    });
+  });
+
   describe('postgres store: a crash mid-operation', () => {
     let crash: TestSchema;
     before(async () => {
@@ -242,8 +329,9 @@ if (server.skip !== undefined) {
           [await count('deals'), await count('gigs'), await count('closers'), await count('payouts')],
           [0, 0, 0, 0],
         );
-        const { rows } = await c.query("SELECT value::int AS value FROM counters WHERE kind = 'deal'");
-        assert.equal(rows[0].value, 0, 'the id taken in the dead transaction is not consumed');
+        // D-28: the number the dead transaction took is a gap, never handed out again.
+        const { rows } = await c.query('SELECT last_value::int AS value FROM deal_numbers');
+        assert.equal(rows[0].value, 1, 'the number taken in the dead transaction stays taken');
       });
     });
   });

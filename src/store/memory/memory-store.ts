@@ -326,5 +326,10 @@ export class MemoryStore implements Store {
     return this.serialize(async () => this.data.events.lastSeq);
   }
 
+  /** One instance only: its own moves of the clock are all there is. */
+  watchClockOffset(): () => void {
+    return () => undefined;
+  }
+
   async close() {}
 }

@@ -1,6 +1,6 @@
 // The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004 and 006): it moves the
 // outbox rows of every committed transaction into the feed, a unit's rows together, giving them
-// their seq. Run a few
+// their seq, and counts the deals and closers they create (/health, migration 009). Run a few
 // milliseconds after a commit that published (commits of that moment share the run) and before
 // every read of the feed, so that a reader sees what it committed.
 import { later, rollback, type SqlDatabase } from './sql-database.ts';
@@ -25,7 +25,9 @@ const SEQUENCE = `WITH moved AS (
     SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY first, position),
       type, deal_id, at, recorded_at, data FROM units
     RETURNING seq)
-  UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted)
+  UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted),
+    deals = deals + (SELECT count(*) FROM units WHERE type = 'deal.created'),
+    closers = closers + (SELECT count(*) FROM units WHERE type = 'closer.enrolled')
   WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM inserted) AS moved`;
 
 export class EventSequencer {

@@ -3,6 +3,7 @@
 // Connections are pipelined: statements a session sends before the answers to earlier ones
 // arrive go out at once, so they cost one network round trip between them.
 import pg from 'pg';
+import { StoreUnavailableError } from '../store.ts';
 import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 
 export interface PgOptions {
@@ -10,17 +11,25 @@ export interface PgOptions {
   poolSize?: number;
 }
 
+const APPLICATION_NAME = 'sales-pipeline-service';
+/** How long a lost listening connection waits before connecting again. */
+const LISTEN_RETRY_MS = 1000;
+
 export class PgDatabase implements SqlDatabase {
   private readonly pool: pg.Pool;
+  private readonly listeners = new Set<() => void>();
 
-  constructor(connectionString: string, options: PgOptions = {}) {
+  constructor(
+    private readonly connectionString: string,
+    options: PgOptions = {},
+  ) {
     this.pool = new pg.Pool({
       connectionString,
       max: options.poolSize ?? 10,
       // An unreachable server fails a request (and startup) instead of hanging it forever.
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
-      application_name: 'sales-pipeline-service',
+      application_name: APPLICATION_NAME,
       // Each statement still has its own Sync: an error fails that statement only (and, inside
       // a transaction, aborts it, so the ones behind it fail too), exactly as if sent one by one.
       pipeline: true,
@@ -31,7 +40,12 @@ export class PgDatabase implements SqlDatabase {
   }
 
   async session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new StoreUnavailableError(error);
+    }
     // A query that fails without a SQLSTATE lost its connection: that client must not be reused.
     let broken: Error | undefined;
     // A connection that dies while checked out (the server restarts, an administrator ends it)
@@ -43,7 +57,13 @@ export class PgDatabase implements SqlDatabase {
     client.on('error', onError);
     const track = <R>(promise: Promise<R>) =>
       promise.catch((error: unknown) => {
-        if (sqlState(error) === undefined) broken = error instanceof Error ? error : new Error(String(error));
+        const state = sqlState(error);
+        if (state === undefined) broken = error instanceof Error ? error : new Error(String(error));
+        // D-46: a connection lost mid-request (no SQLSTATE), or the server going away or not
+        // accepting connections (class 08, 57P01 to 57P03), is the store being unavailable.
+        if (state === undefined || state.startsWith('08') || /^57P0[1-3]$/.test(state)) {
+          throw new StoreUnavailableError(error);
+        }
         throw error;
       });
     const session: SqlSession = {
@@ -61,7 +81,60 @@ export class PgDatabase implements SqlDatabase {
     }
   }
 
+  listen(channel: string, onMessage: (payload: string) => void, connected: (again: boolean) => void): () => void {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let attempts = 0;
+    const lost = (which: pg.Client) => {
+      if (client !== which) return;
+      client = undefined;
+      which.end().catch(() => undefined);
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        void connect();
+      }, LISTEN_RETRY_MS);
+      retry.unref();
+    };
+    const connect = async () => {
+      const again = attempts++ > 0;
+      const next = new pg.Client({
+        connectionString: this.connectionString,
+        application_name: `${APPLICATION_NAME} (listening)`,
+        connectionTimeoutMillis: 10_000,
+      });
+      client = next;
+      next.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+      });
+      next.on('error', () => lost(next));
+      next.on('end', () => lost(next));
+      try {
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        if (stopped) return void next.end().catch(() => undefined);
+        // The connection is idle: it must not keep the process alive.
+        (next as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+        connected(again);
+      } catch {
+        lost(next);
+      }
+    };
+    void connect();
+    const stop = () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      client?.end().catch(() => undefined);
+      client = undefined;
+      this.listeners.delete(stop);
+    };
+    this.listeners.add(stop);
+    return stop;
+  }
+
   async close() {
+    for (const stop of [...this.listeners]) stop();
     await this.pool.end();
   }
 }

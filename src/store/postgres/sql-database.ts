@@ -1,5 +1,6 @@
 // The small query interface the SQL store is written against, so that one adapter (and one set
 // of SQL) runs on a PostgreSQL server through `pg` and embedded through PGlite.
+import { StoreBusyError, StoreUnavailableError } from '../store.ts';
 
 export interface SqlSession {
   /**
@@ -18,6 +19,12 @@ export interface SqlDatabase {
    * connection). PGlite has a single connection, so its sessions run one at a time.
    */
   session<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Listens to a channel's notifications on a connection of its own, connecting again should it
+   * be lost; `connected` is told each time listening starts (notifications between a loss and
+   * that may have been missed). Absent where one process is the only user (PGlite).
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, connected: (again: boolean) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -29,6 +36,7 @@ export function sqlState(error: unknown): string | undefined {
 
 /** A readable message for any error, including the AggregateError of a failed multi-address connect. */
 export function describeError(error: unknown): string {
+  if (error instanceof StoreUnavailableError || error instanceof StoreBusyError) return describeError(error.cause);
   if (error instanceof AggregateError && error.errors.length > 0) {
     return [...new Set(error.errors.map(describeError))].join('; ');
   }

@@ -8,7 +8,8 @@
 // - Locks are taken in one order, deal → its gigs (in id order) → closers: getGig locks the
 //   gig's deal before the gig. Two units that still deadlock (two closers locked in opposite
 //   orders), or fail to serialize, are rolled back and run again, a bounded number of times.
-// - Id counters are rows updated inside the transaction, so a refusal (a rollback) takes none.
+// - Ids come from sequences (migration 008), taken only once the gate accepted: no row that
+//   every creating transaction locks.
 // - Puts are buffered and written as one multi-row upsert per table, before the next read of
 //   the records and at commit, so a sell (a create and several moves) is one write.
 // - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
@@ -30,6 +31,7 @@ import {
   type EventFilter,
   type GigFilter,
   type Store,
+  StoreBusyError,
   type StoredAnswer,
   type StoredEvent,
   type StoreReader,
@@ -39,14 +41,29 @@ import { closerValues, dealValues, gigValues, type PayoutRow, payoutFromRow, pay
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
-import { SqlWebhookReader, SqlWebhookUnit, WEBHOOK_WIPE } from './sql-webhooks.ts';
+import { SqlWebhookReader, SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
 
-/** serialization_failure and deadlock_detected: the unit of work is safe to run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * serialization_failure, deadlock_detected, and in_failed_sql_transaction (what a statement
+ * pipelined behind a deadlocked one reports, D-46): the unit of work is safe to run again.
+ */
+const RETRYABLE = new Set(['40001', '40P01', '25P02']);
 const MAX_ATTEMPTS = 8;
+
+/** The channel on which instances tell each other of moves of the demo clock (migration-free). */
+const CLOCK_CHANNEL = 'pipeline_demo_clock';
+/** The notification of a new offset (in SQL: $offset names the offset's expression). */
+const notifyClock = (offset: string, reset: boolean) =>
+  `pg_notify('${CLOCK_CHANNEL}', json_build_object('schema', current_schema(), 'offsetMs', ${offset}, 'reset', ${reset})::text)`;
 
 /** Id order is number order (compareIds): shorter ids first, then byte order ("C" collation). */
 const BY_ID = 'length(id), id';
+/** Where each kind's numbers come from (D-28, migration 008). */
+const NUMBERED: Record<IdKind, { table: string; sequence: string }> = {
+  deal: { table: 'deals', sequence: 'deal_numbers' },
+  gig: { table: 'gigs', sequence: 'gig_numbers' },
+  closer: { table: 'closers', sequence: 'closer_numbers' },
+};
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 const ignore = () => undefined;
@@ -113,7 +130,19 @@ class SqlReader implements StoreReader {
   listDeals(filter: DealFilter) {
     const { params, param } = parameters();
     const where: string[] = [];
-    if (filter.stage !== undefined) where.push(`stage = ${param(filter.stage)}`);
+    // A stage filter reads the (stage, length(id), id) index from the page's start (migration
+    // 002): as a row comparison the cursor is an index bound, so a rare stage among a million
+    // deals cannot lead the planner to walk the id index and filter.
+    let order = BY_ID;
+    if (filter.stage !== undefined) {
+      const stage = param(filter.stage);
+      where.push(`stage = ${stage}`);
+      if (filter.afterId !== undefined) {
+        const after = param(filter.afterId);
+        where.push(`(stage, length(id), id) > (${stage}::text, length(${after}::text), ${after}::text COLLATE "C")`);
+      }
+      order = `stage, ${BY_ID}`;
+    }
     if (filter.role !== undefined) {
       // D-8 in SQL: gone_dark makes the nurturer; otherwise the stage says setter or closer.
       const goneDark = `EXISTS (SELECT 1 FROM json_array_elements_text(doc->'signals') s WHERE s = 'gone_dark')`;
@@ -127,10 +156,10 @@ class SqlReader implements StoreReader {
     if (filter.closerId !== undefined) {
       where.push(`id IN (SELECT deal_id FROM gigs WHERE doc->>'closerId' = ${param(filter.closerId)})`);
     }
-    if (filter.afterId !== undefined) where.push(afterId(param(filter.afterId)));
+    if (filter.afterId !== undefined && filter.stage === undefined) where.push(afterId(param(filter.afterId)));
     const limit = param(filter.limit);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
-    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${BY_ID} LIMIT ${limit}`, params);
+    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${order} LIMIT ${limit}`, params);
   }
 
   listGigs(filter: GigFilter = {}) {
@@ -175,8 +204,10 @@ class SqlReader implements StoreReader {
   }
 
   async counts() {
+    // Kept by the sequencer, plus the creations still in the outbox (migration 009): no scan.
     const [row] = await this.send<{ deals: string | number; closers: string | number }>(
-      'SELECT (SELECT count(*) FROM deals) AS deals, (SELECT count(*) FROM closers) AS closers',
+      `SELECT deals + (SELECT count(*) FROM event_outbox WHERE type = 'deal.created') AS deals,
+         closers + (SELECT count(*) FROM event_outbox WHERE type = 'closer.enrolled') AS closers FROM event_feed`,
     );
     return { deals: Number(row.deals), closers: Number(row.closers) };
   }
@@ -365,18 +396,22 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   async nextNumbers() {
-    const rows = await this.session.query<{ kind: IdKind; value: string | number }>('SELECT kind, value FROM counters');
-    const next = { deal: 1, gig: 1, closer: 1 };
-    for (const row of rows) next[row.kind] = Number(row.value) + 1;
-    return next;
+    const next = (kind: IdKind) =>
+      `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${NUMBERED[kind].sequence}) AS ${kind}`;
+    const [row] = await this.session.query<Record<IdKind, string | number>>(
+      `SELECT ${next('deal')}, ${next('gig')}, ${next('closer')}`,
+    );
+    return { deal: Number(row.deal), gig: Number(row.gig), closer: Number(row.closer) };
   }
 
   async takeNumber(kind: IdKind) {
-    const [row] = await this.session.query<{ value: string | number }>(
-      'UPDATE counters SET value = value + 1 WHERE kind = $1 RETURNING value',
-      [kind],
-    );
-    if (!row) throw new Error(`no id counter for ${kind}`);
+    const { table, sequence } = NUMBERED[kind];
+    // The table before its sequence, the order the reset's TRUNCATE locks them in: a create
+    // racing a reset waits for it instead of deadlocking with it. Sent together.
+    const [, [row]] = await Promise.all([
+      this.session.query(`LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`),
+      this.session.query<{ value: string | number }>(`SELECT nextval('${sequence}') AS value`),
+    ]);
     return Number(row.value);
   }
 
@@ -406,14 +441,20 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (inserted.length === 0) throw new DuplicatePayoutError(line.gigId);
   }
 
+  // Every change of the offset is told to the other instances when it commits (watchClockOffset).
   async setClockOffsetMs(offsetMs: number) {
-    await this.session.query('UPDATE settings SET clock_offset_ms = $1', [offsetMs]);
+    await this.session.query(
+      `WITH moved AS (UPDATE settings SET clock_offset_ms = $1 RETURNING clock_offset_ms)
+       SELECT ${notifyClock('clock_offset_ms', true)} FROM moved`,
+      [offsetMs],
+    );
   }
 
   async advanceClockOffsetMs(deltaMs: number) {
     // One UPDATE: a read then a write would let a racing advance from another instance be lost.
     const [row] = await this.session.query<{ ms: string | number }>(
-      'UPDATE settings SET clock_offset_ms = clock_offset_ms + $1 RETURNING clock_offset_ms AS ms',
+      `WITH moved AS (UPDATE settings SET clock_offset_ms = clock_offset_ms + $1 RETURNING clock_offset_ms)
+       SELECT clock_offset_ms AS ms, ${notifyClock('clock_offset_ms', false)} FROM moved`,
       [deltaMs],
     );
     return Number(row.ms);
@@ -496,7 +537,11 @@ class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
     await this.session.exec(
-      `TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events RESTART IDENTITY; UPDATE counters SET value = 0; UPDATE settings SET clock_offset_ms = 0; ${WEBHOOK_WIPE}`,
+      // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
+      // this transaction (migration 008).
+      `TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
+       UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
+       SELECT ${notifyClock('0', true)}`,
     );
   }
 }
@@ -520,14 +565,37 @@ export class SqlStore implements Store {
   /** Moves committed outbox rows into the feed (event-sequencer.ts). */
   private readonly sequencer: EventSequencer;
 
-  private constructor(private readonly db: SqlDatabase) {
+  private constructor(
+    private readonly db: SqlDatabase,
+    /** The schema the tables are in: instances on other schemas of the database are other services. */
+    private readonly schema: string,
+  ) {
     this.sequencer = new EventSequencer(db);
   }
 
   /** Applies pending migrations (never wiping anything) and returns the store. */
   static async open(db: SqlDatabase): Promise<SqlStore> {
     await migrate(db);
-    return new SqlStore(db);
+    const [{ schema }] = await db.session((session) =>
+      session.query<{ schema: string }>('SELECT current_schema() AS schema'),
+    );
+    return new SqlStore(db, schema);
+  }
+
+  watchClockOffset(listener: (offsetMs: number, reset: boolean) => void): () => void {
+    if (!this.db.listen) return () => undefined;
+    const readOffset = () => this.read((reader) => reader.clockOffsetMs());
+    return this.db.listen(
+      CLOCK_CHANNEL,
+      (payload) => {
+        const told = JSON.parse(payload) as { schema: string; offsetMs: number; reset: boolean };
+        if (told.schema === this.schema) listener(Number(told.offsetMs), told.reset === true);
+      },
+      (again) => {
+        // Listening (again): what was missed meanwhile is read, and taken as it is after a loss.
+        readOffset().then((offsetMs) => listener(offsetMs, again), ignore);
+      },
+    );
   }
 
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
@@ -570,7 +638,8 @@ export class SqlStore implements Store {
         });
       } catch (error) {
         const state = sqlState(error);
-        if (attempt >= MAX_ATTEMPTS || state === undefined || !RETRYABLE.has(state)) throw error;
+        if (state === undefined || !RETRYABLE.has(state)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new StoreBusyError(error);
         // Jittered backoff, so that the units that collided do not collide again.
         await sleep(Math.random() * 5 * 2 ** Math.min(attempt, 5));
       }

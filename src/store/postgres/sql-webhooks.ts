@@ -15,8 +15,8 @@ import type {
 export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
 /** What a reset empties (the dispatcher's cursor stays: the feed's seq goes on). */
-export const WEBHOOK_WIPE =
-  'TRUNCATE webhooks, webhook_deliveries, webhook_attempts; UPDATE webhook_counter SET value = 0';
+/** The webhook tables a reset empties (with the others, in one TRUNCATE). */
+export const WEBHOOK_TABLES = 'webhooks, webhook_deliveries, webhook_attempts';
 
 type Num = string | number;
 interface HookRow {
@@ -87,7 +87,11 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   }
 
   async takeNumber() {
-    const [row] = await this.send<{ value: Num }>('UPDATE webhook_counter SET value = value + 1 RETURNING value');
+    // As SqlUnitOfWork.takeNumber: the table, then its sequence (migration 008).
+    const [, [row]] = await Promise.all([
+      this.send('LOCK TABLE webhooks IN ROW EXCLUSIVE MODE'),
+      this.send<{ value: Num }>("SELECT nextval('webhook_numbers') AS value"),
+    ]);
     return Number(row.value);
   }
 

@@ -1,0 +1,177 @@
+// Issue 14 on a real PostgreSQL server, two service processes over one schema: no row that every
+// write locks (ids from sequences, D-28 revised), a reset that stays atomic beside racing
+// creates, closers locked in one order (D-46), and the demo clock kept in each instance yet
+// never going backwards for a deal (D-19).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Answer } from '../support/http.ts';
+import { type Instance, startInstance } from '../support/instances.ts';
+import {
+  ADA,
+  advanceClock,
+  claim,
+  createDeal,
+  dealBody,
+  getDeal,
+  MILO,
+  openCloserGig,
+} from '../support/marketplace-e2e.ts';
+import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
+
+const server = await postgresForTests();
+
+const statuses = (answers: Answer[]) => [...new Set(answers.map((a) => a.status))].sort().join(',');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `work` in `width` loops until `ms` have passed; answers every result. */
+async function loops<T>(width: number, ms: number, work: (loop: number, i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  const end = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: width }, async (_, loop) => {
+      for (let i = 0; Date.now() < end; i++) results.push(await work(loop, i));
+    }),
+  );
+  return results;
+}
+
+describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () => {
+  let schema: TestSchema;
+  let a: Instance;
+  let b: Instance;
+  /** The instances' connections carry this name, so that the sampler sees only theirs. */
+  const applicationName = `no_hot_row_${process.pid}`;
+  const across = (i: number) => (i % 2 === 0 ? a : b);
+
+  before(async () => {
+    schema = await createTestSchema(server.url as string, 'hot');
+    const url = new URL(schema.url);
+    url.searchParams.set('application_name', applicationName);
+    // Eight connections each: sixteen in all.
+    const env = { DATABASE_POOL_SIZE: '8', TIMER_INTERVAL_SECONDS: '0' };
+    [a, b] = await Promise.all([startInstance(url.toString(), env), startInstance(url.toString(), env)]);
+  });
+  after(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await schema?.drop();
+  });
+
+  it('creates and sells on sixteen connections over two instances never wait for a lock', async () => {
+    // The sampler: every few milliseconds, the instances' backends waiting for a lock. The feed's
+    // sequencer (one run at a time per database, by design) is not a request's wait.
+    const waits: string[] = [];
+    let sampling = true;
+    let samples = 0;
+    const sampler = sqlOn(schema.url, async (client) => {
+      while (sampling) {
+        const { rows } = await client.query(
+          `SELECT a.query, l.locktype, l.relation::regclass::text AS relation, l.mode
+           FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
+           WHERE a.application_name = $1`,
+          [applicationName],
+        );
+        samples++;
+        for (const row of rows) {
+          if (!/event_feed|event_outbox/.test(row.query)) {
+            waits.push(`${row.locktype} ${row.relation ?? ''} ${row.mode}: ${row.query}`);
+          }
+        }
+        await sleep(2);
+      }
+    });
+    const answers = await loops(16, 3000, (loop, i) =>
+      i % 2 === 0
+        ? across(loop).post(`${a.prefix}/deals`, dealBody({ account: { name: `Hot ${loop}-${i}` } }))
+        : across(loop).post(`${a.prefix}/sell`, dealBody({ account: { name: `Hot sell ${loop}-${i}` } })),
+    );
+    sampling = false;
+    await sampler;
+    assert.equal(statuses(answers), '201', 'every create and every sell 201');
+    assert.ok(answers.length > 100, `only ${answers.length} requests in 3 s`);
+    assert.ok(samples > 50, `only ${samples} samples`);
+    assert.deepEqual(waits, [], `lock waits among ${samples} samples`);
+    // Ids: distinct, and no number reused.
+    const ids = answers.map((x) => (x.status === 201 ? x.body.id : (x.body.deal?.id ?? x.body.gig?.dealId)));
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('a reset racing creates on both instances: no create fails, and numbering starts again at 1', async () => {
+    let resetting = true;
+    const resets = (async () => {
+      const answers: Answer[] = [];
+      for (let i = 0; i < 4; i++) {
+        await sleep(150);
+        answers.push(await across(i).post('/demo/reset'));
+      }
+      resetting = false;
+      return answers;
+    })();
+    const creates: Answer[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, loop) => {
+        for (let i = 0; resetting; i++) creates.push(await across(loop + i).post(`${a.prefix}/deals`, dealBody()));
+      }),
+    );
+    assert.equal(statuses(await resets), '200');
+    assert.equal(statuses(creates), '201', 'a create racing a reset waits for it, never fails');
+    await a.post('/demo/reset');
+    assert.equal((await createDeal(b)).id, 'deal_0001');
+    assert.equal((await createDeal(a)).id, 'deal_0002');
+  });
+
+  it('racing gig moves whose closers lock in opposite orders: no deadlock, no 5xx (D-46)', async () => {
+    await a.post('/demo/reset');
+    // Gig x claimed by Milo, gig y by Ada. A move of x named by Ada locks Milo (the claimant)
+    // and Ada; one of y named by Milo locks Ada and Milo: the same two closers, which must be
+    // locked in one order (id order) or the two units deadlock.
+    const x = (await openCloserGig(a)).gig.id;
+    const y = (await openCloserGig(b)).gig.id;
+    await claim(a, x, MILO);
+    await claim(b, y, ADA);
+    const deadlocks = () =>
+      sqlOn(schema.url, async (c) =>
+        Number(
+          (await c.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0]
+            .deadlocks,
+        ),
+      );
+    const before = await deadlocks();
+    const answers = await loops(8, 2000, (loop, i) =>
+      loop % 2 === 0
+        ? across(i).post(`/closers/gigs/${x}/advance`, { closerId: ADA, advanceTo: 'proposal' })
+        : across(i + 1).post(`/closers/gigs/${y}/advance`, { closerId: MILO, advanceTo: 'proposal' }),
+    );
+    assert.ok(
+      answers.every((x) => x.status < 500),
+      `statuses ${statuses(answers)}`,
+    );
+    assert.equal(statuses(answers), '409', 'each is refused: not the claimant');
+    assert.equal(await deadlocks(), before, 'no deadlock on the server');
+  });
+
+  it('one instance moves the demo clock: the other acts at the new time at once (D-19)', async () => {
+    await a.post('/demo/reset');
+    const deal = await createDeal(a);
+    const moved = await advanceClock(b, 240);
+    // b acts on the deal at the moved time, then a at once: the deal's activity never goes back,
+    // whether or not a's notice of the move has arrived (test/service/platform-clock.test.ts
+    // shows the case where it has not).
+    assert.equal((await b.post(`${a.prefix}/deals/${deal.id}/advance`)).status, 200);
+    assert.equal((await a.post(`${a.prefix}/deals/${deal.id}/advance`)).status, 200);
+    const activity = (await getDeal(a, deal.id)).activity.map((e) => Date.parse(e.at));
+    assert.ok((activity.at(-1) ?? 0) >= moved, 'acted at the moved time');
+    for (let i = 1; i < activity.length; i++)
+      assert.ok(activity[i] >= activity[i - 1], 'activity times never decrease');
+    // And a's own clock learns the move: a deal it creates a moment later is created then.
+    await sleep(200);
+    const created = await createDeal(a);
+    assert.ok(
+      Date.parse(created.activity[0].at) >= moved,
+      `${created.activity[0].at} before ${new Date(moved).toISOString()}`,
+    );
+    // A reset on b takes a back to the machine's time too.
+    await b.post('/demo/reset');
+    await sleep(200);
+    assert.ok(Date.parse((await createDeal(a)).activity[0].at) < moved - 200 * 3_600_000);
+  });
+});

@@ -1,0 +1,77 @@
+// Service instances as real processes (`npm start`'s command: node --import tsx src/main.ts)
+// over one database, for the tests that race requests across instances.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { httpClient, type TestServer } from './http.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Instance extends TestServer {
+  process: ChildProcess;
+  output: string[];
+}
+
+/** Starts `npm start`'s command on a free port over the database, and waits until it listens. */
+export async function startInstance(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      // Both instances sweep the timers often, so that their sweeps overlap.
+      TIMER_INTERVAL_SECONDS: '0.2',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timeout = setTimeout(() => reject(new Error(`no "listening" line within 60 s:\n${output.join('')}`)), 60_000);
+    const scan = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const found = /listening on (http:\/\/[\w.:[\]]+)/.exec(output.join(''));
+      if (found) {
+        clearTimeout(timeout);
+        resolve(found[1]);
+      }
+    };
+    child.stdout?.on('data', scan);
+    child.stderr?.on('data', scan);
+    child.once('exit', (code) => {
+      clearTimeout(timeout);
+      reject(new Error(`the service exited (${code}) before listening:\n${output.join('')}`));
+    });
+  });
+  // An instance that ends before the test stops it: say why, with everything it wrote (else a
+  // dead instance shows only as "fetch failed" in the tests after it).
+  child.once('exit', (code, signal) => {
+    if (!stopping.has(child)) {
+      process.stderr.write(
+        `\n[multi-instance] an instance exited unasked (code ${code}, signal ${signal}):\n${output.join('')}\n`,
+      );
+    }
+  });
+  return {
+    ...httpClient(url),
+    url,
+    prefix: '/pipeline',
+    server: undefined as never,
+    process: child,
+    output,
+    close: () => stopInstance(child),
+  };
+}
+
+/** The instances being stopped by the test (any other exit is reported). */
+const stopping = new Set<ChildProcess>();
+
+export async function stopInstance(child: ChildProcess): Promise<void> {
+  stopping.add(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
