@@ -43,7 +43,8 @@ async function copyDeals(url: string, seeded: number, total: number) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const id = (n: string) => `'deal_' || lpad(${n}::text, 4, '0')`;
+    // lpad cuts a longer string to the length: ids past 9999 keep all their digits.
+    const id = (n: string) => `'deal_' || lpad((${n})::text, greatest(4, length((${n})::text)), '0')`;
     for (let from = seeded + 1; from <= total; from += 100_000) {
       const to = Math.min(total, from + 99_999);
       await client.query(

@@ -11,6 +11,25 @@ export interface PgOptions {
   poolSize?: number;
 }
 
+/**
+ * Statements are prepared, by name, once per connection: the server parses (and mostly plans)
+ * each text once instead of on every request. Measured on PostgreSQL with 10 clients: creates
+ * 794 → 1,171/s, reads of a deal 2,355 → 3,020/s (docs/performance.md). The texts are the
+ * store's own (values travel as parameters), so they are few; those that vary with the number
+ * of rows written, or are long, past the cap go unnamed, parsed each time as before.
+ */
+const MAX_NAMED = 400;
+const MAX_NAMED_LENGTH = 2000;
+const names = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED && text.length <= MAX_NAMED_LENGTH) {
+    name = `pipeline_${names.size}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 const APPLICATION_NAME = 'sales-pipeline-service';
 /** How long a lost listening connection waits before connecting again. */
 const LISTEN_RETRY_MS = 1000;
@@ -68,7 +87,8 @@ export class PgDatabase implements SqlDatabase {
       });
     const session: SqlSession = {
       query: async <R>(text: string, params?: readonly unknown[]) =>
-        (await track(client.query(text, params as unknown[] | undefined))).rows as R[],
+        (await track(client.query({ text, values: params as unknown[] | undefined, name: statementName(text) })))
+          .rows as R[],
       exec: async (text: string) => {
         await track(client.query(text));
       },
