@@ -35,27 +35,37 @@ function databaseUrl(): string | undefined {
 }
 
 /**
- * Deals `seeded + 1` to `total` as copies of the first `seeded` (each with its own id), in
- * batches, then the sequence and the /health count moved on and the table analysed, as if
- * they had been created one by one.
+ * Copies of the deals loaded so far until there are `total`, each with a number of its own
+ * taken after the sequence's last (the loaded ones may have left gaps), in batches; then the
+ * sequence and the /health count moved on and the table vacuumed and analysed, as if they had
+ * been created one by one.
  */
-async function copyDeals(url: string, seeded: number, total: number) {
+async function copyDeals(url: string, total: number) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    const count = async (sql: string) => Number((await client.query(sql)).rows[0].n);
+    const loaded = await count('SELECT count(*) AS n FROM deals');
+    const base = await count('SELECT last_value AS n FROM deal_numbers');
+    const copies = total - loaded;
+    const last = `deal_${String(base).padStart(4, '0')}`;
     // lpad cuts a longer string to the length: ids past 9999 keep all their digits.
     const id = (n: string) => `'deal_' || lpad((${n})::text, greatest(4, length((${n})::text)), '0')`;
-    for (let from = seeded + 1; from <= total; from += 100_000) {
-      const to = Math.min(total, from + 99_999);
+    for (let from = 1; from <= copies; from += 100_000) {
+      const to = Math.min(copies, from + 99_999);
       await client.query(
-        `INSERT INTO deals (id, stage, stall_due_at, doc)
-         SELECT ${id('n')}, d.stage, d.stall_due_at, jsonb_set(d.doc::jsonb, '{id}', to_jsonb(${id('n')}))::json
-         FROM generate_series($1::int, $2::int) AS n JOIN deals d ON d.id = ${id(`((n - 1) % ${seeded} + 1)`)}`,
-        [from, to],
+        `WITH source AS (SELECT row_number() OVER (ORDER BY length(id), id) AS k, stage, stall_due_at, doc FROM deals
+                         WHERE length(id) < $4::int OR (length(id) = $4::int AND id <= $5))
+         INSERT INTO deals (id, stage, stall_due_at, doc)
+         SELECT ${id('$3::bigint + n')}, s.stage, s.stall_due_at,
+           jsonb_set(s.doc::jsonb, '{id}', to_jsonb(${id('$3::bigint + n')}))::json
+         FROM generate_series($1::bigint, $2::bigint) AS n JOIN source s ON s.k = (n - 1) % ${loaded} + 1`,
+        // The source is the deals numbered up to base (those loaded), not the copies made so far.
+        [from, to, base, last.length, last],
       );
     }
-    await client.query(`SELECT setval('deal_numbers', $1)`, [total]);
-    await client.query('UPDATE event_feed SET deals = deals + $1', [total - seeded]);
+    await client.query(`SELECT setval('deal_numbers', $1)`, [base + copies]);
+    await client.query('UPDATE event_feed SET deals = deals + $1', [copies]);
     // As after a day of autovacuum: hint bits set and the visibility map filled, not first reads.
     await client.query('VACUUM ANALYZE deals');
   } finally {
@@ -100,7 +110,7 @@ async function main() {
       }
     }),
   );
-  if (THROUGH_SERVICE < deals) await copyDeals(databaseUrlUsed as string, THROUGH_SERVICE, deals);
+  if (THROUGH_SERVICE < deals) await copyDeals(databaseUrlUsed as string, deals);
   figures.loadSeconds = Math.round((performance.now() - loadStart) / 10) / 100;
   if (storeKind === 'memory') {
     const perDeal = (heap() - before) / deals;
