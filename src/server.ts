@@ -117,7 +117,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await webhooks.stop();
       // Stops taking requests, waits for those in flight (and so their units of work) and ends
       // the event streams; then the timers' run in progress, if any, finishes.
-      await app.close();
+      // A kept-alive connection whose request was in flight when closing began stays open once
+      // answered, and the server would wait for the client to close it (up to the keep-alive
+      // timeout): such connections are closed as soon as they are idle.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await running;
       service.close();
       await store.close();
