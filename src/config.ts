@@ -8,6 +8,8 @@ export interface Config {
   dealPrefix: string;
   claimTtlHours: number;
   timerIntervalSeconds: number;
+  /** How long SIGTERM/SIGINT lets requests and units of work in flight finish before exiting. */
+  shutdownTimeoutMs: number;
   logLevel: string;
   /** Unset: the in-memory demo store; postgres://… or pglite:… a durable one (src/store/create-store.ts). */
   databaseUrl?: string;
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dealPrefix,
     claimTtlHours: number(env, 'CLAIM_TTL_HOURS', 72, 0.001, 24 * 365),
     timerIntervalSeconds: number(env, 'TIMER_INTERVAL_SECONDS', 5, 0, 86_400),
+    shutdownTimeoutMs: Math.round(number(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 0.1, 3600) * 1000),
     logLevel: env.LOG_LEVEL || 'info',
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

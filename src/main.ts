@@ -10,13 +10,31 @@ try {
     { store },
     `sales pipeline service listening on ${server.url} (deal prefix ${server.config.dealPrefix}, store ${store})`,
   );
+  // Graceful shutdown: no new connection or request is taken (a request on a kept-alive
+  // connection is answered 503), the requests and units of work in flight finish, the event
+  // streams end, the timers' run in progress and the webhook sends finish, the store closes;
+  // all within SHUTDOWN_TIMEOUT_SECONDS, after which the process exits anyway (exit code 1).
+  let stopping = false;
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     server.app.log.info(`${signal}: shutting down`);
-    await server.close();
+    const limit = setTimeout(() => {
+      server.app.log.error(`shutdown took longer than ${server.config.shutdownTimeoutMs} ms: exiting now`);
+      process.exit(1);
+    }, server.config.shutdownTimeoutMs);
+    limit.unref();
+    try {
+      await server.close();
+    } catch (error) {
+      server.app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    server.app.log.info('shut down');
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (error) {
   console.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

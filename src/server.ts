@@ -72,16 +72,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
   let timer: NodeJS.Timeout | undefined;
+  /** The timers' run in progress: closing waits for it. */
+  let running: Promise<void> | undefined;
   if (config.timerIntervalSeconds > 0) {
-    let running = false;
     timer = setInterval(() => {
       if (running) return; // a slow sweep is never run twice at once
-      running = true;
-      service
+      running = service
         .runTimers()
-        .catch((error) => app.log.error({ err: error }, 'platform timers failed'))
+        .then(
+          () => undefined,
+          (error) => app.log.error({ err: error }, 'platform timers failed'),
+        )
         .finally(() => {
-          running = false;
+          running = undefined;
         });
     }, config.timerIntervalSeconds * 1000);
     timer.unref();
@@ -112,7 +115,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (timer) clearInterval(timer);
       stopWaking();
       await webhooks.stop();
-      await app.close();
+      // Stops taking requests, waits for those in flight (and so their units of work) and ends
+      // the event streams; then the timers' run in progress, if any, finishes.
+      // A kept-alive connection whose request was in flight when closing began stays open once
+      // answered, and the server would wait for the client to close it (up to the keep-alive
+      // timeout): such connections are closed as soon as they are idle.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
+      await running;
       service.close();
       await store.close();
     },

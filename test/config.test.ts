@@ -23,6 +23,14 @@ describe('the limits in the configuration', () => {
     if (limit !== undefined) assert.ok(config.maxConnections < limit);
   });
 
+  it('reads SHUTDOWN_TIMEOUT_SECONDS (default 10 s) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).shutdownTimeoutMs, 10_000);
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '2.5' }).shutdownTimeoutMs, 2500);
+    for (const value of ['0', 'soon', '3601']) {
+      assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: value }), /SHUTDOWN_TIMEOUT_SECONDS/);
+    }
+  });
+
   it('reads REQUEST_TIMEOUT_MS, MAX_CONNECTIONS and RATE_LIMIT_PER_MINUTE', () => {
     const config = loadConfig({ REQUEST_TIMEOUT_MS: '5000', MAX_CONNECTIONS: '200', RATE_LIMIT_PER_MINUTE: '120' });
     assert.equal(config.requestTimeoutMs, 5000);
