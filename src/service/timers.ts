@@ -42,6 +42,9 @@ export async function runTimers(host: TimerHost): Promise<number> {
         tried.add(id);
         if (await fire(id)) fired++;
       }
+      // Between batches the event loop gets its turn: on the memory store every unit of work
+      // resolves at once, and a run with thousands due would otherwise hold it throughout.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   await sweep(

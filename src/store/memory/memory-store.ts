@@ -15,6 +15,7 @@ import {
   type StoreReader,
   type UnitOfWork,
 } from '../store.ts';
+import { DueIndex } from './due-index.ts';
 import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
 import { StageIndex } from './stage-index.ts';
@@ -38,23 +39,32 @@ interface Data {
   events: EventLog;
   /** Webhooks and their deliveries (D-42). */
   webhooks: WebhookTables;
+  /** Deals by stall time and gigs by timer time, for the platform timers (due-index.ts). */
+  dealTimers: DueIndex;
+  gigTimers: DueIndex;
 }
 
-const emptyData = (lastSeq = 0, webhookCursor = 0): Data => ({
-  deals: new NumberedTable('deal'),
-  stages: new StageIndex(),
-  gigs: new NumberedTable('gig'),
-  gigsByDeal: new Map(),
-  closers: new NumberedTable('closer'),
-  payouts: new Map(),
-  payoutsByCloser: new Map(),
-  payoutsByDeal: new Map(),
-  counters: { deal: 0, gig: 0, closer: 0 },
-  clockOffsetMs: 0,
-  answers: new Map(),
-  events: new EventLog(lastSeq),
-  webhooks: new WebhookTables(webhookCursor),
-});
+function emptyData(lastSeq = 0, webhookCursor = 0): Data {
+  const deals = new NumberedTable<Deal>('deal');
+  const gigs = new NumberedTable<Gig>('gig');
+  return {
+    deals,
+    stages: new StageIndex(),
+    gigs,
+    gigsByDeal: new Map(),
+    closers: new NumberedTable('closer'),
+    payouts: new Map(),
+    payoutsByCloser: new Map(),
+    payoutsByDeal: new Map(),
+    counters: { deal: 0, gig: 0, closer: 0 },
+    clockOffsetMs: 0,
+    answers: new Map(),
+    events: new EventLog(lastSeq),
+    webhooks: new WebhookTables(webhookCursor),
+    dealTimers: new DueIndex((n, dueAt) => deals.at(n)?.stallDueAt === dueAt),
+    gigTimers: new DueIndex((n, dueAt) => gigs.at(n)?.timerDueAt === dueAt),
+  };
+}
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
 
@@ -153,19 +163,14 @@ class MemoryReader implements StoreReader {
   async clockOffsetMs() {
     return this.data.clockOffsetMs;
   }
+  // From the due-time indexes: what is due, in due order, without reading every record.
   async dueGigs(now: number, limit: number) {
-    const due: Gig[] = [];
-    for (const gig of this.data.gigs.values()) {
-      if (gig.timerDueAt !== undefined && gig.timerDueAt <= now) due.push(gig);
-    }
-    return due.sort((a, b) => (a.timerDueAt as number) - (b.timerDueAt as number) || byId(a, b)).slice(0, limit);
+    const { gigs, gigTimers } = this.data;
+    return gigTimers.due(now, limit).map((n) => gigs.at(n) as Gig);
   }
   async dueDeals(now: number, limit: number) {
-    const due: Deal[] = [];
-    for (const deal of this.data.deals.values()) {
-      if (deal.stallDueAt !== undefined && deal.stallDueAt <= now) due.push(deal);
-    }
-    return due.sort((a, b) => (a.stallDueAt as number) - (b.stallDueAt as number) || byId(a, b)).slice(0, limit);
+    const { deals, dealTimers } = this.data;
+    return dealTimers.due(now, limit).map((n) => deals.at(n) as Deal);
   }
 }
 
@@ -200,18 +205,29 @@ class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     const previous = deals.set(deal);
     const number = deals.numberOf(deal.id) as number;
     if (previous?.stage !== deal.stage) stages.set(number, deal.stage);
+    const timers = this.data.dealTimers;
+    const moved = previous?.stallDueAt !== deal.stallDueAt;
+    if (moved && deal.stallDueAt !== undefined) timers.add(number, deal.stallDueAt);
     this.undo.push(() => {
       deals.restore(deal.id, previous);
       stages.set(number, previous?.stage);
+      // The entry this put added is stale once undone; the previous time's may have been
+      // dropped meanwhile (a timer read in this unit of work saw it stale): it is added again.
+      if (moved && previous?.stallDueAt !== undefined) timers.add(number, previous.stallDueAt);
     });
   }
   async putGig(gig: Gig) {
     const { gigs, gigsByDeal } = this.data;
     const previous = gigs.set(gig);
     if (!previous) append(gigsByDeal, gig.dealId, gig.id);
+    const timers = this.data.gigTimers;
+    const number = gigs.numberOf(gig.id) as number;
+    const moved = previous?.timerDueAt !== gig.timerDueAt;
+    if (moved && gig.timerDueAt !== undefined) timers.add(number, gig.timerDueAt);
     this.undo.push(() => {
       gigs.restore(gig.id, previous);
       if (!previous) gigsByDeal.get(gig.dealId)?.pop();
+      if (moved && previous?.timerDueAt !== undefined) timers.add(number, previous.timerDueAt);
     });
   }
   async putCloser(closer: Closer) {
