@@ -22,13 +22,13 @@ describe('graceful shutdown on SIGTERM', { skip: server?.skip }, () => {
       // A client of the event stream, reading everything.
       const stream = await fetch(`${instance.url}/events/stream`);
       assert.equal(stream.status, 200);
+      let streamed = '';
       const reading = (async () => {
         const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-        let text = '';
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) return text;
-          text += new TextDecoder().decode(value);
+          if (done) return streamed;
+          streamed += new TextDecoder().decode(value);
         }
       })();
       // Sells in flight, from several connections, until the service stops taking them.
@@ -52,7 +52,12 @@ describe('graceful shutdown on SIGTERM', { skip: server?.skip }, () => {
           }
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The signal comes once sells are flowing and the stream has carried one (however loaded
+      // the machine), within ten seconds.
+      for (let waited = 0; waited < 10_000 && !/event: deal\.created/.test(streamed); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
       const exited = new Promise<{ code: number | null; ms: number }>((resolve) => {
         const start = Date.now();
         instance.process.once('exit', (code) => resolve({ code, ms: Date.now() - start }));
@@ -74,8 +79,7 @@ describe('graceful shutdown on SIGTERM', { skip: server?.skip }, () => {
       for (const a of answers) {
         assert.ok([201, 503, 'ECONNREFUSED', 'UND_ERR_SOCKET', 'ECONNRESET'].includes(a), `answer ${a}`);
       }
-      const streamed = await reading;
-      assert.match(streamed, /event: deal\.created/, 'the stream carried the sells until it ended');
+      assert.match(await reading, /event: deal\.created/, 'the stream carried the sells until it ended');
       if (schema) {
         // Exactly the sales answered 201 are stored: none committed and left unanswered.
         const again = await startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0' });
