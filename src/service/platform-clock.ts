@@ -26,11 +26,6 @@ export class PlatformClock {
     private readonly readOffset: () => Promise<number>,
   ) {}
 
-  /** The machine clock (idempotency keys and the feed's retention age in real time). */
-  machineNow(): number {
-    return this.clock.now();
-  }
-
   /**
    * The platform's time now. The first call reads the offset, through `reader` when given (a
    * unit of work in progress: the memory store would make a separate read wait for it to end).

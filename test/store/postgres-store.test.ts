@@ -7,11 +7,35 @@ import type { Deal } from '../../src/domain/records.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
-import { type SqlDatabase, sqlState } from '../../src/store/postgres/sql-database.ts';
+import { type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
+
+/**
+ * The database `pg` with every statement of its sessions passed through `query` (which sends it
+ * on, or not), and every `exec` told to `onExec` before it is sent.
+ */
+function intercepted(
+  pg: PgDatabase,
+  query: (text: string, params: readonly unknown[] | undefined, session: SqlSession) => Promise<unknown[]>,
+  onExec: (text: string) => void = () => undefined,
+): SqlDatabase {
+  return {
+    session: (work) =>
+      pg.session((session) =>
+        work({
+          query: <R>(text: string, params?: readonly unknown[]) => query(text, params, session) as Promise<R[]>,
+          exec: (text) => {
+            onExec(text);
+            return session.exec(text);
+          },
+        }),
+      ),
+    close: () => pg.close(),
+  };
+}
 
 const server = await postgresForTests();
 
@@ -113,22 +137,14 @@ if (server.skip !== undefined) {
       schema = await createTestSchema(baseUrl, 'pipeline');
       // One connection: a unit of work that failed must leave it usable for the next.
       const pg = new PgDatabase(schema.url, { poolSize: 1 });
-      const db: SqlDatabase = {
-        session: (work) =>
-          pg.session((session) =>
-            work({
-              query: (text, params) => {
-                sent.push(text.replace(/\s+/g, ' ').trim());
-                return session.query(text, params);
-              },
-              exec: (text) => {
-                sent.push(text);
-                return session.exec(text);
-              },
-            }),
-          ),
-        close: () => pg.close(),
-      };
+      const db = intercepted(
+        pg,
+        (text, params, session) => {
+          sent.push(text.replace(/\s+/g, ' ').trim());
+          return session.query(text, params);
+        },
+        (text) => sent.push(text),
+      );
       store = await SqlStore.open(db);
       await store.transaction(async (uow) => {
         await putCreated(uow, sampleDeal('deal_0001'), sampleCloser('closer_0001'));
@@ -212,22 +228,13 @@ if (server.skip !== undefined) {
     before(async () => {
       schema = await createTestSchema(baseUrl, 'collide');
       const pg = new PgDatabase(schema.url, { poolSize: 2 });
-      const db: SqlDatabase = {
-        session: (work) =>
-          pg.session((session) =>
-            work({
-              query: (text, params) => {
-                if (failing && failing.times > 0 && /^SELECT nextval/.test(text)) {
-                  failing.times--;
-                  return Promise.reject(Object.assign(new Error(`injected ${failing.code}`), { code: failing.code }));
-                }
-                return session.query(text, params);
-              },
-              exec: (text) => session.exec(text),
-            }),
-          ),
-        close: () => pg.close(),
-      };
+      const db = intercepted(pg, (text, params, session) => {
+        if (failing && failing.times > 0 && /^SELECT nextval/.test(text)) {
+          failing.times--;
+          return Promise.reject(Object.assign(new Error(`injected ${failing.code}`), { code: failing.code }));
+        }
+        return session.query(text, params);
+      });
       store = await SqlStore.open(db);
     });
     after(async () => {

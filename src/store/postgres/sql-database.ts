@@ -55,3 +55,16 @@ export async function rollback(session: SqlSession): Promise<void> {
   // A failed ROLLBACK means a dead connection; the adapter discards it, the original error stands.
   await session.query('ROLLBACK').catch(() => undefined);
 }
+
+/**
+ * Takes the next number of a sequence owned by `table`'s id column (D-28, migration 008). The
+ * table is locked first, the order the demo reset's TRUNCATE locks them in: a unit that takes a
+ * number while a reset runs waits for it instead of deadlocking with it. Sent together.
+ */
+export async function nextInSequence(query: SqlSession['query'], table: string, sequence: string): Promise<number> {
+  const [, [row]] = await Promise.all([
+    query(`LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`),
+    query<{ value: string | number }>(`SELECT nextval('${sequence}') AS value`),
+  ]);
+  return Number(row.value);
+}

@@ -11,6 +11,7 @@ import type {
   WebhookReader,
   WebhookUnit,
 } from '../webhooks.ts';
+import { nextInSequence } from './sql-database.ts';
 
 export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
@@ -87,12 +88,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   }
 
   async takeNumber() {
-    // As SqlUnitOfWork.takeNumber: the table, then its sequence (migration 008).
-    const [, [row]] = await Promise.all([
-      this.send('LOCK TABLE webhooks IN ROW EXCLUSIVE MODE'),
-      this.send<{ value: Num }>("SELECT nextval('webhook_numbers') AS value"),
-    ]);
-    return Number(row.value);
+    return nextInSequence((text, params) => this.send(text, params), 'webhooks', 'webhook_numbers');
   }
 
   async put(hook: Webhook) {

@@ -1,0 +1,200 @@
+// Reads on PostgreSQL SQL (the `pg` adapter and PGlite): what Store.read runs in its READ ONLY
+// REPEATABLE READ snapshot, and what a unit of work reads (sql-unit-of-work.ts overrides the
+// reads of records with locked ones). Lists, ledgers, counts and timer scans never lock.
+
+import type { PublicEventDraft } from '../../domain/public-events.ts';
+import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
+import { type PayoutRow, payoutFromRow } from './codec.ts';
+import type { SqlSession } from './sql-database.ts';
+import { SqlWebhookReader } from './sql-webhooks.ts';
+
+/** Id order is number order (compareIds): shorter ids first, then byte order ("C" collation). */
+export const BY_ID = 'length(id), id';
+const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
+
+export const ignore = () => undefined;
+
+/** Numbered query parameters: param(value) appends one and answers its placeholder. */
+export function parameters() {
+  const params: unknown[] = [];
+  return {
+    params,
+    param: (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** Records after an id in id order (a placeholder for the id). */
+const afterId = (placeholder: string) =>
+  `(length(id), id) > (length(${placeholder}::text), ${placeholder}::text COLLATE "C")`;
+
+export class SqlReader implements StoreReader {
+  constructor(protected readonly session: SqlSession) {}
+
+  get webhooks() {
+    return new SqlWebhookReader((text, params) => this.send(text, params));
+  }
+
+  /**
+   * Sends one read now. A unit of work sends its buffered puts just before it, so that it reads
+   * its own writes.
+   */
+  protected send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    return this.session.query<R>(text, params);
+  }
+
+  protected async docs<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.send<{ doc: T }>(text, params)).map((row) => row.doc);
+  }
+
+  private async payouts(where: string, id: string): Promise<PayoutLine[]> {
+    const rows = await this.send<PayoutRow>(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE ${where} = $1 ORDER BY seq`, [
+      id,
+    ]);
+    return rows.map(payoutFromRow);
+  }
+
+  async getDeal(id: string): Promise<Deal | undefined> {
+    return (await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1', [id]))[0];
+  }
+
+  async getGig(id: string): Promise<Gig | undefined> {
+    return (await this.docs<Gig>('SELECT doc FROM gigs WHERE id = $1', [id]))[0];
+  }
+
+  async getCloser(id: string): Promise<Closer | undefined> {
+    return (await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1', [id]))[0];
+  }
+
+  gigsOfDeal(dealId: string): Promise<Gig[]> {
+    return this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID}`, [dealId]);
+  }
+
+  // Lists, ledgers, counts and timer scans never lock: they inform, the locked reads decide.
+  listDeals(filter: DealFilter) {
+    const { params, param } = parameters();
+    const where: string[] = [];
+    // A stage filter reads the (stage, length(id), id) index from the page's start (migration
+    // 002): as a row comparison the cursor is an index bound, so a rare stage among a million
+    // deals cannot lead the planner to walk the id index and filter.
+    let order = BY_ID;
+    if (filter.stage !== undefined) {
+      const stage = param(filter.stage);
+      where.push(`stage = ${stage}`);
+      if (filter.afterId !== undefined) {
+        const after = param(filter.afterId);
+        where.push(`(stage, length(id), id) > (${stage}::text, length(${after}::text), ${after}::text COLLATE "C")`);
+      }
+      order = `stage, ${BY_ID}`;
+    }
+    if (filter.role !== undefined) {
+      // D-8 in SQL: gone_dark makes the nurturer; otherwise the stage says setter or closer.
+      const goneDark = `EXISTS (SELECT 1 FROM json_array_elements_text(doc->'signals') s WHERE s = 'gone_dark')`;
+      const setterStages = `stage IN ('sourced', 'qualified')`;
+      if (filter.role === 'nurturer') where.push(goneDark);
+      else where.push(`NOT ${goneDark} AND ${filter.role === 'setter' ? '' : 'NOT '}${setterStages}`);
+    }
+    if (filter.humanTrack !== undefined) {
+      where.push(`(doc->>'humanTrack') ${filter.humanTrack ? '=' : 'IS DISTINCT FROM'} 'true'`);
+    }
+    if (filter.closerId !== undefined) {
+      where.push(`id IN (SELECT deal_id FROM gigs WHERE doc->>'closerId' = ${param(filter.closerId)})`);
+    }
+    if (filter.afterId !== undefined && filter.stage === undefined) where.push(afterId(param(filter.afterId)));
+    const limit = param(filter.limit);
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
+    return this.docs<Deal>(`SELECT doc FROM deals ${clause}ORDER BY ${order} LIMIT ${limit}`, params);
+  }
+
+  listGigs(filter: GigFilter = {}) {
+    const { params, param } = parameters();
+    const where: string[] = [];
+    if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
+    if (filter.role !== undefined) where.push(`doc->>'role' = ${param(filter.role)}`);
+    if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
+    if (filter.closerId !== undefined) where.push(`doc->>'closerId' = ${param(filter.closerId)}`);
+    if (filter.afterId !== undefined) where.push(afterId(param(filter.afterId)));
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
+    const limit = filter.limit === undefined ? '' : ` LIMIT ${param(filter.limit)}`;
+    return this.docs<Gig>(`SELECT doc FROM gigs ${clause}ORDER BY ${BY_ID}${limit}`, params);
+  }
+
+  listClosers(page: { afterId?: string; limit?: number } = {}) {
+    const { params, param } = parameters();
+    const where = page.afterId === undefined ? '' : ` WHERE ${afterId(param(page.afterId))}`;
+    const limit = page.limit === undefined ? '' : ` LIMIT ${param(page.limit)}`;
+    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${BY_ID}${limit}`, params);
+  }
+
+  payoutsOfCloser(closerId: string) {
+    return this.payouts('closer_id', closerId);
+  }
+
+  async payoutsOfClosers(closerIds: readonly string[]) {
+    const ledgers = new Map<string, PayoutLine[]>(closerIds.map((id) => [id, []]));
+    if (closerIds.length === 0) return ledgers;
+    // The ids travel as one JSON array parameter: the same SQL on `pg` and on PGlite.
+    const rows = await this.send<PayoutRow>(
+      `SELECT ${PAYOUT_COLUMNS} FROM payouts
+       WHERE closer_id IN (SELECT json_array_elements_text($1::json)) ORDER BY seq`,
+      [JSON.stringify(closerIds)],
+    );
+    for (const row of rows) ledgers.get(row.closer_id)?.push(payoutFromRow(row));
+    return ledgers;
+  }
+
+  payoutsOfDeal(dealId: string) {
+    return this.payouts('deal_id', dealId);
+  }
+
+  async counts() {
+    // Kept by the sequencer, plus the creations still in the outbox (migration 009): no scan.
+    const [row] = await this.send<{ deals: string | number; closers: string | number }>(
+      `SELECT deals + (SELECT count(*) FROM event_outbox WHERE type = 'deal.created') AS deals,
+         closers + (SELECT count(*) FROM event_outbox WHERE type = 'closer.enrolled') AS closers FROM event_feed`,
+    );
+    return { deals: Number(row.deals), closers: Number(row.closers) };
+  }
+
+  async clockOffsetMs() {
+    const [row] = await this.session.query<{ ms: string | number }>('SELECT clock_offset_ms AS ms FROM settings');
+    return Number(row.ms);
+  }
+
+  lastSeqRow() {
+    return this.send<{ last_seq: string | number }>('SELECT last_seq FROM event_feed');
+  }
+
+  /** A page of the feed: only sequenced events are in `events` (see migration 004). */
+  async eventsPage(filter: EventFilter): Promise<StoredEvent[]> {
+    const { params, param } = parameters();
+    const where = [`seq > ${param(filter.after)}`];
+    if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
+    if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
+    const rows = await this.send<{ seq: string | number; type: string; at: string | number; data: unknown }>(
+      `SELECT seq, type, at, data FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
+      params,
+    );
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      event: { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft,
+    }));
+  }
+
+  dueGigs(now: number, limit: number) {
+    return this.docs<Gig>(`SELECT doc FROM gigs WHERE timer_due_at <= $1 ORDER BY timer_due_at, ${BY_ID} LIMIT $2`, [
+      now,
+      limit,
+    ]);
+  }
+
+  dueDeals(now: number, limit: number) {
+    return this.docs<Deal>(`SELECT doc FROM deals WHERE stall_due_at <= $1 ORDER BY stall_due_at, ${BY_ID} LIMIT $2`, [
+      now,
+      limit,
+    ]);
+  }
+}

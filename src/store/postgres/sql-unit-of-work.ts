@@ -1,0 +1,324 @@
+// A unit of work on PostgreSQL SQL: one READ COMMITTED transaction whose reads of records lock
+// them, whose puts are buffered and written together, and which takes ids from the sequences
+// (sql-store.ts says how the whole keeps its correctness across instances).
+import { compareIds, type IdKind } from '../../domain/ids.ts';
+import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
+import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
+import { closerValues, dealValues, gigValues, payoutParams } from './codec.ts';
+import { later, nextInSequence } from './sql-database.ts';
+import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
+import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
+
+/** The channel on which instances tell each other of moves of the demo clock (migration-free). */
+export const CLOCK_CHANNEL = 'pipeline_demo_clock';
+/** The notification of a new offset (in SQL: $offset names the offset's expression). */
+const notifyClock = (offset: string, reset: boolean) =>
+  `pg_notify('${CLOCK_CHANNEL}', json_build_object('schema', current_schema(), 'offsetMs', ${offset}, 'reset', ${reset})::text)`;
+
+/** Where each kind's numbers come from (D-28, migration 008). */
+const NUMBERED: Record<IdKind, { table: string; sequence: string }> = {
+  deal: { table: 'deals', sequence: 'deal_numbers' },
+  gig: { table: 'gigs', sequence: 'gig_numbers' },
+  closer: { table: 'closers', sequence: 'closer_numbers' },
+};
+
+/** How each table is upserted: its columns (the document last) and what a second put replaces. */
+const UPSERTS = {
+  deals: { columns: ['id', 'stage', 'stall_due_at', 'doc'], update: ['stage', 'stall_due_at', 'doc'] },
+  gigs: { columns: ['id', 'deal_id', 'status', 'timer_due_at', 'doc'], update: ['status', 'timer_due_at', 'doc'] },
+  closers: { columns: ['id', 'doc'], update: ['doc'] },
+} as const;
+
+/**
+ * One multi-row INSERT … ON CONFLICT DO UPDATE, a parameter per value (appended to params).
+ * Plain parameters rather than one JSON array unpacked in SQL: PostgreSQL cannot turn a
+ * \u0000 escape inside JSON into text, and a document may carry one.
+ */
+function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[]): string {
+  const { columns, update } = UPSERTS[table];
+  const tuples = rows.map((row) => {
+    const placeholders = row.map((value, i) => {
+      params.push(value);
+      return columns[i] === 'doc' ? `$${params.length}::json` : `$${params.length}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}
+    ON CONFLICT (id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+}
+
+export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
+  // Puts not yet written.
+  private pendingDeals = new Map<string, Deal>();
+  private pendingGigs = new Map<string, Gig>();
+  private pendingClosers = new Map<string, Closer>();
+  /** Outbox rows not yet written (type, deal_id, at, recorded_at, data). */
+  private pendingEvents: unknown[][] = [];
+  /** Whether this unit of work published anything (the store then sequences after the commit). */
+  published = false;
+  // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
+  // is held; a read that comes back later never replaces a put (the put is newer).
+  private readonly heldDeals = new Map<string, Deal>();
+  private readonly heldGigs = new Map<string, Gig>();
+  private readonly heldClosers = new Map<string, Closer>();
+  /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
+  private readonly dealsWithGigs = new Set<string>();
+
+  override get webhooks() {
+    return new SqlWebhookUnit(
+      (text, params) => this.send(text, params),
+      (after, limit) => this.eventsPage({ after, limit }),
+    );
+  }
+
+  protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    const written = this.flush();
+    const rows = this.session.query<R>(text, params);
+    // The write's error is the one to report: the read behind it fails only because of it.
+    return written.then(
+      () => rows,
+      (error) => {
+        rows.catch(ignore);
+        throw error;
+      },
+    );
+  }
+
+  /** Writes every buffered put: one statement, whatever the number of records and tables. */
+  flush(): Promise<void> {
+    const statements: string[] = [];
+    const params: unknown[] = [];
+    const deals = [...this.pendingDeals.values()];
+    const gigs = [...this.pendingGigs.values()];
+    const closers = [...this.pendingClosers.values()];
+    if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
+    if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
+    if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
+    if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
+    if (statements.length === 0) return Promise.resolve();
+    // Cleared as the write is sent, so that a read racing this flush does not write twice.
+    this.pendingDeals = new Map();
+    this.pendingGigs = new Map();
+    this.pendingClosers = new Map();
+    this.pendingEvents = [];
+    const last = statements.pop() as string;
+    const sql =
+      statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
+    return this.session.query(sql, params).then(ignore);
+  }
+
+  override async getDeal(id: string) {
+    const held = this.heldDeals.get(id);
+    if (held) return held;
+    const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
+    if (deal) this.hold(this.heldDeals, deal);
+    return deal;
+  }
+
+  override async gigsOfDeal(dealId: string) {
+    if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
+    const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
+    this.holdGigsOf(dealId, gigs);
+    return gigs;
+  }
+
+  override async getGig(id: string) {
+    const held = this.heldGigs.get(id);
+    if (held && this.dealsWithGigs.has(held.dealId)) return held;
+    // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
+    // of work follows), then all its gigs in id order, sent together. The second statement runs
+    // once the first holds the deal's lock.
+    const deal = later(
+      this.docs<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
+    );
+    const gigs = this.docs<Gig>(
+      `SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID} FOR UPDATE`,
+      [id],
+    );
+    const [[locked], siblings] = await Promise.all([deal, gigs]);
+    if (locked) {
+      this.hold(this.heldDeals, locked);
+      this.holdGigsOf(locked.id, siblings);
+    }
+    return siblings.find((gig) => gig.id === id);
+  }
+
+  override async getCloser(id: string) {
+    const held = this.heldClosers.get(id);
+    if (held) return held;
+    const [closer] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
+    if (closer) this.hold(this.heldClosers, closer);
+    return closer;
+  }
+
+  /** Holds a record read under its lock, unless this unit of work already holds it (or put it). */
+  private hold<T extends { id: string }>(held: Map<string, T>, record: T) {
+    if (!held.has(record.id)) held.set(record.id, record);
+  }
+
+  private holdGigsOf(dealId: string, gigs: readonly Gig[]) {
+    for (const gig of gigs) this.hold(this.heldGigs, gig);
+    this.dealsWithGigs.add(dealId);
+  }
+
+  private heldGigsOf(dealId: string): Gig[] {
+    return [...this.heldGigs.values()].filter((gig) => gig.dealId === dealId).sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  async nextNumbers() {
+    const next = (kind: IdKind) =>
+      `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${NUMBERED[kind].sequence}) AS ${kind}`;
+    const [row] = await this.session.query<Record<IdKind, string | number>>(
+      `SELECT ${next('deal')}, ${next('gig')}, ${next('closer')}`,
+    );
+    return { deal: Number(row.deal), gig: Number(row.gig), closer: Number(row.closer) };
+  }
+
+  async takeNumber(kind: IdKind) {
+    const { table, sequence } = NUMBERED[kind];
+    return nextInSequence((text, params) => this.session.query(text, params), table, sequence);
+  }
+
+  async putDeal(deal: Deal) {
+    this.pendingDeals.set(deal.id, deal);
+    this.heldDeals.set(deal.id, deal);
+  }
+
+  async putGig(gig: Gig) {
+    this.pendingGigs.set(gig.id, gig);
+    this.heldGigs.set(gig.id, gig);
+  }
+
+  async putCloser(closer: Closer) {
+    this.pendingClosers.set(closer.id, closer);
+    this.heldClosers.set(closer.id, closer);
+  }
+
+  async appendPayout(line: PayoutLine) {
+    // The primary key on gig_id refuses a second line; DO NOTHING keeps the transaction usable
+    // and waits for a racing writer of the same line to finish before deciding.
+    const inserted = await this.session.query(
+      `INSERT INTO payouts (gig_id, closer_id, deal_id, role, kind, amount_cents, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (gig_id) DO NOTHING RETURNING gig_id`,
+      payoutParams(line),
+    );
+    if (inserted.length === 0) throw new DuplicatePayoutError(line.gigId);
+  }
+
+  // Every change of the offset is told to the other instances when it commits (watchClockOffset).
+  async setClockOffsetMs(offsetMs: number) {
+    await this.session.query(
+      `WITH moved AS (UPDATE settings SET clock_offset_ms = $1 RETURNING clock_offset_ms)
+       SELECT ${notifyClock('clock_offset_ms', true)} FROM moved`,
+      [offsetMs],
+    );
+  }
+
+  async advanceClockOffsetMs(deltaMs: number) {
+    // One UPDATE: a read then a write would let a racing advance from another instance be lost.
+    const [row] = await this.session.query<{ ms: string | number }>(
+      `WITH moved AS (UPDATE settings SET clock_offset_ms = clock_offset_ms + $1 RETURNING clock_offset_ms)
+       SELECT clock_offset_ms AS ms, ${notifyClock('clock_offset_ms', false)} FROM moved`,
+      [deltaMs],
+    );
+    return Number(row.ms);
+  }
+
+  async getAnswer(key: string) {
+    const [row] = await this.send<{
+      fingerprint: string;
+      status: number;
+      body: string;
+      location: string | null;
+      etag: string | null;
+      stored_at: string | number;
+    }>('SELECT fingerprint, status, body, location, etag, stored_at FROM idempotency_keys WHERE key = $1', [key]);
+    if (!row) return undefined;
+    const answer: StoredAnswer = {
+      fingerprint: row.fingerprint,
+      status: row.status,
+      body: row.body,
+      storedAt: Number(row.stored_at),
+    };
+    if (row.location !== null) answer.location = row.location;
+    if (row.etag !== null) answer.etag = row.etag;
+    return answer;
+  }
+
+  async putAnswer(key: string, answer: StoredAnswer) {
+    await this.send(
+      `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+         body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at`,
+      [
+        key,
+        answer.fingerprint,
+        answer.status,
+        answer.body,
+        answer.location ?? null,
+        answer.etag ?? null,
+        answer.storedAt,
+      ],
+    );
+  }
+
+  async purgeAnswers(before: number) {
+    const rows = await this.send('DELETE FROM idempotency_keys WHERE stored_at < $1 RETURNING key', [before]);
+    return rows.length;
+  }
+
+  async publish(events: readonly PublicEventDraft[], recordedAt: number) {
+    // Buffered like the puts: written with them, in the unit's last statement.
+    for (const event of events) {
+      this.pendingEvents.push([
+        event.type,
+        eventDealId(event) ?? null,
+        event.at,
+        recordedAt,
+        JSON.stringify(event.data),
+      ]);
+    }
+    if (events.length > 0) this.published = true;
+  }
+
+  async purgeEvents(before: number) {
+    const rows = await this.send('DELETE FROM events WHERE recorded_at < $1 RETURNING seq', [before]);
+    return rows.length;
+  }
+
+  async lock(name: string) {
+    await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
+  }
+
+  async wipe() {
+    // Puts made earlier in this unit of work are wiped with the rest, and nothing is held.
+    this.pendingDeals = new Map();
+    this.pendingGigs = new Map();
+    this.pendingClosers = new Map();
+    this.pendingEvents = [];
+    this.heldDeals.clear();
+    this.heldGigs.clear();
+    this.heldClosers.clear();
+    this.dealsWithGigs.clear();
+    await this.session.exec(
+      // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
+      // this transaction (migration 008).
+      `TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
+       UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
+       SELECT ${notifyClock('0', true)}`,
+    );
+  }
+}
+
+/** The outbox rows' INSERT (columns as publish buffers them), a parameter per value. */
+function outboxInsert(rows: unknown[][], params: unknown[]): string {
+  const tuples = rows.map((row) => {
+    const placeholders = row.map((value, i) => {
+      params.push(value);
+      return i === 4 ? `$${params.length}::json` : `$${params.length}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  return `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data) VALUES ${tuples.join(', ')}`;
+}
