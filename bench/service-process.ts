@@ -2,7 +2,9 @@
 // free loopback port.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,6 +20,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** `entry` bundled as scripts/build.mjs bundles the service, into dist/bench/. */
+async function compiled(entry: string): Promise<string> {
+  const outfile = `dist/bench/${basename(entry, '.ts')}.js`;
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
@@ -30,7 +49,14 @@ export async function startServiceProcess(
   entry = 'src/main.ts',
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  // The service runs as `npm start` runs it, compiled (scripts/start.mjs builds when stale), and
+  // another entry (the bare-Fastify reference) is compiled the same way, so that both pay the
+  // same runtime; BENCH_RUNTIME=tsx runs the sources through the TypeScript loader instead.
+  const args =
+    process.env.BENCH_RUNTIME === 'tsx'
+      ? [...nodeArgs, '--import', 'tsx', entry]
+      : [...nodeArgs, entry === 'src/main.ts' ? 'scripts/start.mjs' : await compiled(entry)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     // BENCH_STDOUT=ignore sends the service's stdout (its request log) to /dev/null.

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The project's command line (`npx sales-pipeline-gate ...` from a clone after npm ci). The code is
-// TypeScript run through tsx, as `npm start` runs it: tsx is registered here, then src/cli.ts runs.
-import { register } from 'tsx/esm/api';
+// The project's command line (`npx sales-pipeline-gate ...` from a clone after npm ci): the
+// compiled src/cli.ts (dist/cli.js), built first when missing or stale, as `npm start` does.
+import { ensureBuilt } from '../scripts/build.mjs';
 
-register();
-const { main } = await import(new URL('../src/cli.ts', import.meta.url).href);
 try {
+  await ensureBuilt();
+  process.setSourceMapsEnabled(true);
+  const { main } = await import('../dist/cli.js');
   const code = await main(process.argv.slice(2));
   if (code !== undefined) process.exitCode = code;
 } catch (error) {

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build.mjs';
 
 function find(dir) {
   let found = [];
@@ -20,6 +21,9 @@ function find(dir) {
   }
   return found;
 }
+
+// The tests that start `npm start`'s process run the build: made once here, before they race.
+await ensureBuilt();
 
 const only = process.argv.slice(2);
 const files = only.length > 0 ? only : find('test').sort();

@@ -1,4 +1,4 @@
-// The project's command line (bin/sales-pipeline-gate.mjs runs it through tsx):
+// The project's command line (bin/sales-pipeline-gate.mjs runs its build, dist/cli.js):
 //   sales-pipeline-gate mcp               the demo's MCP server over stdio, on a fresh in-memory store
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
 //   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries

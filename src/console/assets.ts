@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { projectFile } from '../project-files.ts';
 
 export interface ConsoleAssets {
   /** The page, for a deal service under `prefix`. */
@@ -15,7 +16,7 @@ export interface ConsoleAssets {
   files: Map<string, { bytes: Uint8Array; type: string }>;
 }
 
-const ENTRY = fileURLToPath(new URL('../../web/main.tsx', import.meta.url));
+const ENTRY = fileURLToPath(projectFile('web/main.tsx'));
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 async function buildAssets(): Promise<ConsoleAssets> {

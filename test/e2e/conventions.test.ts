@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { describeStore } from '../../src/store/create-store.ts';
 import { type Answer, startTestServer, type TestServer } from '../support/http.ts';
+import { NPM_START } from '../support/instances.ts';
 import {
   ADA,
   createDeal,
@@ -743,7 +744,7 @@ describe('conventions: one request log line per request (D-38)', () => {
 
 /** `npm start` in a new process on a free port; its start-up line (JSON), then stopped by its pid. */
 async function startUpLine(databaseUrl: string): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, NPM_START, {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: {
       ...process.env,

@@ -9,6 +9,7 @@ import { RootCatalog } from '../../src/root/catalog.ts';
 import { buildSandbox } from '../../src/root/sandbox.ts';
 import { encodeCursor } from '../../src/views/cursor.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
+import { NPM_START } from '../support/instances.ts';
 
 const STAGES = ['sourced', 'qualified', 'meeting', 'proposal', 'negotiation', 'closed_won', 'closed_lost'];
 const TERMINAL = ['closed_won', 'closed_lost'];
@@ -546,7 +547,7 @@ describe('ROOT collections treat scope, limit and cursor alike: /deals and /gigs
 
 /** `npm start` in a new process (its own sandbox build), on a free port; stopped by its pid. */
 async function startProcess(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, NPM_START, {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: {
       ...process.env,

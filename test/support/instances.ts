@@ -1,10 +1,13 @@
-// Service instances as real processes (`npm start`'s command: node --import tsx src/main.ts)
-// over one database, for the tests that race requests across instances.
+// Service instances as real processes (`npm start`'s command: node scripts/start.mjs, the
+// compiled build) over one database, for the tests that race requests across instances.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { httpClient, type TestServer } from './http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `npm start`'s arguments to node, run from the project's root. */
+export const NPM_START = ['scripts/start.mjs'];
 
 export interface Instance extends TestServer {
   process: ChildProcess;
@@ -13,7 +16,7 @@ export interface Instance extends TestServer {
 
 /** Starts `npm start`'s command on a free port over the database, and waits until it listens. */
 export async function startInstance(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, NPM_START, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -3,6 +3,7 @@
 // advisory lock, so instances that start at once apply each migration exactly once: the
 // others wait, then find it recorded. Migrations only ever add; starting never wipes data.
 import { readdir, readFile } from 'node:fs/promises';
+import { projectFile } from '../../project-files.ts';
 import type { SqlDatabase } from './sql-database.ts';
 
 export interface Migration {
@@ -11,7 +12,7 @@ export interface Migration {
   sql: string;
 }
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = projectFile('src/store/postgres/migrations/');
 
 export async function loadMigrations(): Promise<Migration[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+-[\w-]+\.sql$/.test(f));
