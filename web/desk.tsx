@@ -205,7 +205,11 @@ export function Desk() {
               },
             });
             if (answer.data) {
-              choose(answer.data.id);
+              // Listed at once, so that the acting closer's select shows the new closer while
+              // the desk reloads (it showed none until the list came back).
+              const enrolled = answer.data;
+              setClosers((all) => (all.some((c) => c.id === enrolled.id) ? all : [...all, enrolled]));
+              choose(enrolled.id);
               setName('');
               setSaid(`Enrolled ${answer.data.name}.`);
             } else setSaid((answer.error as ApiError).error);
