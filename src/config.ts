@@ -11,6 +11,8 @@ export interface Config {
   /** How long SIGTERM/SIGINT lets requests and units of work in flight finish before exiting. */
   shutdownTimeoutMs: number;
   logLevel: string;
+  /** GET /metrics, and the per-request bookkeeping behind it (on unless METRICS=false). */
+  metrics: boolean;
   /** Unset: the in-memory demo store; postgres://… or pglite:… a durable one (src/store/create-store.ts). */
   databaseUrl?: string;
   /** PostgreSQL connections one instance may hold. */
@@ -57,6 +59,7 @@ const RESERVED_PREFIXES = [
   '/events',
   '/webhooks',
   '/console',
+  '/metrics',
 ];
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -69,9 +72,10 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   return value;
 }
 
-function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'false') return false;
   if (raw === 'true') return true;
   throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
@@ -114,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timerIntervalSeconds: number(env, 'TIMER_INTERVAL_SECONDS', 5, 0, 86_400),
     shutdownTimeoutMs: Math.round(number(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 0.1, 3600) * 1000),
     logLevel: env.LOG_LEVEL || 'info',
+    metrics: boolean(env, 'METRICS', true),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     headersTimeoutMs: HEADERS_TIMEOUT_MS,

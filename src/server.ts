@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
 import { buildApp, type LogStream } from './http/app.ts';
+import { createMetrics } from './http/metrics.ts';
 import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
 import { WebhookWorker } from './service/webhooks/worker.ts';
@@ -39,8 +40,12 @@ export interface ServerOptions {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...options.config };
-  const store = options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize }));
+  const metrics = config.metrics ? createMetrics() : undefined;
+  const telemetry = metrics?.telemetry;
+  const store =
+    options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize, telemetry }));
   const service = new PipelineService(store, options.clock ?? systemClock, {
+    telemetry,
     claimTtlHours: config.claimTtlHours,
     eventRetentionHours: config.eventRetentionHours,
     webhookAllowPrivate: config.webhookAllowPrivate,
@@ -60,6 +65,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     rateLimitPerMinute: config.rateLimitPerMinute,
     logStream: options.logStream,
+    metrics,
     stream: {
       heartbeatMs: config.streamHeartbeatMs,
       pollMs: config.streamPollMs,
@@ -99,6 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       allowPrivate: config.webhookAllowPrivate,
       retryBaseMs: config.webhookRetryBaseMs,
       timeoutMs: config.webhookTimeoutMs,
+      telemetry,
     },
     app.log,
   );

@@ -22,6 +22,7 @@ import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import type { StreamOptions } from './event-pump.ts';
 import { MethodTable } from './methods.ts';
+import type { Metrics } from './metrics.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
@@ -33,6 +34,7 @@ import { eventRoutes } from './routes/events.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { rootRoutes } from './routes/root.ts';
 import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -72,6 +74,8 @@ export interface AppOptions {
   logStream?: LogStream;
   /** GET /events/stream: heartbeat, poll interval and per-client buffer bound (defaults in event-pump.ts). */
   stream?: Partial<StreamOptions>;
+  /** GET /metrics and the requests it counts; unset: no such route, and nothing counted. */
+  metrics?: Metrics;
 }
 
 export interface IndexEntry {
@@ -99,6 +103,12 @@ const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
 };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { metrics } = options;
+  /** Every answer: its request log line (D-38) and its count and latency (GET /metrics). */
+  const answered = (request: FastifyRequest, reply: FastifyReply) => {
+    if (options.logLevel) logRequest(request, reply);
+    metrics?.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  };
   const app = Fastify({
     ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
     // Log lines are written asynchronously: lines that come while a write is under way are
@@ -133,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         reply.code(400).send(errorBody('INVALID_BODY', `The request is malformed: ${error.message}`));
       }
       // No hook runs for these answers, so the request log's line is written here.
-      logRequest(request, reply);
+      answered(request, reply);
     },
   });
   // Set once the rate limit is registered (below): an unknown path counts against it too.
@@ -155,9 +165,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  if (options.logLevel) {
+  if (options.logLevel || metrics) {
     app.addHook('onResponse', (request, reply, done) => {
-      logRequest(request, reply);
+      answered(request, reply);
       done();
     });
   }
@@ -332,6 +342,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
   await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix });
+  if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.
   await app.register(swaggerUi, {

@@ -66,16 +66,26 @@ function keepingWrites(kept: Kept): Writes {
   };
 }
 
+/** The units of work of dry runs in progress (the gate's decisions in them are counted apart). */
+const dryUnits = new WeakSet<UnitOfWork>();
+
+/** Whether `uow` is a dry run's. */
+export function isDryRun(uow: UnitOfWork): boolean {
+  return dryUnits.has(uow);
+}
+
 /** The unit of work with its writes kept in `kept`; its reads (and the locks they take) are the real ones. */
 function dryUnit(uow: UnitOfWork, kept: Kept): UnitOfWork {
   const writes: Record<string, unknown> = keepingWrites(kept) as never;
-  return new Proxy(uow, {
+  const unit = new Proxy(uow, {
     get(target, property, receiver) {
       if (typeof property === 'string' && property in writes) return writes[property];
       const value = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  dryUnits.add(unit);
+  return unit;
 }
 
 /**

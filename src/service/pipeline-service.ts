@@ -1,6 +1,6 @@
 // The application service: for each request, one unit of work that loads what the decision
 // needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
-import type { PipelineCommand, ProposalInput } from '../domain/commands.ts';
+import type { DecisionContext, PipelineCommand, ProposalInput } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { multiplyHalfUp } from '../domain/decimal.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
@@ -22,7 +22,8 @@ import type {
   StoreReader,
   UnitOfWork,
 } from '../store/store.ts';
-import { type DryRun, runDry } from './dry-run.ts';
+import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
+import { type DryRun, isDryRun, runDry } from './dry-run.ts';
 import type { KeyedRequest, RenderedAnswer } from './idempotency.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { runTimers, type TimerHost } from './timers.ts';
@@ -54,6 +55,8 @@ export interface ServiceConfig {
   eventRetentionHours?: number;
   /** D-42: webhooks may point at loopback and private addresses (local development, tests). */
   webhookAllowPrivate?: boolean;
+  /** Where the gate's decisions and the timers' runs are reported (GET /metrics); none unless set. */
+  telemetry?: Telemetry;
 }
 
 export interface CloserWithLedger {
@@ -124,12 +127,14 @@ export class PipelineService {
   /** The platform's time: the machine clock and the demo clock's offset, kept (platform-clock.ts). */
   private readonly platform: PlatformClock;
   private readonly stopWatchingClock: () => void;
+  private readonly telemetry: Telemetry;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly config: ServiceConfig,
   ) {
+    this.telemetry = config.telemetry ?? NO_TELEMETRY;
     this.webhooks = new WebhookService(store, clock, config.webhookAllowPrivate === true, (work, options) =>
       this.unit(work, options),
     );
@@ -210,7 +215,9 @@ export class PipelineService {
    */
   private async decideStep(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
     const claimTtlMs = this.config.claimTtlHours * HOUR_MS;
-    let decision = decide(state, command, { now, claimTtlMs, nextIds: PLACEHOLDER_IDS });
+    const context = (nextIds: Record<IdKind, string>): DecisionContext => ({ now, claimTtlMs, nextIds });
+    let decision = decide(state, command, context(PLACEHOLDER_IDS));
+    this.telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
     if (!decision.ok) throw new RefusedError(decision.refusal);
     const needed = createdKinds(decision.events);
     if (needed.length > 0) {
@@ -219,7 +226,7 @@ export class PipelineService {
       needed.forEach((kind, i) => {
         ids[kind] = formatId(kind, numbers[i]);
       });
-      decision = decide(state, command, { now, claimTtlMs, nextIds: ids });
+      decision = decide(state, command, context(ids));
       if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
     }
     return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
@@ -610,8 +617,16 @@ export class PipelineService {
   }
 
   /** D-16, D-17: fires every timer due now (src/service/timers.ts). Returns how many fired. */
-  runTimers(): Promise<number> {
-    return runTimers(this.timerHost);
+  async runTimers(): Promise<number> {
+    const started = performance.now();
+    try {
+      const fired = await runTimers(this.timerHost);
+      this.telemetry.timersRan((performance.now() - started) / 1000, fired);
+      return fired;
+    } catch (error) {
+      this.telemetry.timersRan((performance.now() - started) / 1000, 'failed');
+      throw error;
+    }
   }
 
   /** What the platform timers need of the service: each timer fires in its own unit of work. */

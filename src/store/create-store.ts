@@ -2,6 +2,7 @@
 // postgres://… or postgresql://… → PostgreSQL; pglite:PATH → embedded PGlite on a data folder
 // (pglite:memory:// for one that lives in memory). Adapters are imported only when chosen.
 import { resolve } from 'node:path';
+import type { Telemetry } from '../telemetry.ts';
 import { MemoryStore } from './memory/memory-store.ts';
 import { describeError } from './postgres/sql-database.ts';
 import type { Store } from './store.ts';
@@ -9,6 +10,8 @@ import type { Store } from './store.ts';
 export interface StoreOptions {
   /** PostgreSQL connections this instance may hold (default 10). */
   poolSize?: number;
+  /** Where units of work run again are reported (GET /metrics). */
+  telemetry?: Telemetry;
 }
 
 /** The URL with its password masked, for messages and logs. */
@@ -59,7 +62,7 @@ export async function createStore(databaseUrl?: string, options: StoreOptions = 
     }
     const { openPostgresStore } = await import('./postgres/postgres-store.ts');
     try {
-      return await openPostgresStore(url, { poolSize: options.poolSize });
+      return await openPostgresStore(url, { poolSize: options.poolSize }, options.telemetry);
     } catch (error) {
       throw new Error(`cannot open the PostgreSQL database at ${redactUrl(url)}: ${describeError(error)}`);
     }
@@ -68,7 +71,7 @@ export async function createStore(databaseUrl?: string, options: StoreOptions = 
     const dataDir = pgliteDataDir(url);
     const { openPgliteStore } = await import('./pglite/pglite-store.ts');
     try {
-      return await openPgliteStore(dataDir);
+      return await openPgliteStore(dataDir, options.telemetry);
     } catch (error) {
       throw new Error(`cannot open the PGlite database ${dataDir ?? 'in memory'}: ${describeError(error)}`);
     }

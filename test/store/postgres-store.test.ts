@@ -10,6 +10,7 @@ import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
+import { NO_TELEMETRY } from '../../src/telemetry.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
 
@@ -225,6 +226,8 @@ if (server.skip !== undefined) {
     let store: Store;
     /** The SQLSTATE the next statements fail with (as the server would answer them), and how many. */
     let failing: { code: string; times: number } | undefined;
+    /** What the store reported through its telemetry (GET /metrics): the SQLSTATE of each retry. */
+    const retried: string[] = [];
     before(async () => {
       schema = await createTestSchema(baseUrl, 'collide');
       const pg = new PgDatabase(schema.url, { poolSize: 2 });
@@ -235,7 +238,7 @@ if (server.skip !== undefined) {
         }
         return session.query(text, params);
       });
-      store = await SqlStore.open(db);
+      store = await SqlStore.open(db, { ...NO_TELEMETRY, unitRetried: (code) => retried.push(code) });
     });
     after(async () => {
       await store.close();
@@ -245,6 +248,7 @@ if (server.skip !== undefined) {
     for (const code of ['40P01', '40001', '25P02']) {
       it(`runs a unit of work that failed with ${code} again, and it commits once`, async () => {
         failing = { code, times: 2 };
+        retried.length = 0;
         let runs = 0;
         const number = await store.transaction(async (uow) => {
           runs++;
@@ -252,6 +256,7 @@ if (server.skip !== undefined) {
         });
         assert.equal(runs, 3);
         assert.ok(number >= 1);
+        assert.deepEqual(retried, [code, code], 'each run again is reported');
       });
     }
 

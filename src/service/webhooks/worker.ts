@@ -10,6 +10,7 @@ import { Webhook as Signer } from 'standardwebhooks';
 import { nextAttemptAt, webhookWants } from '../../domain/webhooks.ts';
 import type { Store } from '../../store/store.ts';
 import type { ClaimedDelivery, NewDelivery } from '../../store/webhooks.ts';
+import type { Telemetry } from '../../telemetry.ts';
 import { eventView } from '../../views/events.ts';
 import { postOnce } from './http-post.ts';
 
@@ -18,6 +19,8 @@ export interface WebhookWorkerOptions {
   allowPrivate: boolean;
   /** WEBHOOK_RETRY_BASE_MS: the schedule's first delay (5 s); the others are multiples of it. */
   retryBaseMs: number;
+  /** Where each attempt is reported (GET /metrics). */
+  telemetry?: Telemetry;
   /** WEBHOOK_TIMEOUT_MS: an attempt without an answer in this long failed (10 s). */
   timeoutMs: number;
   /** Sends at once per instance. */
@@ -197,6 +200,7 @@ export class WebhookWorker {
   /** One attempt: sent, then its outcome recorded (unless the worker stopped meanwhile). */
   private async send(delivery: ClaimedDelivery): Promise<void> {
     const at = this.clock.now();
+    const started = performance.now();
     const { body, headers } = signedRequest(delivery, at);
     const outcome = await postOnce(delivery.url, headers, body, {
       timeoutMs: this.options.timeoutMs,
@@ -205,6 +209,7 @@ export class WebhookWorker {
     });
     if (this.stopped) return;
     const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    this.options.telemetry?.webhookAttempted(delivered, (performance.now() - started) / 1000);
     const next = delivered
       ? undefined
       : nextAttemptAt(delivery.attempt, this.clock.now(), delivery.dispatchedAt, this.options.retryBaseMs);

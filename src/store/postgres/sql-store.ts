@@ -24,6 +24,7 @@
 // (BEGIN with the first statement, the last write with COMMIT, reads started at once) into one
 // round trip. The server still runs them one after another, each seeing what the last did.
 
+import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, Store, StoredEvent, StoreReader, UnitOfWork } from '../store.ts';
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
@@ -50,17 +51,18 @@ export class SqlStore implements Store {
     private readonly db: SqlDatabase,
     /** The schema the tables are in: instances on other schemas of the database are other services. */
     private readonly schema: string,
+    private readonly telemetry: Telemetry,
   ) {
     this.sequencer = new EventSequencer(db);
   }
 
   /** Applies pending migrations (never wiping anything) and returns the store. */
-  static async open(db: SqlDatabase): Promise<SqlStore> {
+  static async open(db: SqlDatabase, telemetry: Telemetry = NO_TELEMETRY): Promise<SqlStore> {
     await migrate(db);
     const [{ schema }] = await db.session((session) =>
       session.query<{ schema: string }>('SELECT current_schema() AS schema'),
     );
-    return new SqlStore(db, schema);
+    return new SqlStore(db, schema, telemetry);
   }
 
   watchClockOffset(listener: (offsetMs: number, reset: boolean) => void): () => void {
@@ -121,6 +123,7 @@ export class SqlStore implements Store {
         const state = sqlState(error);
         if (state === undefined || !RETRYABLE.has(state)) throw error;
         if (attempt >= MAX_ATTEMPTS) throw new StoreBusyError(error);
+        this.telemetry.unitRetried(state);
         // Jittered backoff, so that the units that collided do not collide again.
         await sleep(Math.random() * 5 * 2 ** Math.min(attempt, 5));
       }
