@@ -27,6 +27,12 @@ const accept = (events: PipelineEvent[], escalation?: { role: Role; gigId: strin
   escalation ? { ok: true, events, escalation } : { ok: true, events };
 const reject = (refusal: Refusal): Decision => ({ ok: false, refusal });
 
+/**
+ * The commands whose decision may fulfil a gig (GigFulfilled), which writes the claimant's
+ * Register: a unit of work deciding one locks the closers it loads (D-46); the others read them.
+ */
+export const MAY_FULFIL: ReadonlySet<PipelineCommand['type']> = new Set(['AdvanceGig', 'ReviveGig']);
+
 export function decide(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
   const decision = decideCommand(state, command, ctx);
   return decision.ok ? versioned(state, decision) : decision;

@@ -23,7 +23,7 @@ export interface DryRun {
 const DRY_RUN_DONE = Symbol('dry run done');
 
 /** What a unit of work has beyond a reader's that a dry run passes through: locks and reads. */
-type PassedThrough = 'lock' | 'nextNumbers' | 'getAnswer';
+type PassedThrough = 'lock' | 'nextNumbers' | 'getAnswer' | 'readCloser';
 
 /**
  * Every write of a unit of work: a dry run keeps those a decision makes and refuses the rest.

@@ -1,7 +1,7 @@
 // The application service: for each request, one unit of work that loads what the decision
 // needs, asks the pure decider, and stores what it decided. No HTTP here, no rules either.
 import type { DecisionContext, PipelineCommand, ProposalInput } from '../domain/commands.ts';
-import { decide } from '../domain/decide.ts';
+import { decide, MAY_FULFIL } from '../domain/decide.ts';
 import { multiplyHalfUp } from '../domain/decimal.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { compareIds, couldBeId, formatId, type IdKind } from '../domain/ids.ts';
@@ -280,15 +280,17 @@ export class PipelineService {
    * same closers lock them in one order, so they cannot deadlock): one round trip each on a
    * database.
    */
-  private async loadDeal(reader: StoreReader, dealId: string, closerIds: (string | undefined)[] = []) {
+  private async loadDeal(uow: UnitOfWork, dealId: string, closerIds: (string | undefined)[] = [], lockClosers = false) {
     if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
-    const [deal, gigs] = await Promise.all([reader.getDeal(dealId), reader.gigsOfDeal(dealId)]);
+    const [deal, gigs] = await Promise.all([uow.getDeal(dealId), uow.gigsOfDeal(dealId)]);
     if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
     // A closer id that could name no closer is left out: the decider finds it unknown.
     const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])]
       .filter((id): id is string => id !== undefined && couldBeId('closer', id))
       .sort(compareIds);
-    const found = await Promise.all(ids.map((id) => reader.getCloser(id)));
+    // Locked (in id order, after the deal and its gigs: D-46) only by a command that may write
+    // them; the others read them as committed, so that units of one closer do not queue.
+    const found = await Promise.all(ids.map((id) => (lockClosers ? uow.getCloser(id) : uow.readCloser(id))));
     const closers = new Map<string, Closer>();
     found.forEach((closer, i) => {
       if (closer) closers.set(ids[i], closer);
@@ -301,10 +303,13 @@ export class PipelineService {
     } satisfies PipelineState;
   }
 
-  private async loadGig(reader: StoreReader, gigId: string, closerId?: string) {
-    const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
+  private async loadGig(uow: UnitOfWork, gigId: string, closerId?: string, lockClosers = false) {
+    // A closer read without a lock is sent with the gig's (one round trip on a database).
+    const named =
+      !lockClosers && closerId !== undefined && couldBeId('closer', closerId) ? uow.readCloser(closerId) : undefined;
+    const [gig] = await Promise.all([couldBeId('gig', gigId) ? uow.getGig(gigId) : undefined, named]);
     if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
-    return { state: await this.loadDeal(reader, gig.dealId, [closerId]), dealId: gig.dealId };
+    return { state: await this.loadDeal(uow, gig.dealId, [closerId], lockClosers), dealId: gig.dealId };
   }
 
   /** loadDeal, and the time behind its locks: what a command on a deal is decided with. */
@@ -314,8 +319,8 @@ export class PipelineService {
   }
 
   /** loadGig, and the time behind its locks. */
-  private async loadGigNow(uow: UnitOfWork, gigId: string, closerId?: string) {
-    const { state, dealId } = await this.loadGig(uow, gigId, closerId);
+  private async loadGigNow(uow: UnitOfWork, gigId: string, closerId: string | undefined, lockClosers: boolean) {
+    const { state, dealId } = await this.loadGig(uow, gigId, closerId, lockClosers);
     return { state, now: await this.nowFor(uow, state.deals.get(dealId)) };
   }
 
@@ -385,7 +390,15 @@ export class PipelineService {
   }
 
   getDeal(dealId: string): Promise<Result<Deal>> {
-    return this.readDeal(dealId, async (deal) => deal);
+    if (!couldBeId('deal', dealId))
+      return Promise.resolve(fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`)));
+    return this.store.read(
+      async (reader) => {
+        const deal = await reader.getDeal(dealId);
+        return deal ? ok(deal) : fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+      },
+      { oneStatement: true },
+    );
   }
 
   private async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
@@ -483,20 +496,23 @@ export class PipelineService {
   async listGigs(filter: GigFilter = {}): Promise<Gig[]> {
     if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
     if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
-    return this.store.read((reader) => reader.listGigs(filter));
+    return this.store.read((reader) => reader.listGigs(filter), { oneStatement: true });
   }
 
   getGig(gigId: string): Promise<Result<Gig>> {
-    return this.store.read(async (reader) => {
-      const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
-      return gig ? ok(gig) : fail(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
-    });
+    return this.store.read(
+      async (reader) => {
+        const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
+        return gig ? ok(gig) : fail(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
+      },
+      { oneStatement: true },
+    );
   }
 
   /** A page of deals (D-39); a closerId that could name nothing matches nothing. */
   async listDeals(filter: DealFilter): Promise<Deal[]> {
     if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
-    return this.store.read((reader) => reader.listDeals(filter));
+    return this.store.read((reader) => reader.listDeals(filter), { oneStatement: true });
   }
 
   private gigCommand(
@@ -506,9 +522,13 @@ export class PipelineService {
     options: WriteOptions | undefined,
   ): Promise<Result<GigOutcome>> {
     return this.unit(async (uow) => {
-      const { state, now } = await this.loadGigNow(uow, gigId, closerId);
+      const lockClosers = MAY_FULFIL.has(command.type);
+      const { state, now } = await this.loadGigNow(uow, gigId, closerId, lockClosers);
       expectVersion(state, (state.gigs.get(gigId) as Gig).dealId, options);
       const applied = await this.apply(uow, state, command, now);
+      if (!lockClosers && applied.events.some((e) => e.type === 'GigFulfilled')) {
+        throw new Error(`${command.type} fulfilled a gig, whose claimant it did not lock`);
+      }
       const gig = applied.state.gigs.get(gigId) as Gig;
       const outcome: GigOutcome = { gig, deal: applied.state.deals.get(gig.dealId) as Deal };
       if (applied.events.some((e) => e.type === 'GigFulfilled') && gig.closerId) {
@@ -558,7 +578,7 @@ export class PipelineService {
   // ── platform ─────────────────────────────────────────────────────────────────────────────
 
   health(): Promise<{ deals: number; closers: number }> {
-    return this.store.read((reader) => reader.counts());
+    return this.store.read((reader) => reader.counts(), { oneStatement: true });
   }
 
   /** D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers. */

@@ -100,6 +100,12 @@ export interface UnitOfWork extends StoreReader {
   putDeal(deal: Deal): Promise<void>;
   putGig(gig: Gig): Promise<void>;
   putCloser(closer: Closer): Promise<void>;
+  /**
+   * A closer as committed, read without locking it: for a unit of work that will not write it
+   * (a claim needs only that its closer exists; closers are never deleted but by a reset, which
+   * waits for every unit). `getCloser` locks: for the units that may write the closer.
+   */
+  readCloser(id: string): Promise<Closer | undefined>;
   /** Appends a payout line; a second line for the same gig throws DuplicatePayoutError. */
   appendPayout(line: PayoutLine): Promise<void>;
   setClockOffsetMs(offsetMs: number): Promise<void>;
@@ -134,9 +140,18 @@ export interface UnitOfWork extends StoreReader {
   wipe(): Promise<void>;
 }
 
+export interface ReadOptions {
+  /**
+   * The read is one statement (one record, one page, the counts): consistent by itself, so a
+   * database runs it without a transaction around it (one statement instead of three). A second
+   * statement in such a read throws.
+   */
+  oneStatement?: boolean;
+}
+
 export interface Store {
   /** A consistent read; never sees a unit of work half-done. */
-  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
+  read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T>;
   /**
    * One unit of work: all its writes happen or none do (a throw rolls back), and units that
    * touch the same records never interleave.

@@ -185,6 +185,45 @@ if (server.skip !== undefined) {
       assert.deepEqual(await store.read((r) => r.counts()), { deals: 1, closers: 1 });
     });
 
+    it('a read of one statement sends that statement alone, outside a transaction; a second throws', async () => {
+      sent.length = 0;
+      const deal = await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true });
+      assert.equal(deal?.id, 'deal_0001');
+      assert.deepEqual(sent, ['SELECT doc FROM deals WHERE id = $1']);
+      await assert.rejects(
+        store.read(
+          async (r) => {
+            await r.getDeal('deal_0001');
+            return r.getGig('gig_0001');
+          },
+          { oneStatement: true },
+        ),
+        /a read of one statement sent a second/,
+      );
+      // The connection stays usable (one in the pool).
+      assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.id, 'deal_0001');
+    });
+
+    it('reads a closer without a lock, with the gig it is sent beside, and keeps it for the unit', async () => {
+      sent.length = 0;
+      await store.transaction(async (uow) => {
+        const [gig, closer] = await Promise.all([uow.getGig('gig_0001'), uow.readCloser('closer_0001')]);
+        assert.equal(gig?.id, 'gig_0001');
+        assert.equal(closer?.id, 'closer_0001');
+        assert.equal((await uow.readCloser('closer_0001'))?.id, 'closer_0001');
+        // Locking it later is a statement of its own: the lock is what a writer needs.
+        assert.equal((await uow.getCloser('closer_0001'))?.id, 'closer_0001');
+      });
+      assert.deepEqual(sent, [
+        'BEGIN',
+        'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
+        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY length(id), id FOR UPDATE',
+        'SELECT doc FROM closers WHERE id = $1',
+        'SELECT doc FROM closers WHERE id = $1 FOR UPDATE',
+        'COMMIT',
+      ]);
+    });
+
     it("locks a gig with its deal and all the deal's gigs once, then reads them again without a statement", async () => {
       sent.length = 0;
       await store.transaction(async (uow) => {
@@ -232,7 +271,7 @@ if (server.skip !== undefined) {
       schema = await createTestSchema(baseUrl, 'collide');
       const pg = new PgDatabase(schema.url, { poolSize: 2 });
       const db = intercepted(pg, (text, params, session) => {
-        if (failing && failing.times > 0 && /^SELECT nextval/.test(text)) {
+        if (failing && failing.times > 0 && /^SELECT take_number/.test(text)) {
           failing.times--;
           return Promise.reject(Object.assign(new Error(`injected ${failing.code}`), { code: failing.code }));
         }

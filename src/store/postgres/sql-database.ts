@@ -57,14 +57,15 @@ export async function rollback(session: SqlSession): Promise<void> {
 }
 
 /**
- * Takes the next number of a sequence owned by `table`'s id column (D-28, migration 008). The
- * table is locked first, the order the demo reset's TRUNCATE locks them in: a unit that takes a
- * number while a reset runs waits for it instead of deadlocking with it. Sent together.
+ * Takes the next number of a kind's sequence, owned by its table's id column (D-28, migrations
+ * 008 and 010): one statement that locks the table first, the order the demo reset's TRUNCATE
+ * locks them in, so a unit that takes a number while a reset runs waits for it instead of
+ * deadlocking with it.
  */
-export async function nextInSequence(query: SqlSession['query'], table: string, sequence: string): Promise<number> {
-  const [, [row]] = await Promise.all([
-    query(`LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`),
-    query<{ value: string | number }>(`SELECT nextval('${sequence}') AS value`),
-  ]);
+export async function takeNumber(
+  query: SqlSession['query'],
+  kind: 'deal' | 'gig' | 'closer' | 'webhook',
+): Promise<number> {
+  const [row] = await query<{ value: string | number }>('SELECT take_number($1) AS value', [kind]);
   return Number(row.value);
 }

@@ -25,11 +25,11 @@
 // round trip. The server still runs them one after another, each seeing what the last did.
 
 import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
-import type { EventFilter, Store, StoredEvent, StoreReader, UnitOfWork } from '../store.ts';
+import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork } from '../store.ts';
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
-import { later, rollback, type SqlDatabase, sqlState } from './sql-database.ts';
+import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { CLOCK_CHANNEL, SqlUnitOfWork } from './sql-unit-of-work.ts';
 
@@ -81,7 +81,8 @@ export class SqlStore implements Store {
     );
   }
 
-  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+  read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T> {
+    if (options?.oneStatement) return this.readOne(work);
     return this.db.session(async (session) => {
       // Not awaited: BEGIN goes out with the first read (one round trip on `pg`).
       const begun = later(session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
@@ -94,6 +95,22 @@ export class SqlStore implements Store {
         await rollback(session);
         throw error;
       }
+    });
+  }
+
+  /** A read of one statement, outside any transaction (ReadOptions.oneStatement). */
+  private readOne<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+    return this.db.session((session) => {
+      let sent = false;
+      const once: SqlSession = {
+        query: (text, params) => {
+          if (sent) return Promise.reject(new Error(`a read of one statement sent a second: ${text.slice(0, 80)}`));
+          sent = true;
+          return session.query(text, params);
+        },
+        exec: () => Promise.reject(new Error('a read of one statement sent a script')),
+      };
+      return work(new SqlReader(once));
     });
   }
 

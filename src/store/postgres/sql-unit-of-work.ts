@@ -6,7 +6,7 @@ import { eventDealId, type PublicEventDraft } from '../../domain/public-events.t
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { closerValues, dealValues, gigValues, payoutParams } from './codec.ts';
-import { later, nextInSequence } from './sql-database.ts';
+import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
 
@@ -17,11 +17,7 @@ const notifyClock = (offset: string, reset: boolean) =>
   `pg_notify('${CLOCK_CHANNEL}', json_build_object('schema', current_schema(), 'offsetMs', ${offset}, 'reset', ${reset})::text)`;
 
 /** Where each kind's numbers come from (D-28, migration 008). */
-const NUMBERED: Record<IdKind, { table: string; sequence: string }> = {
-  deal: { table: 'deals', sequence: 'deal_numbers' },
-  gig: { table: 'gigs', sequence: 'gig_numbers' },
-  closer: { table: 'closers', sequence: 'closer_numbers' },
-};
+const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
 
 /** How each table is upserted: its columns (the document last) and what a second put replaces. */
 const UPSERTS = {
@@ -144,6 +140,20 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return siblings.find((gig) => gig.id === id);
   }
 
+  /** Closers read without a lock (readCloser), kept for the unit's next read of them. */
+  private readonly readClosers = new Map<string, Promise<Closer | undefined>>();
+
+  readCloser(id: string) {
+    const held = this.heldClosers.get(id);
+    if (held) return Promise.resolve(held);
+    let read = this.readClosers.get(id);
+    if (!read) {
+      read = super.getCloser(id);
+      this.readClosers.set(id, read);
+    }
+    return read;
+  }
+
   override async getCloser(id: string) {
     const held = this.heldClosers.get(id);
     if (held) return held;
@@ -168,7 +178,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   async nextNumbers() {
     const next = (kind: IdKind) =>
-      `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${NUMBERED[kind].sequence}) AS ${kind}`;
+      `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${SEQUENCES[kind]}) AS ${kind}`;
     const [row] = await this.session.query<Record<IdKind, string | number>>(
       `SELECT ${next('deal')}, ${next('gig')}, ${next('closer')}`,
     );
@@ -176,8 +186,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   async takeNumber(kind: IdKind) {
-    const { table, sequence } = NUMBERED[kind];
-    return nextInSequence((text, params) => this.session.query(text, params), table, sequence);
+    return takeNumber((text, params) => this.session.query(text, params), kind);
   }
 
   async putDeal(deal: Deal) {

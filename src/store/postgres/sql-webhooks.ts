@@ -11,7 +11,7 @@ import type {
   WebhookReader,
   WebhookUnit,
 } from '../webhooks.ts';
-import { nextInSequence } from './sql-database.ts';
+import { takeNumber } from './sql-database.ts';
 
 export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
@@ -88,7 +88,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   }
 
   async takeNumber() {
-    return nextInSequence((text, params) => this.send(text, params), 'webhooks', 'webhook_numbers');
+    return takeNumber((text, params) => this.send(text, params), 'webhook');
   }
 
   async put(hook: Webhook) {
