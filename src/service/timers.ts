@@ -24,6 +24,13 @@ export interface TimerHost {
 }
 
 const BATCH = 100;
+/**
+ * The event loop gets its turn at least this often during a run (issue 14: a run never holds it
+ * for more than 10 ms, however much is due). On the memory store every unit of work resolves at
+ * once, so a run with thousands due would otherwise hold it throughout.
+ */
+const SLICE_MS = 4;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Fires every timer due now; returns how many fired. */
 export async function runTimers(host: TimerHost): Promise<number> {
@@ -34,6 +41,7 @@ export async function runTimers(host: TimerHost): Promise<number> {
   // A record tried once in this run is not tried again, whatever the next batch says.
   const tried = new Set<string>();
   let fired = 0;
+  let sliceStart = performance.now();
   const sweep = async (due: () => Promise<string[]>, fire: (id: string) => Promise<boolean>) => {
     for (;;) {
       const batch = (await due()).filter((id) => !tried.has(id));
@@ -41,10 +49,11 @@ export async function runTimers(host: TimerHost): Promise<number> {
       for (const id of batch) {
         tried.add(id);
         if (await fire(id)) fired++;
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await turn();
+          sliceStart = performance.now();
+        }
       }
-      // Between batches the event loop gets its turn: on the memory store every unit of work
-      // resolves at once, and a run with thousands due would otherwise hold it throughout.
-      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   await sweep(
