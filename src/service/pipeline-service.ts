@@ -138,7 +138,9 @@ export class PipelineService {
     this.webhooks = new WebhookService(store, clock, config.webhookAllowPrivate === true, (work, options) =>
       this.unit(work, options),
     );
-    this.platform = new PlatformClock(clock, () => store.read((reader) => reader.clockOffsetMs()));
+    this.platform = new PlatformClock(clock, () =>
+      store.read((reader) => reader.clockOffsetMs(), { oneStatement: true }),
+    );
     // Another instance's move of the demo clock (PostgreSQL): learned when it commits.
     this.stopWatchingClock = store.watchClockOffset((offsetMs, reset) =>
       reset ? this.platform.replace(offsetMs) : this.platform.learn(offsetMs),
@@ -655,15 +657,18 @@ export class PipelineService {
     // Read again on every run: should a notice of another instance's move have been lost, the
     // timers still see it within one interval.
     platformNow: () => this.platform.refresh(),
-    forgetAnswersBefore: async (before) => {
-      await this.store.transaction((uow) => uow.purgeAnswers(before));
-    },
-    forgetEventsBefore: async (before) => {
-      await this.store.transaction((uow) => uow.purgeEvents(before));
+    // Both purges in one unit of work, sent together (one round trip and a COMMIT on a database).
+    forget: async (answersBefore, eventsBefore) => {
+      await this.store.transaction((uow) =>
+        Promise.all([uow.purgeAnswers(answersBefore), uow.purgeEvents(eventsBefore)]),
+      );
     },
     eventRetentionMs: () => (this.config.eventRetentionHours ?? 72) * HOUR_MS,
-    dueGigs: (now, limit) => this.store.read(async (reader) => (await reader.dueGigs(now, limit)).map((g) => g.id)),
-    dueDeals: (now, limit) => this.store.read(async (reader) => (await reader.dueDeals(now, limit)).map((d) => d.id)),
+    // One statement each: no transaction around them (a timers' run with nothing due is its reads).
+    dueGigs: (now, limit) =>
+      this.store.read(async (reader) => (await reader.dueGigs(now, limit)).map((g) => g.id), { oneStatement: true }),
+    dueDeals: (now, limit) =>
+      this.store.read(async (reader) => (await reader.dueDeals(now, limit)).map((d) => d.id), { oneStatement: true }),
     fireGig: async (gigId, now) => {
       const result = await this.unit(async (uow) => {
         const gig = await uow.getGig(gigId);

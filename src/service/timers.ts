@@ -11,8 +11,8 @@ export interface TimerHost {
   machineNow(): number;
   /** The platform's time: the machine clock plus the demo clock's offset. */
   platformNow(): Promise<number>;
-  forgetAnswersBefore(before: number): Promise<void>;
-  forgetEventsBefore(before: number): Promise<void>;
+  /** Forgets the stored answers and the feed's events recorded before these (one unit of work). */
+  forget(answersBefore: number, eventsBefore: number): Promise<void>;
   /** How long the feed keeps an event, in real time. */
   eventRetentionMs(): number;
   /** Ids of gigs (deals) whose timer fell due at or before `now`, earliest first. */
@@ -35,8 +35,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 /** Fires every timer due now; returns how many fired. */
 export async function runTimers(host: TimerHost): Promise<number> {
   const machineNow = host.machineNow();
-  await host.forgetAnswersBefore(machineNow - IDEMPOTENCY_TTL_MS + 1);
-  await host.forgetEventsBefore(machineNow - host.eventRetentionMs());
+  await host.forget(machineNow - IDEMPOTENCY_TTL_MS + 1, machineNow - host.eventRetentionMs());
   const now = await host.platformNow();
   // A record tried once in this run is not tried again, whatever the next batch says.
   const tried = new Set<string>();

@@ -20,8 +20,7 @@ function hostWith(dueDeals: string[], unitMs: number) {
   const host: TimerHost = {
     machineNow: () => 1_000_000,
     platformNow: async () => 1_000_000,
-    forgetAnswersBefore: async () => undefined,
-    forgetEventsBefore: async () => undefined,
+    forget: async () => undefined,
     eventRetentionMs: () => 3_600_000,
     dueGigs: async () => [],
     // The first `limit` still due, as the stores answer.

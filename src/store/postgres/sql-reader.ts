@@ -79,14 +79,19 @@ export class SqlReader implements StoreReader {
     const where: string[] = [];
     // A stage filter reads the (stage, length(id), id) index from the page's start (migration
     // 002): as a row comparison the cursor is an index bound, so a rare stage among a million
-    // deals cannot lead the planner to walk the id index and filter.
+    // deals cannot lead the planner to walk the id index and filter. After a cursor, the stage
+    // is bounded by row comparisons only, the cursor below and the stage's end above: beside a
+    // plain `stage = $1` the index scan started at the stage's first entry and walked to the
+    // cursor (633 index buffers, 12.8 ms, half-way into 100,000 deals of a stage; now 104, 1.1 ms).
     let order = BY_ID;
     if (filter.stage !== undefined) {
       const stage = param(filter.stage);
-      where.push(`stage = ${stage}`);
       if (filter.afterId !== undefined) {
         const after = param(filter.afterId);
         where.push(`(stage, length(id), id) > (${stage}::text, length(${after}::text), ${after}::text COLLATE "C")`);
+        where.push(`(stage, length(id)) < (${stage}::text, 2147483647)`);
+      } else {
+        where.push(`stage = ${stage}`);
       }
       order = `stage, ${BY_ID}`;
     }
