@@ -29,7 +29,7 @@ const BATCH = 100;
  * for more than 10 ms, however much is due). On the memory store every unit of work resolves at
  * once, so a run with thousands due would otherwise hold it throughout.
  */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Fires every timer due now; returns how many fired. */

@@ -64,7 +64,7 @@ describe('the platform timers run', () => {
     turning = false;
     assert.equal(count, 2000);
     assert.deepEqual(fired, due, 'each once, in the order due');
-    // 2000 units of 0.25 ms: 500 ms of work, in turns of about 4 ms (16 units).
+    // 2000 units of 0.25 ms: 500 ms of work, in turns of about 2 ms (8 units).
     assert.ok(most * 0.25 <= 10, `${most} units (${most * 0.25} ms) ran between two turns of the event loop`);
     assert.ok(turns >= 50, `only ${turns} turns`);
   });
