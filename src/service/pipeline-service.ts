@@ -280,7 +280,7 @@ export class PipelineService {
    * The deal and its gigs (asked for together, the deal first: the lock order), then the closers
    * named by them or by the caller, all at once and in id order (D-46: two units that lock the
    * same closers lock them in one order, so they cannot deadlock): one round trip each on a
-   * database.
+   * database. `lockClosers`: only for a command that may write them (MAY_FULFIL, P-92).
    */
   private async loadDeal(uow: UnitOfWork, dealId: string, closerIds: (string | undefined)[] = [], lockClosers = false) {
     if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
