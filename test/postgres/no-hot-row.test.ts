@@ -64,18 +64,20 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
     await schema?.drop();
   });
 
-  it('creates and sells on sixteen connections over two instances never wait for a lock', async () => {
-    // The sampler: every few milliseconds, the instances' backends waiting for a lock. The feed's
-    // sequencer (one run at a time per database, by design) waits for the event_feed row; a
-    // request must wait for nothing. Who waits is read from the same snapshot of the lock table
-    // as the wait (a materialized CTE: pg_locks read once): the sequencer's transaction holds
-    // event_feed's RowShareLock (FOR UPDATE), or the row's tuple lock, and no request's does.
-    // The query text is for the reader only: pg_stat_activity is a snapshot of another moment
-    // (CI once showed the sequencer's wait beside the COMMIT its connection had run before).
+  /**
+   * The sampler: every few milliseconds, the instances' backends waiting for a lock. The feed's
+   * sequencer (one run at a time per database, by design) waits for the event_feed row; a
+   * request must wait for nothing. Who waits is read from the same snapshot of the lock table as
+   * the wait (a materialized CTE: pg_locks read once): the sequencer's transaction holds
+   * event_feed's RowShareLock (FOR UPDATE), or the row's tuple lock, and no request's does. The
+   * query text is for the reader only: pg_stat_activity is a snapshot of another moment (CI once
+   * showed the sequencer's wait beside the COMMIT its connection had run before).
+   */
+  function sampleWaits() {
     const waits: string[] = [];
     let sampling = true;
     let samples = 0;
-    const sampler = sqlOn(schema.url, async (client) => {
+    const running = sqlOn(schema.url, async (client) => {
       while (sampling) {
         const { rows } = await client.query(
           `WITH l AS MATERIALIZED (SELECT * FROM pg_locks),
@@ -93,6 +95,18 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
         await sleep(2);
       }
     });
+    return {
+      samples: () => samples,
+      async stop() {
+        sampling = false;
+        await running;
+        return { waits, samples };
+      },
+    };
+  }
+
+  it('creates and sells on sixteen connections over two instances never wait for a lock', async () => {
+    const sampler = sampleWaits();
     // Three seconds at least, and on past them until a hundred samples were taken (a loaded
     // machine samples slowly), for twenty seconds at most.
     const cap = Date.now() + 20_000;
@@ -103,10 +117,9 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
         i % 2 === 0
           ? across(loop).post(`${a.prefix}/deals`, dealBody({ account: { name: `Hot ${loop}-${i}` } }))
           : across(loop).post(`${a.prefix}/sell`, dealBody({ account: { name: `Hot sell ${loop}-${i}` } })),
-      () => samples < 100 && Date.now() < cap,
+      () => sampler.samples() < 100 && Date.now() < cap,
     );
-    sampling = false;
-    await sampler;
+    const { waits, samples } = await sampler.stop();
     assert.equal(statuses(answers), '201', 'every create and every sell 201');
     assert.ok(answers.length > 100, `only ${answers.length} requests in 3 s`);
     assert.ok(samples >= 50, `only ${samples} samples`);
@@ -114,6 +127,36 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
     // Ids: distinct, and no number reused.
     const ids = answers.map((x) => (x.status === 201 ? x.body.id : (x.body.deal?.id ?? x.body.gig?.dealId)));
     assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it("claims of one closer's on sixteen connections over two instances never wait for a lock (P-92)", async () => {
+    await a.post('/demo/reset');
+    // Open closer gigs: a sell whose mandate wants a human closer escalates at meeting.
+    const human = { staffing: { closer: 'human' } };
+    const gigs: string[] = [];
+    await loops(
+      8,
+      0,
+      async (loop) => {
+        if (gigs.length >= 400) return;
+        const sold = await across(loop).post(`${a.prefix}/sell`, dealBody({ mandate: human }));
+        assert.equal(sold.status, 201, JSON.stringify(sold.body));
+        gigs.push(sold.body.gig.id);
+      },
+      () => gigs.length < 400,
+    );
+    const sampler = sampleWaits();
+    let next = 0;
+    const answers = await loops(
+      16,
+      0,
+      (loop) => across(loop).post(`/closers/gigs/${gigs[next++]}/claim`, { closerId: 'closer_0001' }),
+      () => next < gigs.length,
+    );
+    const { waits, samples } = await sampler.stop();
+    assert.equal(statuses(answers), '200', 'every claim 200');
+    assert.ok(samples >= 20, `only ${samples} samples`);
+    assert.deepEqual(waits, [], `lock waits among ${samples} samples`);
   });
 
   it('a reset racing creates on both instances: no create fails, and numbering starts again at 1', async () => {
