@@ -2,6 +2,7 @@
 // plus what only a server can show: migrations racing from several instances, and the
 // ledger's append-only trigger.
 import assert from 'node:assert/strict';
+import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Deal } from '../../src/domain/records.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -257,6 +258,40 @@ if (server.skip !== undefined) {
       assert.match(sent[4], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
       assert.equal((await store.read((r) => r.gigsOfDeal('deal_0001'))).length, 3);
+    });
+
+    it('sends the statements of one turn of the event loop in one write to the socket', async () => {
+      // Every write of a socket reaches the kernel through _write or _writev: counted, on the
+      // connections to the server, for a unit of work that creates a deal (BEGIN with
+      // take_number, then the write with COMMIT).
+      const port = Number(new URL(schema.url).port || 5432);
+      const toServer = (socket: unknown) => (socket as Socket).remotePort === port;
+      const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const [write, writev] = [socket._write, socket._writev];
+      let writes = 0;
+      socket._write = function (this: unknown, ...args: unknown[]) {
+        if (toServer(this)) writes++;
+        return write.apply(this, args);
+      };
+      socket._writev = function (this: unknown, ...args: unknown[]) {
+        if (toServer(this)) writes++;
+        return writev.apply(this, args);
+      };
+      const before = sent.length;
+      try {
+        await store.transaction(async (uow) => {
+          const number = await uow.takeNumber('deal');
+          await uow.putDeal(sampleDeal(`deal_${9000 + number}`));
+        });
+      } finally {
+        socket._write = write;
+        socket._writev = writev;
+      }
+      assert.deepEqual(
+        sent.slice(before).map((text) => text.split(' ')[0]),
+        ['BEGIN', 'SELECT', 'INSERT', 'COMMIT'],
+      );
+      assert.equal(writes, 2, 'four statements, two writes');
     });
   });
 
