@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import type { Deal } from '../../src/domain/records.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
@@ -333,6 +334,27 @@ if (server.skip !== undefined) {
         assert.deepEqual(retried, [code, code], 'each run again is reported');
       });
     }
+
+    it('a reset and a sequencer run at once do not deadlock: the reset waits for the feed row first', async () => {
+      retried.length = 0;
+      // A sequencer's transaction, held between its two statements: the feed row locked, the
+      // outbox not yet touched. The reset comes in between; then the sequencer goes on.
+      const sequencer = new pg.Client({ connectionString: schema.url });
+      await sequencer.connect();
+      try {
+        await sequencer.query('BEGIN');
+        await sequencer.query('SELECT last_seq FROM event_feed FOR UPDATE');
+        const reset = store.transaction((uow) => uow.wipe());
+        // Long enough for the reset to take every lock it can get before it waits.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sequencer.query('DELETE FROM event_outbox WHERE position < 0');
+        await sequencer.query('COMMIT');
+        await reset;
+      } finally {
+        await sequencer.end();
+      }
+      assert.deepEqual(retried, [], 'no unit of work ran again (a deadlock would be 40P01)');
+    });
 
     it('gives up after a bounded number of attempts: StoreBusyError, nothing written', async () => {
       failing = { code: '40P01', times: 1000 };

@@ -311,9 +311,13 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
     await this.session.exec(
+      // The feed row first, as the event sequencer takes it (then the outbox and the feed): a
+      // reset that truncated first would hold the tables the sequencer waits for while waiting
+      // for the row the sequencer holds, and one of the two would die of a deadlock.
       // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
       // this transaction (migration 008).
-      `TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
+      `SELECT last_seq FROM event_feed FOR UPDATE;
+       TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
        UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
        SELECT ${notifyClock('0', true)}`,
     );
