@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { childrenCpuMs, postgresCpuMs } from './proc-cpu.ts';
 
 const run = promisify(execFile);
 
@@ -17,6 +18,9 @@ export interface PgbenchFigure {
   p50Ms: number;
   p99Ms: number;
   transactions: number;
+  /** CPU per transaction of a server on this machine and of pgbench itself, in µs (bench/proc-cpu.ts). */
+  postgresCpuUsPerTransaction?: number;
+  clientCpuUsPerTransaction?: number;
 }
 
 /** The URL with the schema first on the search_path (pgbench has no schema option of its own). */
@@ -62,6 +66,8 @@ export async function pgbenchTpcB(url: string, clients: number, seconds: number)
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
     const env = { ...process.env, ...libpqEnv(withSchema(url, schema)) };
     await run('pgbench', ['-i', '-q', '-s', '10'], { env });
+    const postgresBefore = postgresCpuMs();
+    const clientBefore = childrenCpuMs();
     const { stdout } = await run(
       'pgbench',
       [
@@ -78,6 +84,8 @@ export async function pgbenchTpcB(url: string, clients: number, seconds: number)
       ],
       { env },
     );
+    const postgresAfter = postgresCpuMs();
+    const clientAfter = childrenCpuMs();
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
     if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);
     // Each log line: client, transaction number, latency in µs, script, epoch s, µs.
@@ -94,6 +102,12 @@ export async function pgbenchTpcB(url: string, clients: number, seconds: number)
       p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
       p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
       transactions: latencies.length,
+      ...(postgresBefore !== undefined && postgresAfter !== undefined && latencies.length > 0
+        ? { postgresCpuUsPerTransaction: Math.round(((postgresAfter - postgresBefore) * 1000) / latencies.length) }
+        : {}),
+      ...(clientBefore !== undefined && clientAfter !== undefined && latencies.length > 0
+        ? { clientCpuUsPerTransaction: Math.round(((clientAfter - clientBefore) * 1000) / latencies.length) }
+        : {}),
     };
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);

@@ -15,12 +15,13 @@
 // in requests/s, costs.streamedSellCpuToSell in the service's own CPU per sell).
 
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
+import { cpuMsOf, postgresCpuMs } from './proc-cpu.ts';
 import { startServiceProcess } from './service-process.ts';
 
 interface Options {
@@ -318,19 +319,11 @@ interface Figure {
    * their work to it. Absent where /proc is not there.
    */
   serviceCpuUsPerRequest?: number;
-}
-
-/** CPU time used so far by a process, in ms (Linux: /proc/<pid>/stat utime + stime, at 100 ticks/s). */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (which may hold spaces) in parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
+  /**
+   * PostgreSQL on this machine: its processes' CPU time per request, in µs (beside pgbench's
+   * per transaction): with the service's, where a request's CPU goes. Absent for a remote server.
+   */
+  postgresCpuUsPerRequest?: number;
 }
 
 /** The budget of issue 5 (in-memory store): ratios to /health in the same run. */
@@ -386,7 +379,10 @@ async function main() {
     if (await hasPgbench()) {
       pgbench = await pgbenchTpcB(postgresUrl(), options.connections, options.duration);
       console.log(
-        `pgbench TPC-B, ${options.connections} clients: ${pgbench.transactionsPerSecond} transactions/s, p50 ${pgbench.p50Ms} ms, p99 ${pgbench.p99Ms} ms`,
+        `pgbench TPC-B, ${options.connections} clients: ${pgbench.transactionsPerSecond} transactions/s, p50 ${pgbench.p50Ms} ms, p99 ${pgbench.p99Ms} ms` +
+          (pgbench.postgresCpuUsPerTransaction === undefined
+            ? ''
+            : `; CPU per transaction: postgres ${pgbench.postgresCpuUsPerTransaction} µs, pgbench ${pgbench.clientCpuUsPerTransaction ?? '?'} µs`),
       );
     } else console.log('pgbench is not installed: no reference row');
   }
@@ -410,7 +406,9 @@ async function main() {
       const request = await scenario.prepare(service.url, scenario === health || scenario === again ? 0 : expected);
       const side = await scenario.alongside?.(service.url);
       const cpuBefore = cpuMsOf(service.child.pid);
+      const postgresBefore = options.store === 'postgres' ? postgresCpuMs() : undefined;
       let cpuAfter: number | undefined;
+      let postgresAfter: number | undefined;
       let result: autocannon.Result;
       try {
         result = await autocannon({
@@ -420,6 +418,7 @@ async function main() {
           ...request,
         });
         cpuAfter = cpuMsOf(service.child.pid);
+        postgresAfter = postgresBefore === undefined ? undefined : postgresCpuMs();
       } finally {
         // Read for a moment more, so that the last events sold reach every client.
         if (side) await new Promise((resolve) => setTimeout(resolve, 500));
@@ -438,6 +437,9 @@ async function main() {
         ratioToHealth: 0,
         ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
           ? { serviceCpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
+          : {}),
+        ...(postgresBefore !== undefined && postgresAfter !== undefined && result.requests.total > 0
+          ? { postgresCpuUsPerRequest: Math.round(((postgresAfter - postgresBefore) * 1000) / result.requests.total) }
           : {}),
       });
     } finally {
@@ -480,6 +482,7 @@ async function main() {
       'service µs/req': f.serviceCpuUsPerRequest ?? '',
       ...(pgbench
         ? {
+            'postgres µs/req': f.postgresCpuUsPerRequest ?? '',
             'vs pgbench': f.ratioToPgbench,
             goal: PGBENCH_GOALS[f.scenario] ? `≥ ${PGBENCH_GOALS[f.scenario]}` : '',
           }
