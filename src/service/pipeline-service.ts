@@ -224,10 +224,16 @@ export class PipelineService {
     const needed = createdKinds(decision.events);
     if (needed.length > 0) {
       const ids = { ...PLACEHOLDER_IDS };
-      const numbers = await Promise.all(needed.map((kind) => uow.takeNumber(kind)));
-      needed.forEach((kind, i) => {
-        ids[kind] = formatId(kind, numbers[i]);
-      });
+      // A store that can take the numbers with its write reserves the ids (store.ts); a dry run
+      // shows real ids, so it takes them.
+      if (uow.reserveId && !isDryRun(uow)) {
+        for (const kind of needed) ids[kind] = uow.reserveId(kind);
+      } else {
+        const numbers = await Promise.all(needed.map((kind) => uow.takeNumber(kind)));
+        needed.forEach((kind, i) => {
+          ids[kind] = formatId(kind, numbers[i]);
+        });
+      }
       decision = decide(state, command, context(ids));
       if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
     }

@@ -72,12 +72,15 @@ export async function runKeyed<T>(
 ): Promise<Result<T>> {
   let refused: Result<T>;
   try {
-    const value = await store.transaction(async (uow) => {
+    // The answer leaves the unit as part of its result, which a store that reserves ids returns
+    // with their real ids (store.ts, reserveId).
+    const { value, outcome } = await store.transaction(async (uow) => {
       if (await replay(uow, clock, run)) throw REPLAYED;
       const value = await work(uow);
       await storeAnswer(uow, clock, run, ok(value));
-      return value;
+      return { value, outcome: run.outcome };
     });
+    run.outcome = outcome;
     return ok(value);
   } catch (error) {
     if (error === REPLAYED) return REPLAYED_RESULT;

@@ -97,6 +97,14 @@ export interface UnitOfWork extends StoreReader {
   nextNumbers(): Promise<Record<IdKind, number>>;
   /** Takes the next number of this kind; rolled back with the unit of work. */
   takeNumber(kind: IdKind): Promise<number>;
+  /**
+   * A store that writes over a network may offer this instead: an id for a record this unit
+   * creates, whose number the store takes with the unit's write (one round trip fewer). The id
+   * handed out stands in for the real one inside the unit; what the unit writes, and the value
+   * its transaction returns, carry the real id (anything else the unit hands out holds the
+   * stand-in). Not for a dry run, whose answer shows the ids.
+   */
+  reserveId?(kind: IdKind): string;
   putDeal(deal: Deal): Promise<void>;
   putGig(gig: Gig): Promise<void>;
   putCloser(closer: Closer): Promise<void>;

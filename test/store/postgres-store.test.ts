@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { Deal } from '../../src/domain/records.ts';
+import type { Deal, Gig } from '../../src/domain/records.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
@@ -37,6 +37,32 @@ function intercepted(
         }),
       ),
     close: () => pg.close(),
+  };
+}
+
+/**
+ * Counts the writes to the server's sockets from now until stop() (each reaches the kernel
+ * through _write or _writev), and stops counting.
+ */
+function countWrites(port: number): { stop(): number } {
+  const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+  const [write, writev] = [socket._write, socket._writev];
+  let writes = 0;
+  const toServer = (s: unknown) => (s as Socket).remotePort === port;
+  socket._write = function (this: unknown, ...args: unknown[]) {
+    if (toServer(this)) writes++;
+    return write.apply(this, args);
+  };
+  socket._writev = function (this: unknown, ...args: unknown[]) {
+    if (toServer(this)) writes++;
+    return writev.apply(this, args);
+  };
+  return {
+    stop() {
+      socket._write = write;
+      socket._writev = writev;
+      return writes;
+    },
   };
 }
 
@@ -262,37 +288,119 @@ if (server.skip !== undefined) {
     });
 
     it('sends the statements of one turn of the event loop in one write to the socket', async () => {
-      // Every write of a socket reaches the kernel through _write or _writev: counted, on the
-      // connections to the server, for a unit of work that creates a deal (BEGIN with
-      // take_number, then the write with COMMIT).
-      const port = Number(new URL(schema.url).port || 5432);
-      const toServer = (socket: unknown) => (socket as Socket).remotePort === port;
-      const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-      const [write, writev] = [socket._write, socket._writev];
-      let writes = 0;
-      socket._write = function (this: unknown, ...args: unknown[]) {
-        if (toServer(this)) writes++;
-        return write.apply(this, args);
-      };
-      socket._writev = function (this: unknown, ...args: unknown[]) {
-        if (toServer(this)) writes++;
-        return writev.apply(this, args);
-      };
+      // A unit that takes a number itself (as a dry run does): BEGIN with take_number, then the
+      // write with COMMIT.
+      const counted = countWrites(Number(new URL(schema.url).port || 5432));
       const before = sent.length;
+      let writes = 0;
       try {
         await store.transaction(async (uow) => {
           const number = await uow.takeNumber('deal');
           await uow.putDeal(sampleDeal(`deal_${9000 + number}`));
         });
       } finally {
-        socket._write = write;
-        socket._writev = writev;
+        writes = counted.stop();
       }
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
         ['BEGIN', 'SELECT', 'INSERT', 'COMMIT'],
       );
       assert.equal(writes, 2, 'four statements, two writes');
+    });
+  });
+
+  describe('postgres store: ids reserved, their numbers taken by the write', () => {
+    let schema: TestSchema;
+    let store: Store;
+    const sent: string[] = [];
+    const sentParams: (readonly unknown[] | undefined)[] = [];
+    const T0 = Date.UTC(2026, 0, 5);
+    before(async () => {
+      schema = await createTestSchema(baseUrl, 'reserve');
+      const pg = new PgDatabase(schema.url, { poolSize: 1 });
+      store = await SqlStore.open(
+        intercepted(pg, (text, params, session) => {
+          sent.push(text.replace(/\s+/g, ' ').trim());
+          sentParams.push(params);
+          return session.query(text, params);
+        }),
+      );
+    });
+    after(async () => {
+      await store.close();
+      await schema.drop();
+    });
+
+    it('writes a created deal and gig in one statement that takes their numbers, and returns them renamed', async () => {
+      const before = sent.length;
+      const counted = countWrites(Number(new URL(schema.url).port || 5432));
+      const result = await store.transaction(async (uow) => {
+        const dealId = uow.reserveId?.('deal') as string;
+        const gigId = uow.reserveId?.('gig') as string;
+        assert.match(dealId, /^deal_9\d{17}$/, 'a stand-in with the shape of a deal id');
+        await uow.putDeal(
+          sampleDeal(dealId, {
+            activity: [{ at: T0, by: 'service', stage: 'sourced', note: `${dealId} and ${gigId}` }],
+          }),
+        );
+        await uow.putGig(sampleGig(gigId, dealId));
+        await uow.publish([{ type: 'gig.posted', at: T0, data: { gig: sampleGig(gigId, dealId) } }], T0);
+        return { dealId, gigId, deal: await uow.getDeal(dealId) };
+      });
+      assert.deepEqual(
+        sent.slice(before).map((text) => text.split(' ')[0]),
+        ['BEGIN', 'WITH', 'COMMIT'],
+        'no statement for the numbers',
+      );
+      assert.equal(counted.stop(), 1, 'BEGIN, the write and COMMIT in one write to the socket');
+      assert.equal(result.dealId, 'deal_0001');
+      assert.equal(result.gigId, 'gig_0001');
+      assert.equal(result.deal?.id, 'deal_0001');
+      assert.equal(result.deal?.activity[0].note, 'deal_0001 and gig_0001');
+      const deal = await store.read((r) => r.getDeal('deal_0001'));
+      assert.equal(deal?.activity[0].note, 'deal_0001 and gig_0001', 'the document written with the ids');
+      const gigs = await store.read((r) => r.gigsOfDeal('deal_0001'));
+      assert.deepEqual(
+        gigs.map((g) => [g.id, g.dealId]),
+        [['gig_0001', 'deal_0001']],
+      );
+      const [event] = await store.events({ after: 0, limit: 10 });
+      assert.deepEqual((event.event.data as { gig: Gig }).gig.id, 'gig_0001');
+    });
+
+    it('a statement after a reservation sends the real id; a unit that fails takes no number at all', async () => {
+      // The sequencer run the last test's event asked for, over before this test counts statements.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.events({ after: 0, limit: 1 });
+      const before = sent.length;
+      const read = await store.transaction(async (uow) => {
+        const dealId = uow.reserveId?.('deal') as string;
+        await uow.putDeal(sampleDeal(dealId));
+        // A read that names the stand-in goes to the server with the real id, once the write
+        // has taken the number.
+        return uow.payoutsOfDeal(dealId);
+      });
+      assert.deepEqual(read, []);
+      assert.deepEqual(
+        sent.slice(before).map((text) => text.split(' ')[0]),
+        ['BEGIN', 'WITH', 'SELECT', 'COMMIT'],
+      );
+      assert.deepEqual(sentParams[before + 2], ['deal_0002']);
+      // A record put after the numbers were taken is written with its id too.
+      await store.transaction(async (uow) => {
+        const dealId = uow.reserveId?.('deal') as string;
+        await uow.payoutsOfDeal(dealId);
+        await uow.putDeal(sampleDeal(dealId, { stage: 'qualified' }));
+      });
+      assert.equal((await store.read((r) => r.getDeal('deal_0003')))?.stage, 'qualified');
+      await assert.rejects(
+        store.transaction(async (uow) => {
+          uow.reserveId?.('deal');
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 4, 'no gap'));
     });
   });
 

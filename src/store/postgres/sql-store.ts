@@ -11,7 +11,9 @@
 //   still deadlock, or fail to serialize, are rolled back and run again, a bounded number of
 //   times; then StoreBusyError (503 STORE_BUSY).
 // - Ids come from sequences (migration 008), taken only once the gate accepted: no row that
-//   every creating transaction locks.
+//   every creating transaction locks. The service reserves them (reserved-ids.ts) and the
+//   unit's write takes the numbers, so a create is BEGIN, one statement and COMMIT, sent
+//   together: one round trip.
 // - Puts are buffered and written as one multi-row upsert per table, before the next read of
 //   the records and at commit, so a sell (a create and several moves) is one write.
 // - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
@@ -29,6 +31,7 @@ import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfW
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
+import { renameDeep } from './reserved-ids.ts';
 import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { CLOCK_CHANNEL, SqlUnitOfWork } from './sql-unit-of-work.ts';
@@ -124,13 +127,13 @@ export class SqlStore implements Store {
           try {
             const uow = new SqlUnitOfWork(session);
             const result = await work(uow);
-            await begun;
-            // The last write and COMMIT go out together. Should the write fail, the transaction
-            // is aborted and the server answers that COMMIT by rolling back; the write's error
-            // is the one thrown (Promise.all rejects with the first failure, the write's).
-            await Promise.all([uow.flush(), session.query('COMMIT')]);
+            // The last write and COMMIT go out together, behind BEGIN if the unit sent nothing
+            // else (a create: one round trip in all). Should the write fail, the transaction is
+            // aborted and the server answers that COMMIT by rolling back; the write's error is
+            // the one thrown (Promise.all rejects with the first failure, the write's).
+            await Promise.all([begun, uow.flush(), session.query('COMMIT')]);
             if (uow.published) this.sequencer.soon();
-            return result;
+            return renameDeep(result, uow.renames);
           } catch (error) {
             await rollback(session);
             throw error;

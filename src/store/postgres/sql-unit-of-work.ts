@@ -1,11 +1,13 @@
 // A unit of work on PostgreSQL SQL: one READ COMMITTED transaction whose reads of records lock
-// them, whose puts are buffered and written together, and which takes ids from the sequences
-// (sql-store.ts says how the whole keeps its correctness across instances).
-import { compareIds, type IdKind } from '../../domain/ids.ts';
+// them, whose puts are buffered and written together, and which takes ids from the sequences,
+// those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
+// instances).
+import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { closerValues, dealValues, gigValues, payoutParams } from './codec.ts';
+import { type Renames, type Reserved, renameText, reserve, takenIdSql } from './reserved-ids.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
@@ -53,6 +55,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingEvents: unknown[][] = [];
   /** Whether this unit of work published anything (the store then sequences after the commit). */
   published = false;
+  /** Ids handed out whose numbers the next statement takes (reserved-ids.ts). */
+  private reserved: Reserved[] = [];
+  /** The real id of each stand-in handed out, once taken: the store renames the unit's result. */
+  readonly renames: Renames = new Map();
   // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
   // is held; a read that comes back later never replaces a put (the put is newer).
   private readonly heldDeals = new Map<string, Deal>();
@@ -69,8 +75,15 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    // A statement after ids were reserved waits for their numbers (taken by the flush), so that
+    // what it sends names the records by their ids.
+    if (this.reserved.length > 0) return this.flush().then(() => this.send<R>(text, params));
     const written = this.flush();
-    const rows = this.session.query<R>(text, params);
+    const named =
+      this.renames.size > 0 && params
+        ? params.map((p) => (typeof p === 'string' ? renameText(p, this.renames) : p))
+        : params;
+    const rows = this.session.query<R>(text, named);
     // The write's error is the one to report: the read behind it fails only because of it.
     return written.then(
       () => rows,
@@ -92,16 +105,57 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
     if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
     if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
-    if (statements.length === 0) return Promise.resolve();
+    if (statements.length === 0 && this.reserved.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
     this.pendingEvents = [];
+    // Records put after an earlier statement took their numbers carry the stand-ins still.
+    if (this.renames.size > 0) {
+      for (let i = 0; i < params.length; i++) {
+        const value = params[i];
+        if (typeof value === 'string') params[i] = renameText(value, this.renames);
+      }
+    }
+    if (this.reserved.length > 0) return this.flushTakingNumbers(statements, params);
     const last = statements.pop() as string;
     const sql =
       statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
     return this.session.query(sql, params).then(ignore);
+  }
+
+  /**
+   * The write that also takes the numbers of the ids reserved so far, one per id, before its
+   * rows are written: every value that holds a stand-in gets the id in its place (the stand-ins
+   * travel as parameters, so that the statement's text is the same from one unit to the next).
+   */
+  private flushTakingNumbers(statements: string[], params: unknown[]): Promise<void> {
+    const reserved = this.reserved;
+    this.reserved = [];
+    const values = [...params];
+    // The parameter of each stand-in, added where a value first holds it.
+    const standIns: number[] = [];
+    const renamed = (k: number) => {
+      const value = values[k - 1];
+      if (typeof value !== 'string') return `$${k}`;
+      let expression = `$${k}::text`;
+      reserved.forEach((r, i) => {
+        if (!value.includes(r.standIn)) return;
+        standIns[i] ??= values.push(r.standIn);
+        expression = `replace(${expression}, $${standIns[i]}, (SELECT id FROM n${i}))`;
+      });
+      return expression === `$${k}::text` ? `$${k}` : `(${expression})`;
+    };
+    const writes = statements.map((s, i) => `w${i} AS (${s.replace(/\$(\d+)/g, (_, k) => renamed(Number(k)))})`);
+    const numbers = reserved.map((r, i) => `n${i} AS MATERIALIZED (${takenIdSql(r.kind)})`);
+    const sql = `WITH ${[...numbers, ...writes].join(', ')} SELECT ${reserved.map((_, i) => `n${i}.v AS n${i}`).join(', ')}
+      FROM ${reserved.map((_, i) => `n${i}`).join(', ')}`;
+    return this.session.query<Record<string, string | number>>(sql, values).then(([row]) => {
+      reserved.forEach((r, i) => {
+        this.renames.set(r.standIn, formatId(r.kind, Number(row[`n${i}`])));
+      });
+    });
   }
 
   override async getDeal(id: string) {
@@ -187,6 +241,12 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   async takeNumber(kind: IdKind) {
     return takeNumber((text, params) => this.session.query(text, params), kind);
+  }
+
+  reserveId(kind: IdKind): string {
+    const id = reserve(kind);
+    this.reserved.push(id);
+    return id.standIn;
   }
 
   async putDeal(deal: Deal) {
