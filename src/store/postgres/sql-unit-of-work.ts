@@ -53,6 +53,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingClosers = new Map<string, Closer>();
   /** Outbox rows not yet written (type, deal_id, at, recorded_at, data). */
   private pendingEvents: unknown[][] = [];
+  /** Answers to store under their Idempotency-Keys (D-37), written with the unit's last write. */
+  private pendingAnswers = new Map<string, StoredAnswer>();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
   published = false;
   /** Ids handed out whose numbers the next statement takes (reserved-ids.ts). */
@@ -105,12 +107,14 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
     if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
     if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
+    if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
     if (statements.length === 0 && this.reserved.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
     this.pendingEvents = [];
+    this.pendingAnswers = new Map();
     // Records put after an earlier statement took their numbers carry the stand-ins still.
     if (this.renames.size > 0) {
       for (let i = 0; i < params.length; i++) {
@@ -316,20 +320,9 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   async putAnswer(key: string, answer: StoredAnswer) {
-    await this.send(
-      `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
-         body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at`,
-      [
-        key,
-        answer.fingerprint,
-        answer.status,
-        answer.body,
-        answer.location ?? null,
-        answer.etag ?? null,
-        answer.storedAt,
-      ],
-    );
+    // Buffered like the puts: written in the unit's last statement, so that a keyed write costs
+    // no statement of its own (and its answer gets the ids the write takes, P-93).
+    this.pendingAnswers.set(key, answer);
   }
 
   async purgeAnswers(before: number) {
@@ -366,6 +359,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
     this.pendingEvents = [];
+    this.pendingAnswers = new Map();
     this.heldDeals.clear();
     this.heldGigs.clear();
     this.heldClosers.clear();
@@ -382,6 +376,18 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
        SELECT ${notifyClock('0', true)}`,
     );
   }
+}
+
+/** The answers' upsert (D-37): a second answer for a key replaces the first. */
+function answersUpsert(answers: Map<string, StoredAnswer>, params: unknown[]): string {
+  const tuples = [...answers].map(([key, a]) => {
+    const first = params.length + 1;
+    params.push(key, a.fingerprint, a.status, a.body, a.location ?? null, a.etag ?? null, a.storedAt);
+    return `(${Array.from({ length: 7 }, (_, i) => `$${first + i}`).join(', ')})`;
+  });
+  return `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at) VALUES ${tuples.join(', ')}
+    ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+      body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at`;
 }
 
 /** The outbox rows' INSERT (columns as publish buffers them), a parameter per value. */
