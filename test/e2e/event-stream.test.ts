@@ -380,7 +380,14 @@ describe('GET /events/stream: heartbeats, limits and closing', () => {
       await sell(t);
       await healthy.waitFor((m) => m.some((e) => e.event === 'deal.created'));
       const all = await feed(t);
-      await backlog.waitFor((m) => m.length >= all.length, 30_000);
+      await backlog
+        .waitFor((m) => m.length >= all.length, 30_000)
+        .catch((error: Error) => {
+          // Once seen in CI on PostgreSQL (the backlog ended after its first page): what the server
+          // logged at warn or above says why.
+          const logged = lines.filter((line) => /"level":(40|50|60)/.test(line)).slice(-5);
+          throw new Error(`${error.message}; the server logged: ${logged.join('\n') || 'nothing'}`);
+        });
       assert.deepEqual(
         backlog.messages.map((m) => Number(m.id)),
         all.map((e) => e.seq),
