@@ -37,10 +37,15 @@ export function renamesOf(reserved: readonly Reserved[], numbers: readonly numbe
 }
 
 /** A string with every stand-in replaced by its id. */
-export function renameText(text: string, renames: Renames): string {
+function renameText(text: string, renames: Renames): string {
   let renamed = text;
   for (const [standIn, id] of renames) if (renamed.includes(standIn)) renamed = renamed.replaceAll(standIn, id);
   return renamed;
+}
+
+/** Statement parameters with every stand-in in a text replaced by its id. */
+export function renameValues(values: readonly unknown[], renames: Renames): unknown[] {
+  return values.map((value) => (typeof value === 'string' ? renameText(value, renames) : value));
 }
 
 /** A value (records, events, answers: plain data) with every stand-in replaced by its id. */

@@ -7,7 +7,7 @@ import { eventDealId, type PublicEventDraft } from '../../domain/public-events.t
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { closerValues, dealValues, gigValues, payoutParams } from './codec.ts';
-import { type Renames, type Reserved, renameText, reserve, takenIdSql } from './reserved-ids.ts';
+import { type Renames, type Reserved, renameValues, reserve, takenIdSql } from './reserved-ids.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
@@ -81,11 +81,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     // what it sends names the records by their ids.
     if (this.reserved.length > 0) return this.flush().then(() => this.send<R>(text, params));
     const written = this.flush();
-    const named =
-      this.renames.size > 0 && params
-        ? params.map((p) => (typeof p === 'string' ? renameText(p, this.renames) : p))
-        : params;
-    const rows = this.session.query<R>(text, named);
+    const rows = this.session.query<R>(
+      text,
+      this.renames.size > 0 && params ? renameValues(params, this.renames) : params,
+    );
     // The write's error is the one to report: the read behind it fails only because of it.
     return written.then(
       () => rows,
@@ -99,7 +98,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
   flush(): Promise<void> {
     const statements: string[] = [];
-    const params: unknown[] = [];
+    let params: unknown[] = [];
     const deals = [...this.pendingDeals.values()];
     const gigs = [...this.pendingGigs.values()];
     const closers = [...this.pendingClosers.values()];
@@ -116,12 +115,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingEvents = [];
     this.pendingAnswers = new Map();
     // Records put after an earlier statement took their numbers carry the stand-ins still.
-    if (this.renames.size > 0) {
-      for (let i = 0; i < params.length; i++) {
-        const value = params[i];
-        if (typeof value === 'string') params[i] = renameText(value, this.renames);
-      }
-    }
+    if (this.renames.size > 0) params = renameValues(params, this.renames);
     if (this.reserved.length > 0) return this.flushTakingNumbers(statements, params);
     const last = statements.pop() as string;
     const sql =
@@ -137,25 +131,26 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private flushTakingNumbers(statements: string[], params: unknown[]): Promise<void> {
     const reserved = this.reserved;
     this.reserved = [];
-    const values = [...params];
-    // The parameter of each stand-in, added where a value first holds it.
+    // The parameter of each stand-in, added (after the values) where a value first holds it.
     const standIns: number[] = [];
     const renamed = (k: number) => {
-      const value = values[k - 1];
-      if (typeof value !== 'string') return `$${k}`;
+      const value = params[k - 1];
+      const held = typeof value === 'string' ? reserved.filter((r) => value.includes(r.standIn)) : [];
+      if (held.length === 0) return `$${k}`;
       let expression = `$${k}::text`;
-      reserved.forEach((r, i) => {
-        if (!value.includes(r.standIn)) return;
-        standIns[i] ??= values.push(r.standIn);
+      for (const r of held) {
+        const i = reserved.indexOf(r);
+        standIns[i] ??= params.push(r.standIn);
         expression = `replace(${expression}, $${standIns[i]}, (SELECT id FROM n${i}))`;
-      });
-      return expression === `$${k}::text` ? `$${k}` : `(${expression})`;
+      }
+      return `(${expression})`;
     };
     const writes = statements.map((s, i) => `w${i} AS (${s.replace(/\$(\d+)/g, (_, k) => renamed(Number(k)))})`);
-    const numbers = reserved.map((r, i) => `n${i} AS MATERIALIZED (${takenIdSql(r.kind)})`);
-    const sql = `WITH ${[...numbers, ...writes].join(', ')} SELECT ${reserved.map((_, i) => `n${i}.v AS n${i}`).join(', ')}
-      FROM ${reserved.map((_, i) => `n${i}`).join(', ')}`;
-    return this.session.query<Record<string, string | number>>(sql, values).then(([row]) => {
+    const names = reserved.map((_, i) => `n${i}`);
+    const numbers = reserved.map((r, i) => `${names[i]} AS MATERIALIZED (${takenIdSql(r.kind)})`);
+    const sql = `WITH ${[...numbers, ...writes].join(', ')}
+      SELECT ${names.map((n) => `${n}.v AS ${n}`).join(', ')} FROM ${names.join(', ')}`;
+    return this.session.query<Record<string, string | number>>(sql, params).then(([row]) => {
       reserved.forEach((r, i) => {
         this.renames.set(r.standIn, formatId(r.kind, Number(row[`n${i}`])));
       });
