@@ -31,6 +31,10 @@ try {
       process.exit(1);
     }
     server.app.log.info('shut down');
+    // The log is written asynchronously: exiting while a write is under way let the exit's own
+    // flush overtake it, and "shut down" came out before "SIGTERM: shutting down". Drained first.
+    const log = server.app.log as { flush?: (done: () => void) => void };
+    if (log.flush) await new Promise<void>((resolve) => log.flush?.(resolve));
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
