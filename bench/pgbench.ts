@@ -34,7 +34,8 @@ function withSchema(url: string, schema: string): string {
 function libpqEnv(url: string): Record<string, string> {
   const parsed = new URL(url);
   return {
-    PGHOST: parsed.hostname,
+    // `?host=/var/run/postgresql` (a Unix socket's folder, as node-postgres reads it) wins over the host part.
+    PGHOST: parsed.searchParams.get('host') ?? parsed.hostname,
     PGPORT: parsed.port || '5432',
     PGUSER: decodeURIComponent(parsed.username),
     PGPASSWORD: decodeURIComponent(parsed.password),
