@@ -78,3 +78,12 @@ export async function stopInstance(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/** Kills the instance at once (SIGKILL: no shutdown of any kind, as a crash) and waits for its exit. */
+export async function killInstance(child: ChildProcess): Promise<void> {
+  stopping.add(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}

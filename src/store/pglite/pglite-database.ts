@@ -3,12 +3,16 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlDatabase, SqlSession } from '../postgres/sql-database.ts';
+import { type FolderLock, lockFolder } from './folder-lock.ts';
 
 export class PgliteDatabase implements SqlDatabase {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly sql: SqlSession;
 
-  private constructor(private readonly db: PGlite) {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly lock?: FolderLock,
+  ) {
     this.sql = {
       query: async <R>(text: string, params?: readonly unknown[]) =>
         (await db.query<R>(text, params as unknown[] | undefined)).rows,
@@ -20,8 +24,16 @@ export class PgliteDatabase implements SqlDatabase {
 
   /** A data folder path, or undefined for a database that lives in memory only. */
   static async open(dataDir: string | undefined): Promise<PgliteDatabase> {
-    if (dataDir) await mkdir(dataDir, { recursive: true });
-    return new PgliteDatabase(await PGlite.create(dataDir ?? 'memory://'));
+    if (dataDir === undefined) return new PgliteDatabase(await PGlite.create('memory://'));
+    await mkdir(dataDir, { recursive: true });
+    // Before PGlite touches a file: a second process must not even open it (D-45).
+    const lock = await lockFolder(dataDir);
+    try {
+      return new PgliteDatabase(await PGlite.create(dataDir), lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
   }
 
   session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
@@ -32,6 +44,10 @@ export class PgliteDatabase implements SqlDatabase {
 
   async close() {
     await this.queue;
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      await this.lock?.release();
+    }
   }
 }

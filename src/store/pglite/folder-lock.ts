@@ -1,0 +1,127 @@
+// One process per PGlite folder (D-45): PGlite is PostgreSQL in this process, with no server to
+// arbitrate, so a second process on the same folder would write the same files and corrupt them.
+// The folder is claimed with a lock file created exclusively (O_EXCL: one creator wins); it
+// names its holder's pid and, on Linux, the holder's start time, so that a lock left by a killed
+// process is told from a live one even when the pid has been reused, and taken over.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const LOCK_FILE = 'pipeline-service.lock';
+
+interface Holder {
+  pid: number;
+  /** The process's start time in clock ticks since boot (/proc/<pid>/stat), where known. */
+  startTicks?: string;
+  since: string;
+}
+
+/** A process's start time from /proc, or undefined where there is no /proc. */
+function startTicksOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(holder: Holder): boolean {
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    // EPERM: it exists but belongs to another user, so it is alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // The pid is in use: by the holder, unless it was reused by a process started since.
+  const now = startTicksOf(holder.pid);
+  return holder.startTicks === undefined || now === undefined || now === holder.startTicks;
+}
+
+async function readHolder(path: string): Promise<Holder | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Holder;
+    return Number.isInteger(parsed.pid) && parsed.pid > 0 ? parsed : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Unreadable or half written (a holder killed while writing it): nobody can be holding it.
+    return { pid: 0, since: 'unknown' };
+  }
+}
+
+export class FolderInUseError extends Error {
+  constructor(folder: string, holder: Holder) {
+    super(
+      `the PGlite folder ${folder} is in use by process ${holder.pid} (since ${holder.since}): ` +
+        'PGlite allows one process per folder; stop that process first, or run several instances on PostgreSQL (DATABASE_URL=postgres://...)',
+    );
+    this.name = 'FolderInUseError';
+  }
+}
+
+export interface FolderLock {
+  release(): Promise<void>;
+}
+
+/** Claims `folder` for this process, or throws FolderInUseError naming the live holder. */
+export async function lockFolder(folder: string): Promise<FolderLock> {
+  const path = join(folder, LOCK_FILE);
+  const me: Holder = { pid: process.pid, startTicks: startTicksOf(process.pid), since: new Date().toISOString() };
+  // Bounded: each turn either creates the file, finds a live holder, or clears a stale one.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      const file = await open(path, 'wx');
+      try {
+        await file.writeFile(JSON.stringify(me));
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          const holder = await readHolder(path);
+          if (holder?.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readHolder(path);
+    if (holder === undefined) continue; // released meanwhile
+    // A lock this very process holds is in use too: a second store on one folder in one
+    // process would corrupt it just the same.
+    if (holder.pid !== 0 && alive(holder)) throw new FolderInUseError(folder, holder);
+    // Stale: moved aside atomically, so that of two processes taking it over one moves it and
+    // the other finds it gone. What was moved is checked: if another process had taken the lock
+    // over meanwhile, its live lock is put back (link fails rather than overwrite) and the next
+    // turn finds it held.
+    const aside = `${path}.stale-${randomUUID()}`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    const moved = await readHolder(aside);
+    if (moved !== undefined && (moved.pid !== holder.pid || moved.since !== holder.since)) {
+      try {
+        await link(aside, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        throw new Error(
+          `could not lock the PGlite folder ${folder}: other processes are starting on it at this moment`,
+        );
+      } finally {
+        await rm(aside, { force: true });
+      }
+      continue;
+    }
+    await rm(aside, { force: true });
+  }
+  throw new Error(`could not lock the PGlite folder ${folder}: its lock file ${path} keeps changing`);
+}

@@ -1,0 +1,117 @@
+// One process per PGlite folder (D-45). Before the lock, a second process started on the same
+// folder ran beside the first and both wrote its files (duplicate primary keys, gigs paid twice,
+// acknowledged writes lost). Now the second refuses to start, naming the folder and the holder;
+// a lock left by a killed process is taken over, with the data it had acknowledged intact.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { FolderInUseError, LOCK_FILE, lockFolder } from '../../src/store/pglite/folder-lock.ts';
+import { type Instance, killInstance, NPM_START, startInstance } from '../support/instances.ts';
+
+const folders: string[] = [];
+after(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+async function folder(): Promise<string> {
+  const made = await mkdtemp(join(tmpdir(), 'pipeline-lock-'));
+  folders.push(made);
+  return made;
+}
+
+/** A pid no process has: one that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid as number;
+}
+
+/** `npm start`'s command on the folder, expected to refuse: its exit code and what it wrote. */
+async function refusedStart(dir: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, NPM_START, {
+    cwd: new URL('../../', import.meta.url),
+    env: { ...process.env, DATABASE_URL: `pglite:${dir}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+describe('a PGlite folder is one process’s (D-45)', () => {
+  it('a second lock on a held folder is refused, naming the holder; released, it can be taken', async () => {
+    const dir = await folder();
+    const lock = await lockFolder(dir);
+    await assert.rejects(lockFolder(dir), (error: Error) => {
+      assert.ok(error instanceof FolderInUseError);
+      assert.match(error.message, new RegExp(`${dir}.*in use by process ${process.pid}`));
+      return true;
+    });
+    await lock.release();
+    const again = await lockFolder(dir);
+    await again.release();
+  });
+
+  it('a lock whose holder has exited, was reused by another process, or is unreadable is taken over', async () => {
+    const dir = await folder();
+    const path = join(dir, LOCK_FILE);
+    const stale = [
+      JSON.stringify({ pid: await deadPid(), since: '2026-01-01T00:00:00.000Z' }),
+      // This very pid, but a start time that is not this process's: the pid was reused.
+      JSON.stringify({ pid: process.pid, startTicks: '1', since: '2026-01-01T00:00:00.000Z' }),
+      '{"pid": 12', // half written by a holder killed while writing it
+    ];
+    for (const content of stale) {
+      await writeFile(path, content);
+      const lock = await lockFolder(dir);
+      assert.equal(JSON.parse(await readFile(path, 'utf8')).pid, process.pid);
+      await lock.release();
+    }
+  });
+
+  it('of several takeovers of one stale lock at once, exactly one wins', async () => {
+    const dir = await folder();
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: await deadPid(), since: 'then' }));
+    const attempts = await Promise.allSettled(Array.from({ length: 8 }, () => lockFolder(dir)));
+    const won = attempts.filter((a) => a.status === 'fulfilled');
+    assert.equal(won.length, 1, JSON.stringify(attempts.map((a) => a.status)));
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') assert.ok(attempt.reason instanceof FolderInUseError, String(attempt.reason));
+    }
+    await (won[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+  });
+
+  it('a second service process on the folder refuses to start; after a SIGKILL of the first, a new one takes over with the data', async () => {
+    const dir = await folder();
+    let first: Instance | undefined = await startInstance(`pglite:${dir}`, { TIMER_INTERVAL_SECONDS: '0' });
+    let next: Instance | undefined;
+    try {
+      const created = await first.post('/pipeline/deals', {
+        account: { name: 'Fictional Lock Co', industry: 'saas', actor: 'B2B' },
+        listValueUsd: 12_000,
+      });
+      assert.equal(created.status, 201);
+
+      const refused = await refusedStart(dir);
+      assert.notEqual(refused.code, 0);
+      assert.ok(refused.output.includes(dir), refused.output);
+      assert.ok(refused.output.includes(`in use by process ${first.process.pid}`), refused.output);
+      // The first is untouched by the attempt.
+      assert.equal((await first.get(`/pipeline/deals/${created.body.id}`)).status, 200);
+
+      await killInstance(first.process);
+      first = undefined;
+      next = await startInstance(`pglite:${dir}`, { TIMER_INTERVAL_SECONDS: '0' });
+      const kept = await next.get(`/pipeline/deals/${created.body.id}`);
+      assert.equal(kept.status, 200);
+      assert.equal(kept.body.account.name, 'Fictional Lock Co');
+    } finally {
+      if (first) await killInstance(first.process);
+      await next?.close();
+    }
+  });
+});
