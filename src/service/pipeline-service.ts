@@ -118,6 +118,16 @@ export const MAX_MATCH_LIMIT = 1000;
 export type DealInput = { account: Account; listValueUsd: number; mandate?: unknown };
 export type Ranked = Escalation['suggestedClosers'];
 
+/** When the deal was last acted on (0 for none): no decision on it may be timed earlier (D-19). */
+const latestActivityAt = (deal: Deal | undefined) => deal?.activity[deal.activity.length - 1]?.at ?? 0;
+
+/**
+ * A timer's time on a deal: the run's, unless the deal was acted on later meanwhile (by a
+ * request, or by another instance whose clock had moved on), then that later time (D-19). A
+ * stall measured from the later act is then not due, and is refused as such.
+ */
+const notBeforeLatest = (deal: Deal | undefined, now: number) => Math.max(now, latestActivityAt(deal));
+
 export class PipelineService {
   /** Called after every unit of work that committed (the feed may have grown). */
   private readonly commitListeners = new Set<() => void>();
@@ -160,7 +170,7 @@ export class PipelineService {
    */
   private async nowFor(uow: UnitOfWork, deal: Deal | undefined): Promise<number> {
     const now = await this.platform.now(uow);
-    const latest = deal?.activity[deal.activity.length - 1]?.at ?? 0;
+    const latest = latestActivityAt(deal);
     if (latest <= now) return now;
     return Math.max(latest, await this.platform.refresh(() => uow.clockOffsetMs()));
   }
@@ -684,13 +694,16 @@ export class PipelineService {
             : gig?.status === 'open'
               ? { type: 'LapseGig', gigId }
               : undefined;
-        if (command) await this.apply(uow, (await this.loadGig(uow, gigId)).state, command, now);
+        if (!command) return;
+        const { state, dealId } = await this.loadGig(uow, gigId);
+        await this.apply(uow, state, command, notBeforeLatest(state.deals.get(dealId), now));
       });
       return result.ok;
     },
     fireStall: async (dealId, now) => {
       const result = await this.unit(async (uow) => {
-        await this.apply(uow, await this.loadDeal(uow, dealId), { type: 'StallDeal', dealId }, now);
+        const state = await this.loadDeal(uow, dealId);
+        await this.apply(uow, state, { type: 'StallDeal', dealId }, notBeforeLatest(state.deals.get(dealId), now));
       });
       return result.ok;
     },

@@ -292,3 +292,54 @@ describe('several instances over one PostgreSQL database', { skip: server.skip }
     assert.deepEqual(await getDeal(b, next.id), next);
   });
 });
+
+// D-19: two instances move the demo clock at once, while both run their timers (claims expire)
+// and act on the same deals. Before, a timer run that had taken its time before the other
+// instance acted wrote its entry at that earlier time, after the later one.
+describe('two instances moving the demo clock at once (D-19)', { skip: server.skip }, () => {
+  it("no deal's activity times ever decrease", async () => {
+    const schema = await createTestSchema(server.url as string, 'clock');
+    const [a, b] = await Promise.all([
+      startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0.05' }),
+      startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0.05' }),
+    ]);
+    try {
+      const deals: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        // Claims that the next moves make due.
+        const gigs = await Promise.all(Array.from({ length: 6 }, () => openCloserGig(a)));
+        for (const [i, escalation] of gigs.entries()) {
+          await claim(i % 2 === 0 ? a : b, escalation.gig.id, i % 2 === 0 ? ADA : MILO);
+          deals.push(escalation.deal.id);
+        }
+        // Both move the clock past the claims' 72 hours, in small steps, while both report
+        // signals on the deals: every move runs the mover's timers at once.
+        const moves = [a, b].map(async (instance) => {
+          for (let step = 0; step < 8; step++) {
+            const moved = await instance.post('/demo/clock', { advanceHours: 5 });
+            assert.equal(moved.status, 200, JSON.stringify(moved.body));
+          }
+        });
+        const acts = [a, b].map(async (instance, k) => {
+          for (let step = 0; step < 24; step++) {
+            const dealId = deals[(step + k) % deals.length];
+            const reported = await instance.post(`/pipeline/deals/${dealId}/signals`, {
+              signals: [step % 2 === 0 ? 'budget_approved' : 'champion_identified'],
+            });
+            assert.ok([200, 409].includes(reported.status), JSON.stringify(reported.body));
+          }
+        });
+        await Promise.all([...moves, ...acts]);
+      }
+      for (const id of deals) {
+        const deal = await getDeal(a, id);
+        const times = deal.activity.map((entry) => Date.parse(entry.at));
+        const lines = deal.activity.map((entry) => `${entry.at} ${entry.note}`).join('\n');
+        assert.deepEqual(times, [...times].sort((x, y) => x - y), `${id}'s activity goes back in time:\n${lines}`);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await schema.drop();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PipelineService } from '../../src/service/pipeline-service.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+import type { Store } from '../../src/store/store.ts';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2030-03-04T09:00:00.000Z');
@@ -65,5 +66,64 @@ describe('the platform clock kept in each instance', () => {
     assert.equal(value(await a.createDeal({ account, listValueUsd: 1000 })).activity[0].at, T0 + 5 * HOUR);
     value(await a.reset());
     assert.equal(value(await a.createDeal({ account, listValueUsd: 1000 })).activity[0].at, T0);
+  });
+
+  it('a timer run that took its time before another instance acted writes no earlier activity (D-19)', async () => {
+    let machine = T0;
+    const clock = { now: () => machine };
+    const store = new MemoryStore();
+    // a's store can hold one read: the run's read of the due gigs, after it has taken its time.
+    let holdRead: number | undefined;
+    let release = () => {};
+    let reached = () => {};
+    const atHold = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holding = new Proxy(store, {
+      get(target, name) {
+        if (name === 'read') {
+          return async (...args: Parameters<Store['read']>) => {
+            if (holdRead !== undefined && --holdRead === 0) {
+              reached();
+              await held;
+            }
+            return target.read(...args);
+          };
+        }
+        const member = Reflect.get(target, name);
+        return typeof member === 'function' ? member.bind(target) : member;
+      },
+    }) as Store;
+    const a = new PipelineService(holding, clock, { claimTtlHours: 72 });
+    const b = new PipelineService(store, clock, { claimTtlHours: 72 });
+    const [closerId] = value(await b.reset());
+    const sold = value(await b.sell({ account, listValueUsd: 1000, mandate: { staffing: { closer: 'human' } } }));
+    assert.ok(sold.kind === 'escalation', sold.kind);
+    const gigId = sold.escalation.gig.id;
+    const dealId = sold.escalation.deal.id;
+    value(await b.claimGig(gigId, closerId));
+    // The claim is due to expire; a's run reads the offset, takes its time, and is held before
+    // it reads the due gigs.
+    machine = T0 + 72 * HOUR + 1;
+    holdRead = 2;
+    const run = a.runTimers();
+    await atHold;
+    // Meanwhile, an hour later, b acts on the deal.
+    machine += HOUR;
+    value(await b.reportSignals(dealId, ['budget_confirmed']));
+    release();
+    assert.equal(await run, 1);
+    const deal = value(await b.getDeal(dealId));
+    const times = deal.activity.map((entry) => entry.at);
+    assert.deepEqual(
+      times,
+      [...times].sort((x, y) => x - y),
+      `activity times decrease: ${deal.activity.map((e) => `${new Date(e.at).toISOString()} ${e.note}`).join('\n')}`,
+    );
+    assert.match(deal.activity[deal.activity.length - 1].note, /expired/);
+    assert.equal(deal.activity[deal.activity.length - 1].at, T0 + 73 * HOUR + 1);
   });
 });
