@@ -90,7 +90,7 @@ describe('the platform clock kept in each instance', () => {
               reached();
               await held;
             }
-            return target.read(...args);
+            return (target as Store).read(...args);
           };
         }
         const member = Reflect.get(target, name);
