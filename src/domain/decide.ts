@@ -64,7 +64,7 @@ function decideCommand(state: PipelineState, command: PipelineCommand, ctx: Deci
             id: ctx.nextIds.closer,
             name: command.name,
             industries: [...command.industries],
-            record: { gigs: 0, wins: 0, grossClosedCents: 0 },
+            record: { gigs: 0, wins: 0, grossClosedCents: 0n },
             enrolledAt: ctx.now,
           },
         },

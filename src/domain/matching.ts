@@ -18,12 +18,16 @@ function fits(closer: Closer, industry: string | undefined): boolean {
   return closer.industries.some((i) => i.toLowerCase() === wanted);
 }
 
+const compareBig = (x: bigint, y: bigint) => (x > y ? 1 : x < y ? -1 : 0);
+
 export function rankClosers(closers: readonly Closer[], industry: string | undefined): Match[] {
-  const largest = Math.max(0, ...closers.map((c) => c.record.grossClosedCents));
+  let largest = 0n;
+  for (const c of closers) if (c.record.grossClosedCents > largest) largest = c.record.grossClosedCents;
   const rows = closers.map((closer) => {
     const fit = fits(closer, industry) ? 1 : 0;
     const rate = winRate(closer);
-    const volume = largest === 0 ? 0 : closer.record.grossClosedCents / largest;
+    // A share of the largest, for the score only: as numbers, close enough at any size.
+    const volume = largest === 0n ? 0 : Number(closer.record.grossClosedCents) / Number(largest);
     // Rounded for display only: the order below, not the score, is authoritative.
     const score = Math.round((0.6 * fit + 0.3 * rate + 0.1 * volume) * 10_000) / 10_000;
     return { closer, score, winRate: Math.round(rate * 10_000) / 10_000, fit, rate };
@@ -32,7 +36,7 @@ export function rankClosers(closers: readonly Closer[], industry: string | undef
     (a, b) =>
       b.fit - a.fit ||
       b.rate - a.rate ||
-      b.closer.record.grossClosedCents - a.closer.record.grossClosedCents ||
+      compareBig(b.closer.record.grossClosedCents, a.closer.record.grossClosedCents) ||
       compareIds(a.closer.id, b.closer.id),
   );
   return rows.map(({ closer, score, winRate }) => ({ closer, score, winRate }));

@@ -105,7 +105,11 @@ export function isActiveGig(gig: Gig): boolean {
 export interface Register {
   readonly gigs: number;
   readonly wins: number;
-  readonly grossClosedCents: Cents;
+  /**
+   * The sum of the closer's wins' final values: a sum without bound, so a bigint, exact to the
+   * cent past 2^53 cents (D-24), where a number would lose cents.
+   */
+  readonly grossClosedCents: bigint;
 }
 
 export interface Closer {

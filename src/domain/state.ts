@@ -211,7 +211,7 @@ function apply(draft: Draft, event: PipelineEvent) {
       const record = {
         gigs: closer.record.gigs + 1,
         wins: closer.record.wins + (won ? 1 : 0),
-        grossClosedCents: closer.record.grossClosedCents + (won ? (event.finalValueCents ?? 0) : 0),
+        grossClosedCents: closer.record.grossClosedCents + BigInt(won ? (event.finalValueCents ?? 0) : 0),
       };
       draft.gigs.set(gig.id, {
         ...omit(gig, 'timerDueAt'),

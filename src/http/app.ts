@@ -1,5 +1,6 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
+
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, {
@@ -18,6 +19,7 @@ import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
 import { errorBody, storeFailure, type TransportCode } from '../views/errors.ts';
+import { stringify } from '../views/exact-json.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import type { StreamOptions } from './event-pump.ts';
@@ -175,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Response schemas document the contract; the bytes come from JSON.stringify of the views.
   // (Schema-driven serialization validates every anyOf branch at run time, e.g. each staffing
   // rule and the deal-or-escalation answer, which cost more than it saved.)
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(() => (data) => stringify(data));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   // The contract is generated from the same route schemas that validate requests (D-32).

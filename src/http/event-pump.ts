@@ -15,10 +15,12 @@
 // Memory: a live client whose socket holds more than `maxBufferedBytes` unwritten is ended (a
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
+
 import type { PublicEventType } from '../domain/public-events.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
 import { eventView } from '../views/events.ts';
+import { stringify } from '../views/exact-json.ts';
 
 export interface StreamOptions {
   /** A comment line (`: heartbeat`) is written to every stream this often. */
@@ -91,7 +93,7 @@ export interface StreamClient {
 
 /** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
 export function frameOf(stored: StoredEvent): string {
-  return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${JSON.stringify(eventView(stored))}\n\n`;
+  return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${stringify(eventView(stored))}\n\n`;
 }
 
 function matches(filter: StreamFilter, stored: StoredEvent, dealIdOf: (stored: StoredEvent) => string | undefined) {

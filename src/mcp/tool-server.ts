@@ -3,6 +3,7 @@
 // plain JSON Schema), and its arguments are checked by the validator HTTP bodies are checked
 // by (src/schemas/validate.ts): one source of shapes, one way to refuse them. The high-level
 // McpServer takes zod schemas only, which would be a second copy of every shape.
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -17,6 +18,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { selfContained } from '../schemas/shared.ts';
 import { compileValidator, describeViolations, type Validator } from '../schemas/validate.ts';
 import { type ErrorBody, errorBody, storeFailure } from '../views/errors.ts';
+import { plainJson, stringify } from '../views/exact-json.ts';
 
 export const MCP_VERSION = '0.1.0';
 
@@ -48,9 +50,9 @@ export interface McpTool<C> {
 }
 
 /** An answer as a tool result: a 2xx body as structured content, anything else as an error result. */
-export function toolResult(status: number, body: unknown, text = JSON.stringify(body)): CallToolResult {
+export function toolResult(status: number, body: unknown, text = stringify(body)): CallToolResult {
   const content = [{ type: 'text' as const, text }];
-  if (status >= 200 && status < 300) return { structuredContent: body as Record<string, unknown>, content };
+  if (status >= 200 && status < 300) return { structuredContent: plainJson(body) as Record<string, unknown>, content };
   return { isError: true, content };
 }
 

@@ -14,6 +14,7 @@ import type {
 } from '../service/pipeline-service.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
+import { stringify } from './exact-json.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
 
 /** Where the closer marketplace is served (the deal service's prefix is configuration). */
@@ -50,7 +51,7 @@ export function dryRunAnswer<T extends DryRunnable>(
 }
 
 export const rendered = (a: Answer): RenderedAnswer => {
-  const stored: RenderedAnswer = { status: a.status, body: JSON.stringify(a.body) };
+  const stored: RenderedAnswer = { status: a.status, body: stringify(a.body) };
   if (a.location !== undefined) stored.location = a.location;
   if (a.etag !== undefined) stored.etag = a.etag;
   return stored;

@@ -5,6 +5,7 @@ import { centsToUsd } from '../domain/money.ts';
 import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import type { Settlement } from '../domain/settlement.ts';
 import type { CloserWithLedger, Escalation, GigOutcome } from '../service/pipeline-service.ts';
+import { usdOfBigCents } from './exact-json.ts';
 
 // The last two answers are kept: a deal's entries often share an instant, and an answer that
 // shows a gig and its deal alternates between two (when the gig was posted, and now).
@@ -103,7 +104,7 @@ export function closerView({ closer, payouts }: CloserWithLedger) {
     record: {
       gigs: closer.record.gigs,
       wins: closer.record.wins,
-      grossClosedUsd: centsToUsd(closer.record.grossClosedCents),
+      grossClosedUsd: usdOfBigCents(closer.record.grossClosedCents),
     },
     payouts: payouts.map(payoutView),
   };

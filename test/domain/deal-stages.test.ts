@@ -182,7 +182,7 @@ describe('Deal stages table', () => {
     assert.equal(gig?.status, 'fulfilled');
     assert.equal(gig?.outcome, 'closed_won');
     assert.equal(gig?.finalValueCents, 9_000_000);
-    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 1, grossClosedCents: 9_000_000 });
+    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 1, grossClosedCents: 9_000_000n });
     assert.deepEqual(state.payouts, [payout.line]);
   });
 
@@ -209,7 +209,7 @@ describe('Deal stages table', () => {
     assert.equal(state.gigs.get(gigId)?.status, 'fulfilled');
     assert.equal(state.gigs.get(gigId)?.outcome, 'closed_lost');
     assert.deepEqual(state.payouts, []);
-    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
   });
 
   it('deal stages: any non-terminal --signals including gone_dark--> unchanged stage, human-track, stalled into nurturer, claimed closer gig released, back to matching', () => {

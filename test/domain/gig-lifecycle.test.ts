@@ -111,7 +111,7 @@ describe('Gig lifecycle table', () => {
     assert.deepEqual(afterWin.closers.get(closing.closerId)?.record, {
       gigs: 1,
       wins: 1,
-      grossClosedCents: 10_000_000,
+      grossClosedCents: 10_000_000n,
     });
 
     // a revive
@@ -124,7 +124,7 @@ describe('Gig lifecycle table', () => {
       afterRevive.payouts.map((line) => [line.kind, line.amountCents, line.closerId]),
       [['fee', 15_000, nurturing.closerId]],
     );
-    assert.deepEqual(afterRevive.closers.get(nurturing.closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(afterRevive.closers.get(nurturing.closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
   });
 
   it('gig lifecycle: claimed --release--> released, deal returns to matching, next deal advance posts a fresh gig', () => {
@@ -155,7 +155,7 @@ describe('Gig lifecycle table', () => {
     assert.equal(gig?.claimedAt, undefined);
     assert.equal(gig?.openedAt, T0 + 72 * HOUR);
     assert.equal(then.state().gigs.size, 1, 'no new gig');
-    assert.deepEqual(then.state().closers.get(closerId)?.record, { gigs: 0, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(then.state().closers.get(closerId)?.record, { gigs: 0, wins: 0, grossClosedCents: 0n });
   });
 
   it('gig lifecycle: open --nobody claims within stallTimeoutDays (LapseGig)--> expired', () => {
@@ -243,7 +243,7 @@ describe('D-14 gig moves go through the same gate', () => {
     assert.equal(state.deals.get(dealId)?.stage, 'meeting');
     assert.equal(state.deals.get(dealId)?.closedBy, undefined, 'the deal continues');
     assert.equal(state.gigs.get(gigId)?.status, 'fulfilled');
-    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
   });
 
   it('D-14: a setter gig may propose closed_lost (fulfilled, settles nothing) but never closed_won', () => {

@@ -6,7 +6,13 @@ import type { Closer } from '../../src/domain/records.ts';
 import { T0 } from './world.ts';
 
 function closer(id: string, industries: string[], gigs = 0, wins = 0, grossClosedCents = 0): Closer {
-  return { id, name: `Closer ${id}`, industries, record: { gigs, wins, grossClosedCents }, enrolledAt: T0 };
+  return {
+    id,
+    name: `Closer ${id}`,
+    industries,
+    record: { gigs, wins, grossClosedCents: BigInt(grossClosedCents) },
+    enrolledAt: T0,
+  };
 }
 
 const ids = (matches: { closer: Closer }[]) => matches.map((m) => m.closer.id);

@@ -111,7 +111,7 @@ describe('D-24 Register and ledger', () => {
       id: 'closer_0001',
       name: 'Zed Fictional',
       industries: ['retail', 'saas'],
-      record: { gigs: 0, wins: 0, grossClosedCents: 0 },
+      record: { gigs: 0, wins: 0, grossClosedCents: 0n },
       enrolledAt: w.now,
     });
     assert.deepEqual(w.state.payouts, []);
@@ -119,11 +119,11 @@ describe('D-24 Register and ledger', () => {
 
   it('D-24: gigs counts fulfilled gigs of every role; wins and grossClosed count closed_won only', () => {
     const j = humanJourney();
-    assert.deepEqual(j.w.closer(j.setter).record, { gigs: 1, wins: 0, grossClosedCents: 0 });
-    assert.deepEqual(j.w.closer(j.nurturer).record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(j.w.closer(j.setter).record, { gigs: 1, wins: 0, grossClosedCents: 0n });
+    assert.deepEqual(j.w.closer(j.nurturer).record, { gigs: 1, wins: 0, grossClosedCents: 0n });
     // the released first closer gig does not count; the won one does
     assert.equal(j.w.gig(j.firstCloserGig).status, 'released');
-    assert.deepEqual(j.w.closer(j.closer).record, { gigs: 1, wins: 1, grossClosedCents: 9_000_000 });
+    assert.deepEqual(j.w.closer(j.closer).record, { gigs: 1, wins: 1, grossClosedCents: 9_000_000n });
   });
 
   it('D-24: a closed_lost fulfilment counts a gig but no win; wins accumulate gross across deals', () => {
@@ -140,7 +140,7 @@ describe('D-24 Register and ledger', () => {
       w.claim(gigId, closerId).gigAdvance(gigId, 'proposal').gigAdvance(gigId, 'negotiation');
       w.gigAdvance(gigId, outcome, outcome === 'closed_won' ? value : undefined);
     }
-    assert.deepEqual(w.closer(closerId).record, { gigs: 3, wins: 2, grossClosedCents: 10_000_000 + 12_000_050 });
+    assert.deepEqual(w.closer(closerId).record, { gigs: 3, wins: 2, grossClosedCents: 10_000_000n + 12_000_050n });
   });
 
   it('D-24: every payout is one ledger line, appended in order', () => {
@@ -169,7 +169,7 @@ describe('D-24 Register and ledger', () => {
     );
     w.gigAdvance(gigId, 'closed_won', 100_000);
     assert.deepEqual(w.state.payouts, []);
-    assert.deepEqual(w.closer(closerId).record, { gigs: 1, wins: 1, grossClosedCents: 10_000_000 });
+    assert.deepEqual(w.closer(closerId).record, { gigs: 1, wins: 1, grossClosedCents: 10_000_000n });
     const settlement = settlementOf(w, dealId);
     assert.equal(settlement.closerCommissionCents, 0);
     assert.equal(settlement.netToSellerCents, 10_000_000 - 500_000);
@@ -180,7 +180,7 @@ describe('D-24 Register and ledger', () => {
     setter.w.gigAdvance(setter.gigId, 'qualified').gigAdvance(setter.gigId, 'meeting');
     assert.equal(setter.w.gig(setter.gigId).outcome, 'meeting');
     assert.deepEqual(setter.w.state.payouts, []);
-    assert.deepEqual(setter.w.closer(setter.closerId).record, { gigs: 1, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(setter.w.closer(setter.closerId).record, { gigs: 1, wins: 0, grossClosedCents: 0n });
 
     for (const confirm of ['revive', 'closed_lost'] as const) {
       const nurturer = claimedNurturerGig('proposal', { mandate: { fees: { nurturerUsd: 0.004 } } }); // rounds to $0
@@ -188,7 +188,11 @@ describe('D-24 Register and ledger', () => {
       else nurturer.w.gigAdvance(nurturer.gigId, 'closed_lost');
       assert.equal(nurturer.w.gig(nurturer.gigId).status, 'fulfilled', confirm);
       assert.deepEqual(nurturer.w.state.payouts, [], confirm);
-      assert.deepEqual(nurturer.w.closer(nurturer.closerId).record, { gigs: 1, wins: 0, grossClosedCents: 0 }, confirm);
+      assert.deepEqual(
+        nurturer.w.closer(nurturer.closerId).record,
+        { gigs: 1, wins: 0, grossClosedCents: 0n },
+        confirm,
+      );
     }
   });
 
@@ -206,7 +210,7 @@ describe('D-24 Register and ledger', () => {
     w.run({ type: 'ReleaseGig', gigId });
     const next = w.escalate(dealId);
     w.claim(next, closerId).run({ type: 'ExpireClaim', gigId: next, platform: false });
-    assert.deepEqual(w.closer(closerId).record, { gigs: 0, wins: 0, grossClosedCents: 0 });
+    assert.deepEqual(w.closer(closerId).record, { gigs: 0, wins: 0, grossClosedCents: 0n });
     assert.deepEqual(w.state.payouts, []);
   });
 });

@@ -351,3 +351,30 @@ describe('marketplace: list gigs', () => {
     assert.ok(claimed.some((g) => g.id === opened.id && g.closerId === MILO));
   });
 });
+
+// D-24: a closer's gross closed is exact to the cent at any size the bounds allow. 91 wins of
+// $999,999,999,999.99 sum to 9,099,999,999,999,909 cents, past 2^53: as a double the sum was
+// 9,099,999,999,999,908 (a cent lost), and written as a double it would print fewer decimals.
+describe('a Register past 2^53 cents (D-24)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('grossClosedUsd is written to the cent, in the closer and in the list of closers', async () => {
+    const closer = await enrol(t, 'Fictional Whale Closer', ['saas']);
+    const valueUsd = 999_999_999_999.99;
+    for (let win = 0; win < 91; win++) {
+      const { gig } = await negotiatingCloserGig(t, closer.id, { listValueUsd: 1e12 });
+      await advanceGig(t, gig.id, { advanceTo: 'closed_won', valueUsd });
+    }
+    const exact = '"grossClosedUsd":90999999999999.09';
+    const one = await fetch(`${t.url}/closers/closers/${closer.id}`);
+    const text = await one.text();
+    assert.ok(text.includes(exact), text.slice(0, 300));
+    assert.ok(text.includes('"gigs":91,"wins":91'), text.slice(0, 300));
+    const list = await (await fetch(`${t.url}/closers/closers?limit=1000`)).text();
+    assert.ok(list.includes(exact), 'the list of closers carries the exact amount too');
+  });
+});

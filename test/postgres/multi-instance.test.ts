@@ -335,7 +335,11 @@ describe('two instances moving the demo clock at once (D-19)', { skip: server.sk
         const deal = await getDeal(a, id);
         const times = deal.activity.map((entry) => Date.parse(entry.at));
         const lines = deal.activity.map((entry) => `${entry.at} ${entry.note}`).join('\n');
-        assert.deepEqual(times, [...times].sort((x, y) => x - y), `${id}'s activity goes back in time:\n${lines}`);
+        assert.deepEqual(
+          times,
+          [...times].sort((x, y) => x - y),
+          `${id}'s activity goes back in time:\n${lines}`,
+        );
       }
     } finally {
       await Promise.all([a.close(), b.close()]);

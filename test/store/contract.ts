@@ -75,7 +75,7 @@ export function sampleCloser(id: string, overrides: Partial<Closer> = {}): Close
     id,
     name: `Closer ${id}`,
     industries: ['saas'],
-    record: { gigs: 0, wins: 0, grossClosedCents: 0 },
+    record: { gigs: 0, wins: 0, grossClosedCents: 0n },
     enrolledAt: T0,
     ...overrides,
   };
@@ -453,7 +453,8 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       const bare = sampleGig('gig_0003', 'deal_0002');
       const closer = sampleCloser('closer_0001', {
         industries: [],
-        record: { gigs: 3, wins: 2, grossClosedCents: 123_456_789_012 },
+        // Past 2^53 cents (D-24): stored and read back to the cent.
+        record: { gigs: 3, wins: 2, grossClosedCents: 2n ** 60n + 7n },
       });
       await store.transaction(async (uow) => {
         await uow.putDeal(deal);

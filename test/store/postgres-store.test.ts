@@ -527,7 +527,7 @@ if (server.skip !== undefined) {
             await uow.putDeal(sampleDeal('deal_0001', { stage: 'closed_won', finalValueCents: 9_000_000 }));
             await uow.putGig(sampleGig('gig_0001', 'deal_0001', { status: 'fulfilled', closerId: 'closer_0001' }));
             await uow.putCloser(
-              sampleCloser('closer_0001', { record: { gigs: 1, wins: 1, grossClosedCents: 9_000_000 } }),
+              sampleCloser('closer_0001', { record: { gigs: 1, wins: 1, grossClosedCents: 9_000_000n } }),
             );
             await uow.appendPayout(sampleLine('gig_0001'));
             await uow.getDeal('deal_0001'); // the writes are on the server now, uncommitted

@@ -1,5 +1,6 @@
 // The public ROOT origin: keyless, read-only collections over the sandbox data (D-29, D-30).
 // Writes answer 405 (src/http/methods.ts); reads may come from any origin (CORS *).
+
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
@@ -13,6 +14,7 @@ import {
   GigsEnvelope,
   GigsQuery,
 } from '../../schemas/root.ts';
+import { stringify } from '../../views/exact-json.ts';
 
 /** Registers GET for a ROOT path; app.ts answers its other methods (405) and OPTIONS (D-38). */
 export function rootGet(
@@ -33,7 +35,7 @@ function sendEnvelope(
 ) {
   let bytes = cache.get(key);
   if (bytes === undefined) {
-    bytes = JSON.stringify(envelope.body);
+    bytes = stringify(envelope.body);
     if (cache.size < 10_000) cache.set(key, bytes);
   }
   return reply.code(envelope.status).type('application/json; charset=utf-8').send(bytes);

@@ -6,12 +6,14 @@
 // its lease to run out and the delivery is claimed again: at least once, never lost. Sends are
 // bounded per instance and each attempt by a timeout, so a slow receiver never slows the API
 // or the other receivers.
+
 import { Webhook as Signer } from 'standardwebhooks';
 import { nextAttemptAt, webhookWants } from '../../domain/webhooks.ts';
 import type { Store } from '../../store/store.ts';
 import type { ClaimedDelivery, NewDelivery } from '../../store/webhooks.ts';
 import type { Telemetry } from '../../telemetry.ts';
 import { eventView } from '../../views/events.ts';
+import { stringify } from '../../views/exact-json.ts';
 import { postOnce } from './http-post.ts';
 
 export interface WebhookWorkerOptions {
@@ -47,7 +49,7 @@ const USER_AGENT = 'sales-pipeline-webhooks/1';
 
 /** The headers and body of one delivery, signed with the webhook's secret (Standard Webhooks). */
 export function signedRequest(delivery: ClaimedDelivery, now: number) {
-  const body = JSON.stringify(eventView({ seq: delivery.seq, event: delivery.event }));
+  const body = stringify(eventView({ seq: delivery.seq, event: delivery.event }));
   const id = `evt_${delivery.seq}`;
   const seconds = Math.floor(now / 1000);
   const signature = new Signer(delivery.secret).sign(id, new Date(seconds * 1000), body);

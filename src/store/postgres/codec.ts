@@ -2,6 +2,7 @@
 // optional fields absent and keeps numbers exact (cents and epoch milliseconds are integers
 // far below 2^53), so what is read back deep-equals what was put. The payout ledger is plain
 // columns, since it is the money trail a person may query with SQL.
+import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 
 export interface PayoutRow {
@@ -42,4 +43,24 @@ export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, JSO
 
 export const gigValues = (g: Gig) => [g.id, g.dealId, g.status, g.timerDueAt ?? null, JSON.stringify(g)];
 
-export const closerValues = (c: Closer) => [c.id, JSON.stringify(c)];
+// A closer's gross closed is a bigint (D-24): stored as its digits in a JSON string, read back
+// exactly (a document from before holds a number, which BigInt reads as well).
+export const closerValues = (c: Closer) => [
+  c.id,
+  JSON.stringify({ ...c, record: { ...c.record, grossClosedCents: c.record.grossClosedCents.toString() } }),
+];
+
+/** An event's data as stored: JSON, with a closer's bigint gross closed as its digits. */
+export const eventDataJson = (data: unknown) =>
+  JSON.stringify(data, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+
+/** An event as stored → as published (the enrolled closer's record read back exactly). */
+export function eventFromRow(row: { type: string; at: string | number; data: unknown }): PublicEventDraft {
+  const event = { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft;
+  if (event.type === 'closer.enrolled') return { ...event, data: { closer: closerFromDoc(event.data.closer) } };
+  return event;
+}
+
+export function closerFromDoc(doc: Closer): Closer {
+  return { ...doc, record: { ...doc.record, grossClosedCents: BigInt(doc.record.grossClosedCents) } };
+}

@@ -2,10 +2,9 @@
 // REPEATABLE READ snapshot, and what a unit of work reads (sql-unit-of-work.ts overrides the
 // reads of records with locked ones). Lists, ledgers, counts and timer scans never lock.
 
-import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
-import { type PayoutRow, payoutFromRow } from './codec.ts';
+import { closerFromDoc, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlWebhookReader } from './sql-webhooks.ts';
 
@@ -66,7 +65,8 @@ export class SqlReader implements StoreReader {
   }
 
   async getCloser(id: string): Promise<Closer | undefined> {
-    return (await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1', [id]))[0];
+    const [closer] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1', [id]);
+    return closer && closerFromDoc(closer);
   }
 
   gigsOfDeal(dealId: string): Promise<Gig[]> {
@@ -131,7 +131,9 @@ export class SqlReader implements StoreReader {
     const { params, param } = parameters();
     const where = page.afterId === undefined ? '' : ` WHERE ${afterId(param(page.afterId))}`;
     const limit = page.limit === undefined ? '' : ` LIMIT ${param(page.limit)}`;
-    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${BY_ID}${limit}`, params);
+    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${BY_ID}${limit}`, params).then((docs) =>
+      docs.map(closerFromDoc),
+    );
   }
 
   payoutsOfCloser(closerId: string) {
@@ -185,7 +187,7 @@ export class SqlReader implements StoreReader {
     );
     return rows.map((row) => ({
       seq: Number(row.seq),
-      event: { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft,
+      event: eventFromRow(row),
     }));
   }
 

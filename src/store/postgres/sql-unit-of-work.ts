@@ -6,7 +6,7 @@ import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { closerValues, dealValues, gigValues, payoutParams } from './codec.ts';
+import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renameValues, reserve, takenIdSql } from './reserved-ids.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
@@ -210,7 +210,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   override async getCloser(id: string) {
     const held = this.heldClosers.get(id);
     if (held) return held;
-    const [closer] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
+    const [found] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
+    const closer = found && closerFromDoc(found);
     if (closer) this.hold(this.heldClosers, closer);
     return closer;
   }
@@ -333,7 +334,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
         eventDealId(event) ?? null,
         event.at,
         recordedAt,
-        JSON.stringify(event.data),
+        eventDataJson(event.data),
       ]);
     }
     if (events.length > 0) this.published = true;

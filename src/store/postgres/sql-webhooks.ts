@@ -1,6 +1,7 @@
 // The SQL adapter's webhooks (D-42, migration 005). Reads and writes go through the unit of
 // work's `send` (so they follow its buffered puts, in call order).
-import type { PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
+
+import type { PublicEventType } from '../../domain/public-events.ts';
 import type { Webhook } from '../../domain/webhooks.ts';
 import type { StoredEvent } from '../store.ts';
 import type {
@@ -11,6 +12,7 @@ import type {
   WebhookReader,
   WebhookUnit,
 } from '../webhooks.ts';
+import { eventDataJson, eventFromRow } from './codec.ts';
 import { takeNumber } from './sql-database.ts';
 
 export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
@@ -137,7 +139,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
     if (deliveries.length === 0) return;
     const params: unknown[] = [now];
     const tuples = deliveries.map((d) => {
-      const at = params.push(d.webhookId, d.seq, d.event.type, d.event.at, JSON.stringify(d.event.data));
+      const at = params.push(d.webhookId, d.seq, d.event.type, d.event.at, eventDataJson(d.event.data));
       return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}::json, $1, $1)`;
     });
     await this.send(
@@ -176,7 +178,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
         url: row.url,
         secret: row.secret,
         seq: Number(row.seq),
-        event: { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft,
+        event: eventFromRow(row),
         attempt: row.attempts,
         dispatchedAt: Number(row.dispatched_at),
       }))
