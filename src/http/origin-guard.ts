@@ -47,7 +47,7 @@ export function defaultAllowedHosts(listenAddress: string): readonly string[] | 
   return isLoopbackAddress(listenAddress) ? LOOPBACK_HOSTS : undefined;
 }
 
-interface HostEntry {
+export interface HostEntry {
   /** Lower case; an IPv6 address in brackets. */
   readonly name: string;
   /** Digits, or undefined: any port. */
@@ -55,7 +55,7 @@ interface HostEntry {
 }
 
 /** An entry as config.ts validated it: `name`, `name:port`, `[v6]` or `[v6]:port`, lower case. */
-function hostEntry(entry: string): HostEntry {
+export function hostEntry(entry: string): HostEntry {
   const close = entry.startsWith('[') ? entry.indexOf(']') : -1;
   const colon = entry.indexOf(':', close + 1);
   return colon === -1
