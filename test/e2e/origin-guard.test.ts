@@ -135,7 +135,8 @@ describe('the Origin rule on the demo: only the own origin (or none) may write',
     }
     assert.equal((await getDeal(t, kept.id)).account.name, 'Kept Through The Visit', 'the deal is still there');
     // The own origin, http or https, and no Origin at all are served.
-    for (const headers of [{ origin: own }, { origin: own.replace('http:', 'https:') }, {}]) {
+    const cases: Record<string, string>[] = [{ origin: own }, { origin: own.replace('http:', 'https:') }, {}];
+    for (const headers of cases) {
       const before = await createDeal(t);
       const reset = await t.post('/demo/reset', undefined, headers);
       assert.equal(reset.status, 200, JSON.stringify(headers));
