@@ -12,6 +12,7 @@ export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta
 /** What each status means to a caller; a status the catalogue gains must be explained here. */
 const STATUS_MEANING: Record<number, string> = {
   400: 'the request is malformed',
+  403: 'the request came from somewhere the service does not answer: a `Host` it does not answer to, or a web page on another origin',
   404: 'no such path or record',
   405: 'the path does not serve that method',
   408: 'the request did not arrive in time (its headers within 10 s, all of it within REQUEST_TIMEOUT_MS)',

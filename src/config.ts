@@ -41,6 +41,13 @@ export interface Config {
   streamPollMs: number;
   /** An event stream whose client leaves more than this unread is ended. */
   streamBufferBytes: number;
+  /**
+   * D-49: the `Host` names answered (lower case; `name` any port, `name:port` that port only);
+   * undefined: the default for the address listened on (src/http/origin-guard.ts).
+   */
+  allowedHosts?: string[];
+  /** D-49: origins besides the service's own whose pages may write to the demo (normalized). */
+  allowedOrigins: string[];
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -98,6 +105,60 @@ function maxConnections(env: NodeJS.ProcessEnv): number {
   }
 }
 
+/** A comma-separated list; undefined when unset or blank. An empty entry is a mistake. */
+function list(env: NodeJS.ProcessEnv, name: string, example: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.includes('')) throw new Error(`${name} has an empty entry (${example}), got ${JSON.stringify(raw)}`);
+  return entries;
+}
+
+/** A host name, an IPv4 address, or an IPv6 address in brackets. */
+const HOST_NAME = String.raw`(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?)`;
+const HOST_ENTRY = new RegExp(`^${HOST_NAME}(?::(\\d{1,5}))?$`, 'i');
+const ORIGIN = new RegExp(`^([a-z][a-z0-9+.-]*)://(${HOST_NAME})(?::(\\d{1,5}))?$`, 'i');
+const validPort = (port: string | undefined) => port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+
+/** D-49, P-94: `name` (any port) or `name:port`, matched case-insensitively. */
+function allowedHosts(env: NodeJS.ProcessEnv): string[] | undefined {
+  const example = 'e.g. localhost,api.example.com,[::1]:3000';
+  return list(env, 'ALLOWED_HOSTS', example)?.map((entry) => {
+    const match = HOST_ENTRY.exec(entry);
+    if (match === null || !validPort(match[1])) {
+      throw new Error(
+        `ALLOWED_HOSTS must list host names or addresses, each with an optional :port, IPv6 in brackets (${example}), got ${JSON.stringify(entry)}`,
+      );
+    }
+    return entry.toLowerCase();
+  });
+}
+
+/** D-49, P-94: `scheme://host[:port]`, as a browser sends it: lower case, no default port. */
+function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
+  const example = 'e.g. https://app.example.com,http://localhost:5173';
+  return (list(env, 'ALLOWED_ORIGINS', example) ?? []).map((entry) => {
+    const match = ORIGIN.exec(entry);
+    if (match === null || !validPort(match[3])) {
+      const why =
+        entry === 'null'
+          ? ' (`null` is the origin of sandboxed and file pages, which is never allowed)'
+          : entry === '*'
+            ? ' (a wildcard would let every page write)'
+            : /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/./i.test(entry) || entry.endsWith('/')
+              ? ' (an origin has no path, not even a trailing slash)'
+              : '';
+      throw new Error(
+        `ALLOWED_ORIGINS must list origins, each scheme://host[:port] (${example}), got ${JSON.stringify(entry)}${why}`,
+      );
+    }
+    const [, scheme, host, port] = match;
+    const lower = scheme.toLowerCase();
+    const implied = (lower === 'http' && port === '80') || (lower === 'https' && port === '443');
+    return `${lower}://${host.toLowerCase()}${port === undefined || implied ? '' : `:${port}`}`;
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dealPrefix = env.DEAL_PREFIX ?? '/pipeline';
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(dealPrefix)) {
@@ -134,5 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamHeartbeatMs: STREAM_HEARTBEAT_MS,
     streamPollMs: integer(env, 'STREAM_POLL_MS', 500, 0, 60_000),
     streamBufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+    allowedHosts: allowedHosts(env),
+    allowedOrigins: allowedOrigins(env),
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
+import { defaultAllowedHosts } from './http/origin-guard.ts';
 import { RootCatalog } from './root/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
 import { WebhookWorker } from './service/webhooks/worker.ts';
@@ -64,6 +65,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       maxConnections: config.maxConnections,
     },
     rateLimitPerMinute: config.rateLimitPerMinute,
+    // D-49: unset, the loopback names when listening on a loopback address, else every host.
+    allowedHosts: config.allowedHosts ?? defaultAllowedHosts(config.host),
+    allowedOrigins: config.allowedOrigins,
     logStream: options.logStream,
     metrics,
     stream: {

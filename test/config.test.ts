@@ -1,8 +1,9 @@
-// The environment → Config of src/config.ts, for D-44's limits: their defaults, and every bad
-// value refused at start with a message naming the variable.
+// The environment → Config of src/config.ts, for D-44's limits and D-49's hosts and origins:
+// their defaults, and every bad value refused at start with a message naming the variable.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
+import { defaultAllowedHosts, hostEntry, hostMatches, LOOPBACK_HOSTS } from '../src/http/origin-guard.ts';
 import { defaultMaxConnections, FALLBACK_MAX_CONNECTIONS, openFileLimit } from '../src/open-files.ts';
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
@@ -108,5 +109,130 @@ describe('the webhook settings', () => {
     assert.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' }), /WEBHOOK_ALLOW_PRIVATE must be true or false/);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: '0' }), /WEBHOOK_RETRY_BASE_MS/);
     assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '600001' }), /WEBHOOK_TIMEOUT_MS/);
+  });
+});
+
+describe('ALLOWED_HOSTS and ALLOWED_ORIGINS (D-49)', () => {
+  it('unset: the loopback names on any port when listening on a loopback address, every host elsewhere', () => {
+    const config = loadConfig({});
+    assert.equal(config.allowedHosts, undefined, 'unset: the default for the address listened on');
+    assert.deepEqual(config.allowedOrigins, []);
+    for (const address of ['127.0.0.1', '127.0.0.2', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) {
+      assert.deepEqual(defaultAllowedHosts(address), LOOPBACK_HOSTS, address);
+    }
+    for (const address of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'api.example.com']) {
+      assert.equal(defaultAllowedHosts(address), undefined, `${address}: every host`);
+    }
+    assert.equal(loadConfig({ ALLOWED_HOSTS: ' ' }).allowedHosts, undefined, 'blank is unset');
+  });
+
+  it('reads ALLOWED_HOSTS: names and addresses, with or without a port, in lower case', () => {
+    assert.deepEqual(
+      loadConfig({ ALLOWED_HOSTS: 'API.Example.com, localhost:3000,[::1],10.0.0.5:8080' }).allowedHosts,
+      ['api.example.com', 'localhost:3000', '[::1]', '10.0.0.5:8080'],
+    );
+  });
+
+  it('refuses a malformed ALLOWED_HOSTS entry with a message naming it', () => {
+    for (const value of [
+      '*',
+      'http://localhost',
+      'localhost:',
+      'localhost:0',
+      'localhost:70000',
+      '::1',
+      'a b',
+      'x,,y',
+      'host/path',
+    ]) {
+      assert.throws(
+        () => loadConfig({ ALLOWED_HOSTS: value }),
+        /^Error: ALLOWED_HOSTS .*(must list|empty entry)/,
+        value,
+      );
+    }
+  });
+
+  it('reads ALLOWED_ORIGINS as a browser sends them: lower case, without the default port', () => {
+    assert.deepEqual(
+      loadConfig({
+        ALLOWED_ORIGINS:
+          'https://App.Example.com, http://localhost:5173,https://a.example:443,http://b.example:80,http://[::1]:8080',
+      }).allowedOrigins,
+      [
+        'https://app.example.com',
+        'http://localhost:5173',
+        'https://a.example',
+        'http://b.example',
+        'http://[::1]:8080',
+      ],
+    );
+  });
+
+  it('refuses an ALLOWED_ORIGINS entry that is not scheme://host[:port], saying why', () => {
+    const cases: [string, RegExp][] = [
+      ['null', /never allowed/],
+      ['*', /wildcard/],
+      ['https://app.example.com/', /no path/],
+      ['https://app.example.com/console', /no path/],
+      ['app.example.com', /scheme:\/\/host\[:port\]/],
+      ['https://app.example.com:99999', /scheme:\/\/host\[:port\]/],
+      ['https://', /scheme:\/\/host\[:port\]/],
+      ['https://a.example,', /empty entry/],
+    ];
+    for (const [value, why] of cases) {
+      assert.throws(
+        () => loadConfig({ ALLOWED_ORIGINS: value }),
+        (error: Error) => {
+          assert.match(error.message, /^ALLOWED_ORIGINS /, value);
+          assert.match(error.message, why, value);
+          return true;
+        },
+      );
+    }
+  });
+});
+
+describe('the Host match of the origin guard (D-49)', () => {
+  const entries = (list: readonly string[]) => list.map(hostEntry);
+
+  it('the loopback names match on any port, case-insensitively; nothing else does', () => {
+    const loopback = entries(LOOPBACK_HOSTS);
+    for (const host of [
+      'localhost',
+      'localhost:3000',
+      'LocalHost:1',
+      '127.0.0.1',
+      '127.0.0.1:65535',
+      '[::1]',
+      '[::1]:3000',
+    ]) {
+      assert.ok(hostMatches(host, loopback), host);
+    }
+    for (const host of [
+      'evil.example',
+      'evil.example:3000',
+      'localhost.evil.example',
+      'localhost.',
+      '127.0.0.2:3000',
+      'localhost:',
+      'localhost:abc',
+      'localhost:123456',
+      '[::1',
+      '',
+      'localhost:3000:1',
+    ]) {
+      assert.ok(!hostMatches(host, loopback), host);
+    }
+  });
+
+  it('a listed name without a port matches any port; with a port, only that port', () => {
+    const listed = entries(['api.example.com', 'localhost:3000']);
+    assert.ok(hostMatches('api.example.com', listed));
+    assert.ok(hostMatches('API.example.com:8443', listed));
+    assert.ok(hostMatches('localhost:3000', listed));
+    assert.ok(!hostMatches('localhost', listed), 'no port: not the listed one');
+    assert.ok(!hostMatches('localhost:3001', listed));
+    assert.ok(!hostMatches('127.0.0.1:3000', listed), 'a list replaces the defaults');
   });
 });

@@ -1936,6 +1936,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -2031,6 +2048,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2159,6 +2193,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2337,6 +2388,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2584,7 +2652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
             403: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -2754,6 +2822,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2936,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
             403: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -3049,6 +3134,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -3159,6 +3261,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -3238,6 +3357,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OfferEnvelope"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
@@ -3333,6 +3469,23 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
@@ -3459,6 +3612,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -3553,6 +3723,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -3621,6 +3808,23 @@ export interface operations {
                 content: {
                     /** @example text */
                     "text/plain": string;
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
@@ -3734,6 +3938,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3898,6 +4119,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4228,6 +4466,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4614,6 +4869,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -4839,6 +5111,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -5051,6 +5340,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5356,6 +5662,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -5585,6 +5908,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -5803,6 +6143,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6101,6 +6458,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -6344,6 +6718,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -6459,6 +6850,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6593,6 +7001,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6770,6 +7195,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -6891,6 +7333,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7074,6 +7533,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -7211,6 +7687,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7357,6 +7850,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -7498,6 +8008,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7689,6 +8216,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -7861,6 +8405,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8088,6 +8649,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -8242,6 +8820,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8523,6 +9118,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8910,6 +9522,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -9286,6 +9915,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -9567,6 +10213,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: an unknown id (of any shape) or path */
             404: {
                 headers: {
@@ -9840,6 +10503,23 @@ export interface operations {
                      *       "violations": [
                      *         "listValueUsd: is required"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10183,6 +10863,23 @@ export interface operations {
                     } | components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -10494,6 +11191,23 @@ export interface operations {
                     } | components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -10679,6 +11393,23 @@ export interface operations {
                 content: {
                     /** @example text */
                     "text/html": string;
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */

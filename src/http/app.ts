@@ -26,6 +26,7 @@ import type { StreamOptions } from './event-pump.ts';
 import { MethodTable } from './methods.ts';
 import type { Metrics } from './metrics.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
+import { originGuard } from './origin-guard.ts';
 import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
@@ -78,6 +79,10 @@ export interface AppOptions {
   stream?: Partial<StreamOptions>;
   /** GET /metrics and the requests it counts; unset: no such route, and nothing counted. */
   metrics?: Metrics;
+  /** D-49: the `Host` names answered (`name` any port, `name:port`); unset: every host. */
+  allowedHosts?: readonly string[];
+  /** D-49: origins besides the service's own whose pages may write to the demo. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface IndexEntry {
@@ -150,6 +155,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Set once the rate limit is registered (below): an unknown path counts against it too.
   let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+  // D-49: the Host and Origin rules, before every other hook: a refused request is answered
+  // before its body is read, counts against no rate limit and changes nothing.
+  app.addHook('onRequest', originGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

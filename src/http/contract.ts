@@ -30,7 +30,7 @@ const STATUS_WORDS: Record<string, string> = {
   204: 'No Content',
   400: 'Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem',
   402: 'Payment Required',
-  403: 'Forbidden',
+  403: 'Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed',
   404: 'Not found: an unknown id (of any shape) or path',
   405: 'Method not allowed on this path; `Allow` lists the methods it serves',
   406: 'Not Acceptable',
@@ -83,7 +83,7 @@ const ETAG = {
 };
 const REQUEST_ID = header('The request id: the caller’s `x-request-id` when well formed, else a fresh one.');
 
-function errorExample(status: string, operation: Operation): Json {
+function errorExample(status: string, method: string, operation: Operation): Json {
   const isGig = /gig/i.test(operation.operationId ?? '');
   const isCloser = /closer/i.test(operation.operationId ?? '') && !/match/i.test(operation.operationId ?? '');
   let code: ErrorCode = EXAMPLE_CODE[status] ?? 'INVALID_BODY';
@@ -92,6 +92,9 @@ function errorExample(status: string, operation: Operation): Json {
     code = isGig ? 'GIG_NOT_FOUND' : isCloser ? 'CLOSER_NOT_FOUND' : isWebhook ? 'WEBHOOK_NOT_FOUND' : 'DEAL_NOT_FOUND';
   }
   if (status === '409' && isGig) code = 'GIG_NOT_OPEN';
+  // The Origin rule holds every demo write; ROOT (and a read) meets only the Host rule.
+  if (status === '403')
+    code = method === 'post' && !operation.tags?.includes('root') ? 'ORIGIN_NOT_ALLOWED' : 'HOST_NOT_ALLOWED';
   if (status === '422' && !/advance/i.test(operation.operationId ?? '')) code = 'IDEMPOTENCY_KEY_REUSED';
   const example: Json = { error: `${ERRORS[code].when[0].toUpperCase()}${ERRORS[code].when.slice(1)}.`, code };
   if (code === 'GATE_BELOW_FLOOR') {
@@ -293,6 +296,8 @@ function completeOperation(
   if (!operation.tags?.includes('root') || operation.parameters.some((p) => p.in === 'query')) {
     ensure(operation, 400, errorResponse(400));
   }
+  // D-49: every request is held to the Host rule, every demo write to the Origin rule too.
+  ensure(operation, 403, errorResponse(403));
   ensure(operation, 405, errorResponse(405));
   ensure(operation, 429, errorResponse(429));
   // D-46: every operation that reads or writes the store (the demo's; ROOT serves fixed data).
@@ -332,7 +337,7 @@ function completeOperation(
     for (const [type, media] of Object.entries((response.content as Record<string, Json> | undefined) ?? {})) {
       if (media.example !== undefined) continue;
       const isError = (media.schema as Json | undefined)?.$ref === ERROR_REF.$ref;
-      media.example = isError ? errorExample(status, operation) : exampleOf(media.schema, components);
+      media.example = isError ? errorExample(status, method, operation) : exampleOf(media.schema, components);
       if (media.example === undefined || (type !== 'application/json' && typeof media.example !== 'string')) {
         delete media.example;
       }

@@ -4,6 +4,7 @@
 // before any body is read (so a wrong method is 405 whatever it carries, never 400, 413 or 415).
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { errorBody } from '../views/errors.ts';
+import { DEMO_ALLOWED_HEADERS } from './origin-guard.ts';
 
 /** Every method a client may send that the framework routes. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'] as const;
@@ -47,6 +48,13 @@ export class MethodTable {
               .header('access-control-allow-methods', allow)
               .header('access-control-allow-headers', ROOT_ALLOWED_HEADERS)
               .header('access-control-max-age', '86400');
+          } else if (request.headers.origin !== undefined && request.headers['access-control-request-method']) {
+            // D-49: a DEMO preflight reaches here only from the own or a listed origin (a foreign
+            // one was refused 403 by src/http/origin-guard.ts, which also echoed this origin).
+            reply
+              .header('access-control-allow-methods', allow)
+              .header('access-control-allow-headers', DEMO_ALLOWED_HEADERS)
+              .header('access-control-max-age', '600');
           }
           return reply.code(204).send();
         }

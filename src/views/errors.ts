@@ -46,6 +46,14 @@ export const ERRORS = {
     status: 400,
     when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls: keys are tool arguments there)',
   },
+  HOST_NOT_ALLOWED: {
+    status: 403,
+    when: 'the `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read',
+  },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    when: "a POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin",
+  },
   ROUTE_NOT_FOUND: {
     status: 404,
     when: 'no such path (`GET /` lists them), or a path whose percent-encoding is malformed',

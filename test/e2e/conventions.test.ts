@@ -361,26 +361,37 @@ describe('conventions: 405 with Allow on a known path, OPTIONS 204 (D-38)', () =
     }
   });
 
-  it('OPTIONS on a known path is 204 with Allow; ROOT paths and /mcp add the CORS preflight headers', async () => {
+  it('OPTIONS on a known path is 204 with Allow; ROOT paths and /mcp add the CORS preflight headers for any origin, DEMO paths only for their own (D-49)', async () => {
+    const own = t.url;
     for (const [path, methods, surface] of PATHS) {
-      const answer = await send(t.url, 'OPTIONS', path, {
-        origin: 'https://elsewhere.example',
-        'access-control-request-method': 'GET',
-        'access-control-request-headers': 'content-type',
-      });
+      const preflight = (origin: string) =>
+        send(t.url, 'OPTIONS', path, {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        });
+      const answer = await preflight(surface === 'root' ? 'https://elsewhere.example' : own);
       assert.equal(answer.status, 204, `OPTIONS ${path}`);
       assert.equal(answer.text, '', 'no body');
       assert.deepEqual(allowed(answer.headers.allow), new Set(methods), `OPTIONS ${path}: Allow`);
+      assert.deepEqual(allowed(answer.headers['access-control-allow-methods']), new Set(methods), path);
+      const headers = String(answer.headers['access-control-allow-headers'] ?? '');
       if (surface === 'root') {
         assert.equal(answer.headers['access-control-allow-origin'], '*', path);
-        assert.deepEqual(allowed(answer.headers['access-control-allow-methods']), new Set(methods), path);
-        const headers = String(answer.headers['access-control-allow-headers'] ?? '');
         for (const header of ['content-type', 'accept', 'mcp-protocol-version']) {
           assert.ok(headers.includes(header), `${path}: may send ${header}`);
         }
       } else {
-        assert.equal(answer.headers['access-control-allow-origin'], undefined, `${path}: no CORS on the demo`);
-        assert.equal(answer.headers['access-control-allow-methods'], undefined, path);
+        assert.equal(answer.headers['access-control-allow-origin'], own, `${path}: its own origin, echoed`);
+        for (const header of ['content-type', 'idempotency-key', 'if-match']) {
+          assert.ok(headers.includes(header), `${path}: may send ${header}`);
+        }
+        // Another origin's preflight is refused, and a bare OPTIONS (no preflight) has no CORS.
+        assertCatalogue(await preflight('https://elsewhere.example'), 403, ['ORIGIN_NOT_ALLOWED']);
+        const bare = await send(t.url, 'OPTIONS', path);
+        assert.equal(bare.status, 204, path);
+        assert.equal(bare.headers['access-control-allow-origin'], undefined, `${path}: no CORS without Origin`);
+        assert.equal(bare.headers['access-control-allow-methods'], undefined, path);
       }
     }
   });

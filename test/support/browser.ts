@@ -11,7 +11,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserSkip: string | false =
   existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
-export function launchChromium(): Promise<Browser> {
+/** extraArgs: more flags, e.g. `--host-resolver-rules=…` to point a name at this machine. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -21,6 +22,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

@@ -54,13 +54,15 @@ class Checker {
     // A path whose percent-encoding is malformed names nothing: 404 whatever the method.
     if (status === 404 && !decodes(path)) return this.errorShape(body);
     if (!route) {
-      return status === 404 || status === 405
+      return status === 404 || status === 405 || status === 403
         ? this.errorShape(body)
         : `${method} ${path}: no such path in the contract, answered ${status}`;
     }
     const operation = route.operations[lower];
     if (!operation) {
-      // A wrong method on a known path: 405 (or 204 for OPTIONS), shaped as any 405 of the path.
+      // A wrong method on a known path: 405 (or 204 for OPTIONS), shaped as any 405 of the path;
+      // or 403 where the Host or Origin rule refused it first (D-49), shaped as any error.
+      if (status === 403) return this.errorShape(body);
       if (method === 'OPTIONS') return status === 204 ? undefined : `OPTIONS ${path} answered ${status}, not 204`;
       if (status !== 405) return `${method} ${path} is no operation, yet it answered ${status}, not 405`;
       return this.errorShape(body);

@@ -117,7 +117,7 @@ const answerParseError = (error: FastifyError | ParseError, _request: FastifyReq
 };
 
 /** Hands one request to a fresh MCP server over a fresh stateless transport. */
-async function serve(request: FastifyRequest, reply: FastifyReply, server: Server) {
+async function serve(request: FastifyRequest, reply: FastifyReply, server: Server, surface: 'root' | 'demo') {
   // A body the app's parser never saw (no content-type at all) is refused as any other request
   // without JSON is: 415 in the catalogue's shape, before the transport answers its own.
   if (request.headers['content-type'] === undefined) {
@@ -125,6 +125,8 @@ async function serve(request: FastifyRequest, reply: FastifyReply, server: Serve
   }
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack(); // the transport writes the raw response; Fastify must not answer too
+  // ROOT's door answers every origin (D-29, D-49); app.ts's onSend hook never sees a hijacked answer.
+  if (surface === 'root') reply.raw.setHeader('access-control-allow-origin', '*');
   reply.raw.on('close', () => {
     void transport.close();
     void server.close();
@@ -187,7 +189,7 @@ export const mcpRoutes: FastifyPluginAsync<{
           response: McpResponses,
         },
       },
-      (request, reply) => serve(request, reply, door.create()),
+      (request, reply) => serve(request, reply, door.create(), door.surface),
     );
   }
 };
