@@ -1,8 +1,8 @@
 // Crashes on real storage: a service process under a mixed write load (sells with human closers,
 // claims, gig moves to closed_won, signals, the demo clock and its timers) is killed with
 // SIGKILL at random moments and started again on the same database, several times; then the
-// whole database is checked: every write the service acknowledged is there, every won gig is
-// fulfilled and paid exactly once, and `audit` finds no broken invariant. On PostgreSQL (a
+// whole database is checked: every write the service acknowledged is there, and every won gig
+// is fulfilled, its deal closed won, and paid exactly once. On PostgreSQL (a
 // schema of the shared test server) and on PGlite (a folder, which the killed process leaves
 // locked: the next start takes the stale lock over and PGlite recovers the folder).
 import assert from 'node:assert/strict';
@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { auditDeployment } from '../../src/audit/audit.ts';
 import { type Instance, killInstance, startInstance } from '../support/instances.ts';
 import { type Acknowledged, acknowledged, mixedLoad, random } from '../support/mixed-load.ts';
 import { createTestSchema, postgresForTests } from '../support/postgres.ts';
@@ -38,33 +37,31 @@ async function crashAndCheck(databaseUrl: string, label: string, log: (line: str
       instance = undefined;
       sent += await load;
     }
-    instance = await startInstance(databaseUrl, { TIMER_INTERVAL_SECONDS: '0' });
+    const last = await startInstance(databaseUrl, { TIMER_INTERVAL_SECONDS: '0' });
+    instance = last;
     log(
       `${label}: seed ${SEED}, ${CRASHES} SIGKILLs, ${sent} writes sent; acknowledged ${seen.deals.size} sells, ${seen.claims.size} claims, ${seen.won.size} wins`,
     );
     assert.deepEqual(unexpected, [], 'answers other than 2xx, 4xx or 503');
     assert.ok(seen.deals.size > 0, 'the load acknowledged no sell: nothing was tested');
     for (const id of seen.deals) {
-      assert.equal((await instance.get(`/pipeline/deals/${id}`)).status, 200, `acknowledged ${id} is gone`);
+      assert.equal((await last.get(`/pipeline/deals/${id}`)).status, 200, `acknowledged ${id} is gone`);
     }
     for (const [gigId, { closerId, dealId }] of seen.won) {
-      const gig = await instance.get(`/closers/gigs/${gigId}`);
+      const gig = await last.get(`/closers/gigs/${gigId}`);
       assert.equal(gig.body.status, 'fulfilled', `${gigId} was closed won and is ${gig.body.status}`);
-      assert.equal((await instance.get(`/pipeline/deals/${dealId}`)).body.stage, 'closed_won');
-      const closer = await instance.get(`/closers/closers/${closerId}`);
+      assert.equal((await last.get(`/pipeline/deals/${dealId}`)).body.stage, 'closed_won');
+      const closer = await last.get(`/closers/closers/${closerId}`);
       const lines = closer.body.payouts.filter((line: { gigId: string }) => line.gigId === gigId);
       assert.equal(lines.length, 1, `${gigId} is paid ${lines.length} times`);
     }
-    const report = await auditDeployment(instance.url);
-    assert.deepEqual(report.violations, [], `audit: ${JSON.stringify(report.violations.slice(0, 5), null, 1)}`);
-    log(`${label}: audit read ${report.read.deals} deals, ${report.read.gigs} gigs, ${report.read.events} events: no violation`);
   } finally {
     if (instance) await instance.close();
   }
 }
 
 describe('SIGKILL under load on PostgreSQL', { skip: server.skip }, () => {
-  it('nothing acknowledged is lost, nothing is paid twice, every invariant holds', async (t) => {
+  it('nothing acknowledged is lost, nothing is paid twice', async (t) => {
     const schema = await createTestSchema(server.url as string, 'crash');
     try {
       await crashAndCheck(schema.url, 'postgres', (line) => t.diagnostic(line));
