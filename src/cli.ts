@@ -1,6 +1,7 @@
 // The project's command line (bin/sales-pipeline-gate.mjs runs its build, dist/cli.js):
 //   sales-pipeline-gate mcp               the demo's MCP server over stdio, on a fresh in-memory store
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
+//   sales-pipeline-gate audit <base-url>  the invariants over a deployment's records; exit 1 on a violation
 //   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,6 +19,13 @@ Commands:
                       demo. Logs go to stderr.
   verify <base-url>   Run the probe suite of /verify against a deployment, e.g.
                       ${COMMAND} verify http://127.0.0.1:3000; exits 1 if a probe fails.
+  audit <base-url> [--prefix /pipeline] [--json]
+                      Read every deal, gig, closer, settlement and event of a deployment
+                      through its public API and check the invariants (money adds up, one
+                      payout per paid gig, Registers match their gigs, legal stage moves,
+                      activity times never back, one active gig per deal and role, ids in
+                      creation order, the feed agrees with the records); prints each
+                      violation with the records involved; exits 1 if there is any.
   receive [--port N]  Run a local webhook receiver (default port 4000) that verifies each
                       delivery's signature with the secret in WEBHOOK_SECRET (the whsec_...
                       of POST /webhooks) and prints the event; a delivery that does not
@@ -46,6 +54,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     case 'verify':
       if (rest.length !== 1) return usage(io, `${COMMAND} verify takes one argument: the base URL of a deployment`);
       return verify(rest[0], io);
+    case 'audit':
+      return audit(rest, io);
     case 'receive':
       return receive(rest, io);
     case '--help':
@@ -112,6 +122,44 @@ async function verify(baseUrl: string, io: Io): Promise<number> {
       : `${failed} of ${report.results.length} probes failed against ${baseUrl}`,
   );
   return report.ok ? 0 : 1;
+}
+
+async function audit(args: readonly string[], io: Io): Promise<number> {
+  let json = false;
+  let prefix = '/pipeline';
+  const urls: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--json') json = true;
+    else if (args[i] === '--prefix' && i + 1 < args.length) prefix = args[++i];
+    else urls.push(args[i]);
+  }
+  if (urls.length !== 1) return usage(io, `${COMMAND} audit takes one base URL (and --prefix P, --json)`);
+  const [baseUrl] = urls;
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    return usage(io, `not an http(s) URL: ${baseUrl}`);
+  }
+  const { auditDeployment } = await import('./audit/audit.ts');
+  let report: Awaited<ReturnType<typeof auditDeployment>>;
+  try {
+    report = await auditDeployment(baseUrl, { prefix });
+  } catch (error) {
+    io.err(`${COMMAND} audit: ${(error as Error).message}`);
+    return 2;
+  }
+  if (json) io.out(JSON.stringify(report, null, 2));
+  else {
+    for (const violation of report.violations) {
+      io.out(`VIOLATION ${violation.invariant}: ${violation.message} [${violation.ids.join(', ')}]`);
+    }
+    const { deals, gigs, closers, payouts, settlements, events } = report.read;
+    io.out(
+      `${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violations`} in ${deals} deals, ${gigs} gigs, ${closers} closers, ${payouts} payouts, ${settlements} settlements and ${events} events of ${baseUrl}`,
+    );
+  }
+  return report.violations.length === 0 ? 0 : 1;
 }
 
 async function receive(args: readonly string[], io: Io): Promise<number | undefined> {

@@ -1,8 +1,8 @@
 // Crashes on real storage: a service process under a mixed write load (sells with human closers,
 // claims, gig moves to closed_won, signals, the demo clock and its timers) is killed with
 // SIGKILL at random moments and started again on the same database, several times; then the
-// whole database is checked: every write the service acknowledged is there, and every won gig
-// is fulfilled, its deal closed won, and paid exactly once. On PostgreSQL (a
+// whole database is checked: every write the service acknowledged is there, every won gig is
+// fulfilled, its deal closed won, and paid exactly once, and `audit` finds no broken invariant. On PostgreSQL (a
 // schema of the shared test server) and on PGlite (a folder, which the killed process leaves
 // locked: the next start takes the stale lock over and PGlite recovers the folder).
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { auditDeployment } from '../../src/audit/audit.ts';
 import { type Instance, killInstance, startInstance } from '../support/instances.ts';
 import { type Acknowledged, acknowledged, mixedLoad, random } from '../support/mixed-load.ts';
 import { createTestSchema, postgresForTests } from '../support/postgres.ts';
@@ -31,7 +32,7 @@ async function crashAndCheck(databaseUrl: string, label: string, log: (line: str
       let killed = false;
       const load = mixedLoad(instance, seen, { seed: SEED + crash, clients: 4, stop: () => killed, unexpected });
       // Killed at a random moment of its second or two of work.
-      await sleep(400 + Math.floor(choose() * 1200));
+      await sleep(800 + Math.floor(choose() * 1600));
       killed = true;
       await killInstance(instance.process);
       instance = undefined;
@@ -55,13 +56,19 @@ async function crashAndCheck(databaseUrl: string, label: string, log: (line: str
       const lines = closer.body.payouts.filter((line: { gigId: string }) => line.gigId === gigId);
       assert.equal(lines.length, 1, `${gigId} is paid ${lines.length} times`);
     }
+    // And every invariant, over the whole database, as `audit` reads it.
+    const report = await auditDeployment(last.url);
+    assert.deepEqual(report.violations, [], `audit: ${JSON.stringify(report.violations.slice(0, 5), null, 1)}`);
+    log(
+      `${label}: audit read ${report.read.deals} deals, ${report.read.gigs} gigs, ${report.read.events} events: no violation`,
+    );
   } finally {
     if (instance) await instance.close();
   }
 }
 
 describe('SIGKILL under load on PostgreSQL', { skip: server.skip }, () => {
-  it('nothing acknowledged is lost, nothing is paid twice', async (t) => {
+  it('nothing acknowledged is lost, nothing is paid twice, every invariant holds', async (t) => {
     const schema = await createTestSchema(server.url as string, 'crash');
     try {
       await crashAndCheck(schema.url, 'postgres', (line) => t.diagnostic(line));

@@ -1,0 +1,91 @@
+// Everything `audit` checks, read from a live deployment through its public API only: every deal,
+// gig and closer (with its Register and payout ledger) page by page, following each page's
+// `Link: <…>; rel="next"`; the settlement of every closed-won deal; and the whole event feed,
+// following `nextAfter`. Nothing here writes, and nothing needs more than the public URLs.
+
+/** The JSON of the API, as it answers (USD amounts, ISO 8601 times). */
+export type Json = Record<string, any>;
+
+export interface Deployment {
+  deals: Json[];
+  gigs: Json[];
+  closers: Json[];
+  /** dealId → its settlement, for every closed-won deal. */
+  settlements: Map<string, Json>;
+  events: Json[];
+}
+
+export interface ReadOptions {
+  /** The deal service's path prefix (DEAL_PREFIX), default /pipeline. */
+  prefix?: string;
+  fetch?: typeof fetch;
+  /** Requests at once while reading settlements. */
+  concurrency?: number;
+}
+
+export class AuditReadError extends Error {}
+
+async function getJson(get: typeof fetch, url: string): Promise<{ body: unknown; next?: string }> {
+  let answer: Response;
+  try {
+    answer = await get(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+  } catch (error) {
+    throw new AuditReadError(`GET ${url} failed: ${(error as Error).message}`);
+  }
+  const text = await answer.text();
+  if (!answer.ok) throw new AuditReadError(`GET ${url} answered ${answer.status}: ${text.slice(0, 300)}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AuditReadError(`GET ${url} answered something that is not JSON: ${text.slice(0, 120)}`);
+  }
+  const link = answer.headers.get('link');
+  const next = link ? /<([^>]+)>\s*;\s*rel="next"/.exec(link)?.[1] : undefined;
+  return { body, next: next === undefined ? undefined : new URL(next, url).toString() };
+}
+
+/** Every record of a paged list, in the order the pages give them. */
+async function everyPage(get: typeof fetch, first: string): Promise<Json[]> {
+  const all: Json[] = [];
+  for (let url: string | undefined = first; url !== undefined; ) {
+    const { body, next } = await getJson(get, url);
+    if (!Array.isArray(body)) throw new AuditReadError(`GET ${url} did not answer a list`);
+    all.push(...(body as Json[]));
+    url = next;
+  }
+  return all;
+}
+
+export async function readDeployment(baseUrl: string, options: ReadOptions = {}): Promise<Deployment> {
+  const base = baseUrl.replace(/\/+$/, '');
+  const get = options.fetch ?? fetch;
+  const prefix = options.prefix ?? '/pipeline';
+  const [deals, gigs, closers] = await Promise.all([
+    everyPage(get, `${base}${prefix}/deals?limit=1000`),
+    everyPage(get, `${base}/closers/gigs?limit=1000`),
+    everyPage(get, `${base}/closers/closers?limit=1000`),
+  ]);
+  const settlements = new Map<string, Json>();
+  const won = deals.filter((deal) => deal.stage === 'closed_won').map((deal) => String(deal.id));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, options.concurrency ?? 8) }, async () => {
+      while (next < won.length) {
+        const id = won[next++];
+        const { body } = await getJson(get, `${base}${prefix}/deals/${encodeURIComponent(id)}/settlement`);
+        settlements.set(id, body as Json);
+      }
+    }),
+  );
+  const events: Json[] = [];
+  for (let after = 0; ; ) {
+    const { body } = await getJson(get, `${base}/events?after=${after}&limit=1000`);
+    const page = body as { events?: Json[]; nextAfter?: number };
+    if (!Array.isArray(page.events)) throw new AuditReadError('GET /events did not answer {events, nextAfter}');
+    events.push(...page.events);
+    if (page.events.length === 0 || page.nextAfter === undefined || page.nextAfter <= after) break;
+    after = page.nextAfter;
+  }
+  return { deals, gigs, closers, settlements, events };
+}

@@ -1,0 +1,174 @@
+// `audit <base-url>` (issue 15): a live service after a workload of every kind of money-moving
+// path audits clean through the command line; each invariant catches a broken record of its
+// own, in a snapshot read from that service and then damaged by hand.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  closerFromView,
+  dealFromView,
+  gigFromView,
+  payoutsFromView,
+  settlementFromView,
+} from '../../src/audit/from-views.ts';
+import { readDeployment } from '../../src/audit/read-deployment.ts';
+import { checkInvariants, type Snapshot, type Violation } from '../../src/domain/invariants.ts';
+import type { Gig } from '../../src/domain/records.ts';
+import { startTestServer, type TestServer } from '../support/http.ts';
+import {
+  ADA,
+  advanceDeal,
+  advanceGig,
+  claim,
+  createDeal,
+  dealBody,
+  HUMAN_CLOSER,
+  MILO,
+  negotiatingCloserGig,
+  openCloserGig,
+} from '../support/marketplace-e2e.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
+      cwd: REPO,
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('audit <base-url>', () => {
+  let t: TestServer;
+  let snapshot: Snapshot;
+  before(async () => {
+    t = await startTestServer();
+    // Wins by human closers, a loss, an agent's close, an open and a claimed gig, a sell.
+    for (const closerId of [ADA, MILO]) {
+      const { gig } = await negotiatingCloserGig(t, closerId, { listValueUsd: 40_000 });
+      await advanceGig(t, gig.id, { advanceTo: 'closed_won', valueUsd: 41_000.37 });
+    }
+    const lost = await negotiatingCloserGig(t, ADA);
+    await advanceGig(t, lost.gig.id, { advanceTo: 'closed_lost' });
+    const agent = await createDeal(t);
+    for (let i = 0; i < 5; i++) await advanceDeal(t, agent.id);
+    await openCloserGig(t);
+    const open = await openCloserGig(t);
+    await claim(t, open.gig.id, MILO);
+    await t.post('/pipeline/sell', dealBody({ mandate: HUMAN_CLOSER }));
+    const read = await readDeployment(t.url);
+    const gigs = read.gigs.map(gigFromView);
+    const byId = new Map<string, Gig>(gigs.map((g) => [g.id, g]));
+    snapshot = {
+      deals: read.deals.map(dealFromView),
+      gigs,
+      closers: read.closers.map(closerFromView),
+      payouts: read.closers.flatMap((c) => payoutsFromView(c, byId)),
+      settlements: new Map([...read.settlements].map(([id, view]) => [id, settlementFromView(view)])),
+    };
+  });
+  after(() => t.close());
+
+  it('a live service audits clean: exit 0, the counts of what it read', async () => {
+    const run = await cli('audit', t.url);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /^no violation in 7 deals, 6 gigs, 2 closers, 2 payouts, 3 settlements and \d+ events of /m,
+    );
+    const json = await cli('audit', t.url, '--json');
+    assert.equal(json.code, 0);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual(report.violations, []);
+    assert.equal(report.read.deals, 7);
+    assert.ok(report.read.events > 20);
+  });
+
+  it('an unreachable deployment is exit 2 with the reason; a bad URL is a usage error', async () => {
+    const gone = await startTestServer();
+    await gone.close();
+    const run = await cli('audit', gone.url);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /audit: GET http:\/\/127\.0\.0\.1:\d+\/pipeline\/deals\?limit=1000 failed/);
+    assert.equal((await cli('audit', 'ftp://example')).code, 2);
+  });
+
+  it('each invariant catches a record broken by hand', () => {
+    assert.deepEqual(checkInvariants(snapshot), []);
+    const broken = (change: (s: Snapshot) => Snapshot): Violation['invariant'][] =>
+      checkInvariants(change(structuredClone(snapshot) as Snapshot)).map((violation) => violation.invariant);
+    const won = snapshot.deals.find((d) => d.stage === 'closed_won' && d.closedBy === 'human');
+    assert.ok(won);
+    const wonGig = snapshot.gigs.find((g) => g.dealId === won.id && g.outcome === 'closed_won') as Gig;
+    // money: a settlement whose parts do not add up
+    assert.ok(
+      broken((s) => {
+        const settlement = s.settlements?.get(won.id);
+        (settlement as { netToSellerCents: number }).netToSellerCents += 1;
+        return s;
+      }).includes('money'),
+    );
+    // ledger: a payout written twice
+    assert.ok(broken((s) => ({ ...s, payouts: [...s.payouts, s.payouts[0]] })).includes('ledger'));
+    // register: a win not counted
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        closers: s.closers.map((c) => (c.id === ADA ? { ...c, record: { ...c.record, wins: c.record.wins + 1 } } : c)),
+      })).includes('register'),
+    );
+    // stages: a deal that skipped a stage; time: an entry earlier than the one before
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        deals: s.deals.map((d) =>
+          d.id === won.id
+            ? { ...d, activity: d.activity.map((e, i) => (i === 1 ? { ...e, stage: 'proposal' } : e)) }
+            : d,
+        ),
+      })).includes('stages'),
+    );
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        deals: s.deals.map((d) =>
+          d.id === won.id ? { ...d, activity: d.activity.map((e, i) => (i === 2 ? { ...e, at: 0 } : e)) } : d,
+        ),
+      })).includes('time'),
+    );
+    // gigs: a claimed gig without a claimant; a won gig whose deal was lost
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        gigs: s.gigs.map((g) => (g.status === 'claimed' ? ({ ...g, closerId: undefined } as Gig) : g)),
+      })).includes('gigs'),
+    );
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        gigs: s.gigs.map((g) => (g.id === wonGig.id ? { ...g, finalValueCents: 1 } : g)),
+      })).includes('gigs'),
+    );
+    // ids: two deals under one id
+    assert.ok(broken((s) => ({ ...s, deals: [...s.deals, s.deals[0]] })).includes('ids'));
+    // events: out of order, or about a deal that does not exist
+    const events = [
+      { seq: 2, type: 'deal.created', dealId: won.id },
+      { seq: 1, type: 'deal.stage_changed', dealId: 'deal_9999', to: 'qualified' },
+    ];
+    assert.deepEqual(
+      checkInvariants({ ...snapshot, events })
+        .map((violation) => violation.invariant)
+        .sort(),
+      ['events', 'events'],
+    );
+  });
+});
