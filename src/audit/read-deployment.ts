@@ -4,6 +4,7 @@
 // following `nextAfter`. Nothing here writes, and nothing needs more than the public URLs.
 
 /** The JSON of the API, as it answers (USD amounts, ISO 8601 times). */
+// biome-ignore lint/suspicious/noExplicitAny: the wire's JSON, read field by field by from-views.ts
 export type Json = Record<string, any>;
 
 export interface Deployment {
