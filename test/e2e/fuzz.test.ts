@@ -3,10 +3,12 @@
 // prototype keys, deep nesting, oversized and non-JSON bodies, odd path ids, odd query parameters
 // and headers, wrong methods). Every answer must come within 5 s, never be a 5xx, be documented by
 // the contract with its schema, and every error must be in the catalogue's shape with a code
-// from the catalogue. Seeded: FUZZ_SEED reproduces a run, FUZZ_CASES sets cases per operation,
-// FUZZ_SECONDS the run's time budget (random operations after every operation's cases).
+// from the catalogue; afterwards `audit` finds every invariant holding. Seeded: FUZZ_SEED
+// reproduces a run, FUZZ_CASES sets cases per operation, FUZZ_SECONDS the run's time budget
+// (random operations after every operation's cases).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { auditDeployment } from '../../src/audit/audit.ts';
 import { exampleOf } from '../../src/http/contract.ts';
 import { ERRORS } from '../../src/views/errors.ts';
 import { checkAgainstContract } from '../support/contract-check.ts';
@@ -217,5 +219,8 @@ describe('fuzzing every operation of the contract', () => {
     while (performance.now() - started < SECONDS * 1000) await one(...pick(operations));
     context.diagnostic(`fuzz: ${sent} requests in ${Math.round(performance.now() - started) / 1000} s (seed ${SEED})`);
     assert.equal((await t.get('/health')).status, 200, 'still answering');
+    // Whatever the fuzzer got through, the books still hold.
+    const report = await auditDeployment(t.url);
+    assert.deepEqual(report.violations, [], JSON.stringify(report.violations.slice(0, 5)));
   });
 });
