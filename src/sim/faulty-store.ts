@@ -1,0 +1,73 @@
+// A store that fails on purpose: while armed, the next unit of work throws at a chosen point, after
+// some of its writes or just before it would commit. Nothing of such a unit may remain; the
+// simulation (src/sim/simulate.ts) checks that against a snapshot taken before.
+import type { Store, UnitOfWork } from '../store/store.ts';
+
+const WRITES = new Set(['putDeal', 'putGig', 'putCloser', 'appendPayout', 'publish', 'takeNumber', 'putAnswer']);
+
+export class InjectedFault extends Error {
+  constructor(where: string) {
+    super(`injected fault ${where}`);
+    this.name = 'InjectedFault';
+  }
+}
+
+export interface FaultyStore extends Store {
+  /** The next unit of work fails after `writes` writes (or, past its last write, before committing). */
+  armFault(writes: number): void;
+  /** No fault for the next unit after all. */
+  disarm(): void;
+  /** Whether the armed fault has fired since it was armed. */
+  readonly faulted: boolean;
+}
+
+export function faultyStore(inner: Store): FaultyStore {
+  let armed: number | undefined;
+  let faulted = false;
+  const wrap = (uow: UnitOfWork, countdown: { left: number }): UnitOfWork =>
+    new Proxy(uow, {
+      get(target, name, receiver) {
+        const member = Reflect.get(target, name, receiver);
+        if (typeof member !== 'function') return member;
+        if (!WRITES.has(String(name))) return member.bind(target);
+        return (...args: unknown[]) => {
+          if (countdown.left-- === 0) {
+            faulted = true;
+            throw new InjectedFault(`at ${String(name)}`);
+          }
+          return member.apply(target, args);
+        };
+      },
+    });
+  const store: FaultyStore = {
+    read: (work, options) => inner.read(work, options),
+    transaction: (work) => {
+      if (armed === undefined) return inner.transaction(work);
+      const countdown = { left: armed };
+      armed = undefined;
+      return inner.transaction(async (uow) => {
+        const result = await work(wrap(uow, countdown));
+        if (countdown.left >= 0) {
+          faulted = true;
+          throw new InjectedFault('before commit');
+        }
+        return result;
+      });
+    },
+    events: (filter) => inner.events(filter),
+    lastSeq: () => inner.lastSeq(),
+    watchClockOffset: (listener) => inner.watchClockOffset(listener),
+    close: () => inner.close(),
+    armFault(writes) {
+      armed = writes;
+      faulted = false;
+    },
+    disarm() {
+      armed = undefined;
+    },
+    get faulted() {
+      return faulted;
+    },
+  };
+  return store;
+}

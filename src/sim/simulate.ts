@@ -1,0 +1,196 @@
+// The simulation of the core (issue 15): random sequences of every command, seeded, against the
+// service on the memory store behind a store that fails on purpose now and then. After every
+// step every invariant (src/domain/invariants.ts) must hold; a refusal, and a unit of work that
+// failed, must have changed nothing. A seed reproduces a run exactly: the clock is the
+// simulation's own and every choice comes from the seeded generator.
+import { checkInvariants, type Snapshot, type Violation } from '../domain/invariants.ts';
+import { PipelineService } from '../service/pipeline-service.ts';
+import { MemoryStore } from '../store/memory/memory-store.ts';
+import { faultyStore, InjectedFault } from './faulty-store.ts';
+
+const HOUR = 3_600_000;
+
+/** mulberry32: small, fast, and a seed is the whole state. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SimulationReport {
+  seed: number;
+  steps: number;
+  /** Steps per command kind, and how many of them were refused. */
+  kinds: Record<string, { run: number; refused: number }>;
+  faults: number;
+  /** The first failure, with the steps that led to it (the seed replays them). */
+  failure?: { step: number; command: string; problem: string; violations?: Violation[]; trail: string[] };
+}
+
+export interface SimulationOptions {
+  seed: number;
+  /** Stop after this many steps, or when the time is up, whichever comes first. */
+  steps?: number;
+  seconds?: number;
+  /** Chance that a step's unit of work is made to fail (default 0.05). */
+  faultRate?: number;
+}
+
+export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
+  const random = generator(options.seed);
+  const chance = (p: number) => random() < p;
+  const pick = <T>(items: readonly T[]): T | undefined =>
+    items.length === 0 ? undefined : items[Math.floor(random() * items.length)];
+  let machine = Date.parse('2030-01-07T09:00:00.000Z');
+  const store = faultyStore(new MemoryStore());
+  const service = new PipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
+  await service.reset();
+
+  const snapshot = async (): Promise<Snapshot & { lastSeq: number }> => {
+    const [deals, gigs, closers] = await store.read((r) =>
+      Promise.all([r.listDeals({ limit: Number.MAX_SAFE_INTEGER }), r.listGigs({}), r.listClosers({})]),
+    );
+    const ledger = await store.read((r) => r.payoutsOfClosers(closers.map((c) => c.id)));
+    return { deals, gigs, closers, payouts: [...ledger.values()].flat(), lastSeq: await store.lastSeq() };
+  };
+  // Equal states serialize alike (bigints as their digits).
+  const same = (a: unknown, b: unknown) =>
+    JSON.stringify(a, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x)) ===
+    JSON.stringify(b, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x));
+
+  const signals = ['budget_approved', 'champion_found', 'gone_dark', 'legal_review', 'Bad Signal'];
+  const ids = (s: Snapshot) => ({
+    deal: () => pick(s.deals.map((d) => d.id)) ?? 'deal_0001',
+    gig: (status?: string) =>
+      pick(s.gigs.filter((g) => status === undefined || g.status === status).map((g) => g.id)) ??
+      pick(s.gigs.map((g) => g.id)) ??
+      'gig_0001',
+    closer: () => pick(s.closers.map((c) => c.id)) ?? 'closer_0001',
+  });
+  const anyStage = () =>
+    pick(['qualified', 'meeting', 'proposal', 'negotiation', 'closed_won', 'closed_lost', 'sideways']);
+  const value = () => pick([1_000, 25_000.55, 80_000, 0.004, 1e12, -5]) as number;
+  const dealInput = () => ({
+    account: {
+      name: `Fictional ${Math.floor(random() * 1e6)}`,
+      industry: pick(['saas', 'fintech', 'retail']),
+      actor: 'B2B' as const,
+    },
+    listValueUsd: chance(0.9) ? 1_000 + Math.floor(random() * 200_000) : (value() as number),
+    ...(chance(0.6)
+      ? {
+          mandate: {
+            staffing: { setter: pick(['agent', 'human']), closer: pick(['agent', 'human']), nurturer: 'human' },
+          },
+        }
+      : {}),
+  });
+
+  const commands: [string, number, (s: Snapshot) => Promise<{ ok: boolean } | unknown>][] = [
+    ['create', 8, () => service.createDeal(dealInput())],
+    ['sell', 8, () => service.sell(dealInput())],
+    [
+      'advance',
+      14,
+      (s) => {
+        const to = chance(0.5) ? {} : { advanceTo: anyStage(), ...(chance(0.5) ? { valueUsd: value() } : {}) };
+        return service.advanceDeal(ids(s).deal(), to);
+      },
+    ],
+    ['signals', 6, (s) => service.reportSignals(ids(s).deal(), [pick(signals) as string])],
+    ['deescalate', 4, (s) => service.deescalate(ids(s).deal())],
+    ['reengage', 3, (s) => service.reengage(ids(s).deal())],
+    ['enrol', 2, () => service.enrolCloser({ name: `Closer ${Math.floor(random() * 1e4)}`, industries: ['saas'] })],
+    ['claim', 10, (s) => service.claimGig(ids(s).gig('open'), ids(s).closer())],
+    [
+      'gig-advance',
+      14,
+      (s) => {
+        const gig = s.gigs.find((g) => g.id === ids(s).gig('claimed'));
+        const deal = gig && s.deals.find((d) => d.id === gig.dealId);
+        const to = chance(0.7) && deal ? (deal.stage === 'negotiation' ? 'closed_won' : anyStage()) : anyStage();
+        return service.advanceGig(gig?.id ?? ids(s).gig(), {
+          closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
+          advanceTo: to as string,
+          ...(to === 'closed_won' ? { valueUsd: chance(0.8) && deal ? deal.listValueCents / 100 : value() } : {}),
+        });
+      },
+    ],
+    ['revive', 3, (s) => service.reviveGig(ids(s).gig('claimed'), { closerId: ids(s).closer() })],
+    ['release', 3, (s) => service.releaseGig(ids(s).gig('claimed'), chance(0.8) ? undefined : ids(s).closer())],
+    ['expire', 2, (s) => service.expireGig(ids(s).gig('claimed'))],
+    [
+      'clock',
+      3,
+      async () => {
+        machine += Math.floor(random() * 30 * HOUR);
+        return service.advanceClock(chance(0.5) ? 0 : Math.floor(random() * 100));
+      },
+    ],
+    ['timers', 2, async () => ({ ok: true, fired: await service.runTimers() })],
+  ];
+  const total = commands.reduce((sum, [, weight]) => sum + weight, 0);
+  const choose = () => {
+    let roll = random() * total;
+    for (const command of commands) {
+      roll -= command[1];
+      if (roll < 0) return command;
+    }
+    return commands[0];
+  };
+
+  const report: SimulationReport = { seed: options.seed, steps: 0, kinds: {}, faults: 0 };
+  const trail: string[] = [];
+  const deadline =
+    options.seconds === undefined ? Number.POSITIVE_INFINITY : performance.now() + options.seconds * 1000;
+  const maxSteps = options.steps ?? Number.POSITIVE_INFINITY;
+  let before = await snapshot();
+  while (report.steps < maxSteps && performance.now() < deadline) {
+    const step = ++report.steps;
+    const [kind, , run] = choose();
+    const counts = (report.kinds[kind] ??= { run: 0, refused: 0 });
+    counts.run++;
+    machine += Math.floor(random() * 60_000);
+    const fault = chance(options.faultRate ?? 0.05);
+    if (fault) store.armFault(Math.floor(random() * 4));
+    trail.push(`${step} ${kind}${fault ? ' (faulty)' : ''}`);
+    if (trail.length > 30) trail.shift();
+    let outcome: unknown;
+    let thrown: unknown;
+    try {
+      outcome = await run(before);
+    } catch (error) {
+      thrown = error;
+    }
+    const faulted = fault && store.faulted;
+    store.disarm(); // if it did not fire (the command wrote nothing)
+    const after = await snapshot();
+    const refused = (outcome as { ok?: boolean } | undefined)?.ok === false;
+    const fail = (problem: string, violations?: Violation[]) => {
+      report.failure = { step, command: kind, problem, violations, trail: [...trail] };
+    };
+    if (thrown !== undefined && !(thrown instanceof InjectedFault)) {
+      fail(`threw ${String((thrown as Error)?.stack ?? thrown)}`);
+      break;
+    }
+    if (faulted) report.faults++;
+    if ((refused || faulted) && kind !== 'timers' && kind !== 'clock' && !same(before, after)) {
+      fail(faulted ? 'a unit of work that failed left changes behind' : 'a refusal changed the state');
+      break;
+    }
+    if (refused) counts.refused++;
+    const violations = checkInvariants(after);
+    if (violations.length > 0) {
+      fail('an invariant broke', violations);
+      break;
+    }
+    before = after;
+  }
+  await service.close();
+  return report;
+}
