@@ -7,20 +7,9 @@ import { checkInvariants, type Snapshot, type Violation } from '../domain/invari
 import { PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { faultyStore, InjectedFault } from './faulty-store.ts';
+import { seededRandom } from './random.ts';
 
 const HOUR = 3_600_000;
-
-/** mulberry32: small, fast, and a seed is the whole state. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SimulationReport {
   seed: number;
@@ -42,7 +31,7 @@ export interface SimulationOptions {
 }
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
-  const random = generator(options.seed);
+  const random = seededRandom(options.seed);
   const chance = (p: number) => random() < p;
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.floor(random() * items.length)];
@@ -153,7 +142,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   while (report.steps < maxSteps && performance.now() < deadline) {
     const step = ++report.steps;
     const [kind, , run] = choose();
-    const counts = (report.kinds[kind] ??= { run: 0, refused: 0 });
+    report.kinds[kind] ??= { run: 0, refused: 0 };
+    const counts = report.kinds[kind];
     counts.run++;
     machine += Math.floor(random() * 60_000);
     const fault = chance(options.faultRate ?? 0.05);

@@ -2,10 +2,7 @@
 // path audits clean through the command line; each invariant catches a broken record of its
 // own, in a snapshot read from that service and then damaged by hand.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import {
   closerFromView,
   dealFromView,
@@ -16,6 +13,7 @@ import {
 import { readDeployment } from '../../src/audit/read-deployment.ts';
 import { checkInvariants, type Snapshot, type Violation } from '../../src/domain/invariants.ts';
 import type { Gig } from '../../src/domain/records.ts';
+import { cli } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import {
   ADA,
@@ -29,22 +27,6 @@ import {
   negotiatingCloserGig,
   openCloserGig,
 } from '../support/marketplace-e2e.ts';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
-      cwd: REPO,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 describe('audit <base-url>', () => {
   let t: TestServer;

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { auditDeployment } from '../../src/audit/audit.ts';
 import { exampleOf } from '../../src/http/contract.ts';
+import { seededRandom as random } from '../../src/sim/random.ts';
 import { ERRORS } from '../../src/views/errors.ts';
 import { checkAgainstContract } from '../support/contract-check.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
@@ -21,18 +22,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const CASES = Number(process.env.FUZZ_CASES ?? 24);
 /** The whole run's time budget: past the cases of every operation, random operations until it is spent. */
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 5);
-
-/** mulberry32: a small seeded generator, so that a seed reproduces a run exactly. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD_VALUES: unknown[] = [
   null,

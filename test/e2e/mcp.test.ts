@@ -4,11 +4,9 @@
 // over stdio as `sales-pipeline-gate mcp`, a real child process; the command's name is the
 // package's and its one bin's.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,6 +16,7 @@ import { EventFeedQuery } from '../../src/schemas/events.ts';
 import { ClaimBody, GigAdvanceBody, GigListQuery, ReleaseBody, ReviveBody } from '../../src/schemas/marketplace.ts';
 import { DealsQuery } from '../../src/schemas/root.ts';
 import { selfContained } from '../../src/schemas/shared.ts';
+import { cli } from '../support/cli.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
@@ -25,19 +24,6 @@ type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `node bin/sales-pipeline-gate.mjs ...args` from the repository root: exit code, stdout, stderr. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
-      cwd: REPO,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 async function httpClient(url: string): Promise<Client> {
   const client = new Client({ name: 'e2e-mcp', version: '0.0.0' });

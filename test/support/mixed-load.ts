@@ -2,7 +2,11 @@
 // gig), claims, gig moves through to closed_won, signals and moves of the demo clock (the
 // timers fire), from several clients at once, seeded. It remembers what the service
 // acknowledged, so that a test can check after a crash that none of it was lost.
+import { seededRandom } from '../../src/sim/random.ts';
 import type { TestServer } from './http.ts';
+
+/** A seed reproduces the sequence of choices. */
+export const random = seededRandom;
 
 export interface Acknowledged {
   /** Deals a sell answered 201 for. */
@@ -11,18 +15,6 @@ export interface Acknowledged {
   claims: Map<string, string>;
   /** Gigs closed won with 200: each must be fulfilled and paid once. */
   won: Map<string, { closerId: string; dealId: string }>;
-}
-
-/** mulberry32: a seed reproduces the sequence of choices. */
-export function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const CLOSERS = ['closer_0001', 'closer_0002'];
