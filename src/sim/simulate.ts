@@ -174,7 +174,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       break;
     }
     if (refused) counts.refused++;
-    const violations = checkInvariants(after);
+    const violations = [...checkInvariants(after), ...checkStep(before, after, kind)];
     if (violations.length > 0) {
       fail('an invariant broke', violations);
       break;
@@ -183,4 +183,27 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   }
   await service.close();
   return report;
+}
+
+/**
+ * What only a step shows, not a snapshot: a terminal deal stays as it was (D-7), and a deal
+ * leaves the human track only by a de-escalation (D-12).
+ */
+function checkStep(before: Snapshot, after: Snapshot, kind: string): Violation[] {
+  const out: Violation[] = [];
+  const now = new Map(after.deals.map((d) => [d.id, d]));
+  for (const deal of before.deals) {
+    const later = now.get(deal.id);
+    if (!later) {
+      out.push({ invariant: 'stages', message: `${deal.id} disappeared (${kind})`, ids: [deal.id] });
+      continue;
+    }
+    if ((deal.stage === 'closed_won' || deal.stage === 'closed_lost') && later.stage !== deal.stage) {
+      out.push({ invariant: 'stages', message: `${deal.id} left ${deal.stage} (${kind})`, ids: [deal.id] });
+    }
+    if (deal.humanTrack === true && later.humanTrack !== true && kind !== 'deescalate') {
+      out.push({ invariant: 'stages', message: `${deal.id} left the human track by a ${kind}`, ids: [deal.id] });
+    }
+  }
+  return out;
 }
