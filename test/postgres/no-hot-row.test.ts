@@ -71,7 +71,10 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
    * the wait (a materialized CTE: pg_locks read once): the sequencer's transaction holds
    * event_feed's RowShareLock (FOR UPDATE), or the row's tuple lock, and no request's does. The
    * query text is for the reader only: pg_stat_activity is a snapshot of another moment (CI once
-   * showed the sequencer's wait beside the COMMIT its connection had run before).
+   * showed the sequencer's wait beside the COMMIT its connection had run before). A wait to
+   * extend a table's file (locktype 'extend') is storage, not a row: every insert into a growing
+   * table may queue a moment behind another one adding a page, whatever the schema (CI saw one
+   * among 101 samples), so it is left out.
    */
   function sampleWaits() {
     const waits: string[] = [];
@@ -84,7 +87,7 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
              ours AS (SELECT pid, query FROM pg_stat_activity WHERE application_name = $1)
            SELECT w.locktype, w.mode, ours.query, w.relation::regclass::text AS relation
            FROM l w JOIN ours ON ours.pid = w.pid
-           WHERE NOT w.granted AND w.relation IS DISTINCT FROM 'event_feed'::regclass
+           WHERE NOT w.granted AND w.locktype <> 'extend' AND w.relation IS DISTINCT FROM 'event_feed'::regclass
              AND NOT EXISTS (SELECT 1 FROM l h WHERE h.pid = w.pid AND h.granted
                AND h.relation = 'event_feed'::regclass AND h.mode IN ('RowShareLock', 'ExclusiveLock'))`,
           [applicationName],
