@@ -14,6 +14,12 @@ const kinds = Object.entries(report.kinds)
   .map(([kind, { run, refused }]) => `${kind} ${run} (${refused} refused)`)
   .join(', ');
 console.log(`simulation: seed ${seed}, ${report.steps} steps, ${report.faults} injected faults; ${kinds}`);
+if (report.final) {
+  const f = report.final;
+  console.log(
+    `left: ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
+  );
+}
 if (report.failure) {
   const { step, command, problem, violations, trail } = report.failure;
   console.log(`FAILED at step ${step} (${command}): ${problem}`);

@@ -4,6 +4,7 @@
 // failed, must have changed nothing. A seed reproduces a run exactly: the clock is the
 // simulation's own and every choice comes from the seeded generator.
 import { checkInvariants, type Snapshot, type Violation } from '../domain/invariants.ts';
+import { nextStage } from '../domain/stages.ts';
 import { PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { faultyStore, InjectedFault } from './faulty-store.ts';
@@ -17,6 +18,8 @@ export interface SimulationReport {
   /** Steps per command kind, and how many of them were refused. */
   kinds: Record<string, { run: number; refused: number }>;
   faults: number;
+  /** What the run left: records, won deals and ledger lines (that money really moved). */
+  final?: { deals: number; won: number; gigs: number; fulfilled: number; closers: number; payouts: number };
   /** The first failure, with the steps that led to it (the seed replays them). */
   failure?: { step: number; command: string; problem: string; violations?: Violation[]; trail: string[] };
 }
@@ -54,7 +57,11 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
 
   const signals = ['budget_approved', 'champion_found', 'gone_dark', 'legal_review', 'Bad Signal'];
   const ids = (s: Snapshot) => ({
-    deal: () => pick(s.deals.map((d) => d.id)) ?? 'deal_0001',
+    /** Mostly a deal the command suits (so that it runs, not only refuses), else any deal. */
+    deal: (suits?: (deal: Snapshot['deals'][number]) => boolean) =>
+      (suits && chance(0.7) ? pick(s.deals.filter(suits).map((d) => d.id)) : undefined) ??
+      pick(s.deals.map((d) => d.id)) ??
+      'deal_0001',
     gig: (status?: string) =>
       pick(s.gigs.filter((g) => status === undefined || g.status === status).map((g) => g.id)) ??
       pick(s.gigs.map((g) => g.id)) ??
@@ -92,8 +99,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       },
     ],
     ['signals', 6, (s) => service.reportSignals(ids(s).deal(), [pick(signals) as string])],
-    ['deescalate', 4, (s) => service.deescalate(ids(s).deal())],
-    ['reengage', 3, (s) => service.reengage(ids(s).deal())],
+    ['deescalate', 4, (s) => service.deescalate(ids(s).deal((d) => d.humanTrack === true))],
+    ['reengage', 3, (s) => service.reengage(ids(s).deal((d) => d.stage === 'closed_lost'))],
     ['enrol', 2, () => service.enrolCloser({ name: `Closer ${Math.floor(random() * 1e4)}`, industries: ['saas'] })],
     ['claim', 10, (s) => service.claimGig(ids(s).gig('open'), ids(s).closer())],
     [
@@ -102,7 +109,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       (s) => {
         const gig = s.gigs.find((g) => g.id === ids(s).gig('claimed'));
         const deal = gig && s.deals.find((d) => d.id === gig.dealId);
-        const to = chance(0.7) && deal ? (deal.stage === 'negotiation' ? 'closed_won' : anyStage()) : anyStage();
+        // Mostly what the gig's role may propose next (its deal's next stage, or a nurturer's
+        // closed_lost), so that gigs are fulfilled and paid; else any stage, mostly refused.
+        const sensible = gig && deal && (gig.role === 'nurturer' ? 'closed_lost' : nextStage(deal.stage));
+        const to = chance(0.7) && sensible ? sensible : anyStage();
         return service.advanceGig(gig?.id ?? ids(s).gig(), {
           closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
           advanceTo: to as string,
@@ -110,7 +120,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         });
       },
     ],
-    ['revive', 3, (s) => service.reviveGig(ids(s).gig('claimed'), { closerId: ids(s).closer() })],
+    [
+      'revive',
+      3,
+      (s) => {
+        const nurturing = pick(s.gigs.filter((g) => g.role === 'nurturer' && g.status === 'claimed'));
+        const gig = nurturing && chance(0.7) ? nurturing : s.gigs.find((g) => g.id === ids(s).gig('claimed'));
+        return service.reviveGig(gig?.id ?? 'gig_0001', { closerId: chance(0.9) ? gig?.closerId : ids(s).closer() });
+      },
+    ],
     ['release', 3, (s) => service.releaseGig(ids(s).gig('claimed'), chance(0.8) ? undefined : ids(s).closer())],
     ['expire', 2, (s) => service.expireGig(ids(s).gig('claimed'))],
     [
@@ -181,6 +199,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
     before = after;
   }
+  report.final = {
+    deals: before.deals.length,
+    won: before.deals.filter((d) => d.stage === 'closed_won').length,
+    gigs: before.gigs.length,
+    fulfilled: before.gigs.filter((g) => g.status === 'fulfilled').length,
+    closers: before.closers.length,
+    payouts: before.payouts.length,
+  };
   await service.close();
   return report;
 }

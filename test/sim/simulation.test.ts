@@ -12,11 +12,27 @@ const SEED = Number(process.env.SIM_SEED ?? Math.floor(Math.random() * 2 ** 31))
 describe('the simulation of the core', () => {
   it('keeps every invariant through random commands and injected faults', async (t) => {
     const report = await simulate({ seed: SEED, seconds: SECONDS });
-    t.diagnostic(`simulation: seed ${SEED}, ${report.steps} steps, ${report.faults} injected faults`);
+    const left = report.final;
+    t.diagnostic(
+      `simulation: seed ${SEED}, ${report.steps} steps, ${report.faults} injected faults; left ${left?.deals} deals ` +
+        `(${left?.won} won), ${left?.fulfilled} gigs fulfilled, ${left?.payouts} ledger lines`,
+    );
     assert.equal(report.failure, undefined, `seed ${SEED}: ${JSON.stringify(report.failure, null, 1)}`);
     assert.ok(report.steps > 100, `only ${report.steps} steps`);
     assert.ok(report.faults > 0, 'no fault was injected');
-    for (const kind of ['create', 'sell', 'advance', 'claim', 'gig-advance', 'clock']) {
+    // Money moved: gigs were fulfilled and paid, so the ledger's invariants had lines to check.
+    assert.ok((left?.fulfilled ?? 0) > 0 && (left?.payouts ?? 0) > 0, `no gig paid: ${JSON.stringify(left)}`);
+    for (const kind of [
+      'create',
+      'sell',
+      'advance',
+      'claim',
+      'gig-advance',
+      'revive',
+      'deescalate',
+      'reengage',
+      'clock',
+    ]) {
       assert.ok((report.kinds[kind]?.run ?? 0) > 0, `no ${kind} ran`);
     }
   });
