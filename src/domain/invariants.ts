@@ -3,6 +3,7 @@
 // check them. Each check answers the violations it finds, each naming the invariant, saying what
 // is wrong and listing the ids involved; none throws. Inputs the caller cannot give (the
 // settlements, the events) are optional, and their checks are then skipped.
+import { commissionCents } from './gate.ts';
 import { compareIds } from './ids.ts';
 import type { Closer, Deal, Gig, PayoutLine } from './records.ts';
 import { type Settlement, settle } from './settlement.ts';
@@ -98,18 +99,30 @@ export function checkLedger(s: Snapshot): Violation[] {
       out.push(v('ledger', `the payout of gig ${line.gigId} is ${line.amountCents} cents`, line.gigId));
     }
   }
-  // A won commission gig at a positive rate must have its line.
+  // Every fulfilled gig that earns money has its line, of exactly what it earns; one that earns
+  // nothing has none.
+  const lineOf = new Map(s.payouts.map((line) => [line.gigId, line]));
   for (const gig of s.gigs) {
-    const paying =
-      gig.status === 'fulfilled' &&
-      gig.outcome === 'closed_won' &&
-      gig.pricing.kind === 'commission' &&
-      gig.pricing.pct > 0 &&
-      (gig.finalValueCents ?? 0) > 0;
-    if (paying && !seen.has(gig.id))
-      out.push(v('ledger', `gig ${gig.id} was won at a commission but is unpaid`, gig.id));
+    if (gig.status !== 'fulfilled') continue;
+    const owed = earned(gig);
+    const line = lineOf.get(gig.id);
+    if (owed > 0 && !line) out.push(v('ledger', `gig ${gig.id} earned ${owed} cents but is unpaid`, gig.id));
+    else if (line && line.amountCents !== owed) {
+      out.push(v('ledger', `gig ${gig.id} earned ${owed} cents but is paid ${line.amountCents}`, gig.id));
+    }
   }
   return out;
+}
+
+/**
+ * What a fulfilled gig earns (D-14, D-24): a closer's commission on a close won; a setter's fee
+ * for reaching meeting; a nurturer's fee for a revival or a confirmed loss. Nothing otherwise.
+ */
+function earned(gig: Gig): number {
+  if (gig.pricing.kind === 'commission') {
+    return gig.outcome === 'closed_won' ? commissionCents(gig.finalValueCents ?? 0, gig.pricing.pct) : 0;
+  }
+  return gig.role === 'nurturer' || gig.outcome === 'meeting' ? gig.pricing.amountCents : 0;
 }
 
 /** The Register (D-24): what a closer's fulfilled gigs imply. */

@@ -100,6 +100,17 @@ describe('audit <base-url>', () => {
     );
     // ledger: a payout written twice
     assert.ok(broken((s) => ({ ...s, payouts: [...s.payouts, s.payouts[0]] })).includes('ledger'));
+    // ledger: a win's line missing, or of another amount than the commission it earned
+    const wonLine = snapshot.payouts.findIndex((line) => line.gigId === wonGig.id);
+    assert.ok(wonLine >= 0);
+    // (the settlement, which counts the line, then disagrees too: money)
+    assert.ok(broken((s) => ({ ...s, payouts: s.payouts.filter((_, i) => i !== wonLine) })).includes('ledger'));
+    assert.ok(
+      broken((s) => ({
+        ...s,
+        payouts: s.payouts.map((line, i) => (i === wonLine ? { ...line, amountCents: line.amountCents + 1 } : line)),
+      })).includes('ledger'),
+    );
     // register: a win not counted
     assert.ok(
       broken((s) => ({
