@@ -32,7 +32,7 @@ export class PgliteDatabase implements SqlDatabase {
       return new PgliteDatabase(await PGlite.create(dataDir), lock);
     } catch (error) {
       await lock.release();
-      throw error;
+      throw new Error(damaged(error));
     }
   }
 
@@ -50,4 +50,17 @@ export class PgliteDatabase implements SqlDatabase {
       await this.lock?.release();
     }
   }
+}
+
+/**
+ * What a folder PGlite cannot open is told as: its own reason (PostgreSQL's checks name a damaged
+ * page or control file; a missing write-ahead log only aborts the WebAssembly), and what to do.
+ * Nothing is repaired or overwritten: the folder is left as it was for whoever looks at it.
+ */
+function damaged(error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return (
+    `${reason.replace(/ Build with -sASSERTIONS for more info\.?$/, '')}: the folder is not a database PGlite can ` +
+    'open, its files damaged or incomplete; keep it aside, and restore a copy or start on a new folder'
+  );
 }
