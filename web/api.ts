@@ -70,6 +70,9 @@ export const allClosers = () =>
 /** The If-Match of a move decided on this deal (D-47). */
 export const ifMatch = (deal: Pick<Deal, 'version'>) => ({ 'if-match': `"${deal.version}"` });
 
-/** USD as people read it. */
-export const usd = (amount: number) =>
-  amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+/**
+ * USD as people read it. One formatter for every figure: toLocaleString with options builds a new
+ * one on each call, which cost a board of 1,000 cards 30 to 90 ms in Chromium.
+ */
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+export const usd = (amount: number) => dollars.format(amount);

@@ -312,18 +312,30 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
         ),
       );
     }
-    // The best of three loads: one load can lose the machine to the suites running beside it
-    // (npm test runs two files at once on two cores); a board that is slow is slow every time.
+    // The time is the page's own, from the navigation's start to the frame after the 1,000th card
+    // is in the document (a MutationObserver sees it; the next animation frame is when it shows),
+    // so Playwright's round trips are not counted. The best of five loads: one load can lose the
+    // machine to the suites running beside it (npm test runs two files at once on two cores); a
+    // board that is slow is slow every time.
     const page = await browser.newPage({ viewport: WIDTHS.wide });
+    await page.addInitScript(() => {
+      const marks = window as unknown as { boardShown?: number };
+      new MutationObserver((_, observer) => {
+        if (document.querySelectorAll('section[aria-label="sourced"] li').length < 1000) return;
+        observer.disconnect();
+        requestAnimationFrame(() => setTimeout(() => (marks.boardShown = performance.now())));
+      }).observe(document, { childList: true, subtree: true });
+    });
     const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await page.goto('about:blank');
-      const started = Date.now();
       await page.goto(`${t.url}/console`);
-      await page.waitForFunction(() => document.querySelectorAll('section[aria-label="sourced"] li').length === 1000);
-      times.push(Date.now() - started);
+      const shown = await page.waitForFunction(() => (window as unknown as { boardShown?: number }).boardShown);
+      times.push(Math.round((await shown.jsonValue()) as number));
     }
-    context.diagnostic(`board of 1,000 deals: ${times.join(', ')} ms from navigation to the 1,000th card`);
+    context.diagnostic(
+      `board of 1,000 deals: ${times.join(', ')} ms from navigation to the frame showing the 1,000th card`,
+    );
     assert.ok(Math.min(...times) < 1_000, `${times.join(', ')} ms`);
     await page.close();
   });
