@@ -1,4 +1,4 @@
-// `npm run sim -- --seconds N --seed S` (or --steps N): the simulation of src/sim/simulate.ts for
+// `npm run sim -- --seconds N --seed S` (or --steps N; --episode-steps N for longer lives): the simulation of src/sim/simulate.ts for
 // as long as asked; prints what ran and, on a failure, the seed, the step and the steps before it.
 import { simulate } from '../src/sim/simulate.ts';
 
@@ -9,15 +9,17 @@ const option = (name: string) => {
 };
 const seed = option('--seed') ?? Math.floor(Math.random() * 2 ** 31);
 const seconds = option('--seconds') ?? (option('--steps') === undefined ? 10 : undefined);
-const report = await simulate({ seed, seconds, steps: option('--steps') });
+const report = await simulate({ seed, seconds, steps: option('--steps'), episodeSteps: option('--episode-steps') });
 const kinds = Object.entries(report.kinds)
   .map(([kind, { run, refused }]) => `${kind} ${run} (${refused} refused)`)
   .join(', ');
-console.log(`simulation: seed ${seed}, ${report.steps} steps, ${report.faults} injected faults; ${kinds}`);
+console.log(
+  `simulation: seed ${seed}, ${report.steps} steps in ${report.episodes} episodes, ${report.faults} injected faults; ${kinds}`,
+);
 if (report.final) {
   const f = report.final;
   console.log(
-    `left: ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
+    `left (the episodes added up): ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
   );
 }
 if (report.failure) {

@@ -14,7 +14,8 @@ describe('the simulation of the core', () => {
     const report = await simulate({ seed: SEED, seconds: SECONDS });
     const left = report.final;
     t.diagnostic(
-      `simulation: seed ${SEED}, ${report.steps} steps, ${report.faults} injected faults; left ${left?.deals} deals ` +
+      `simulation: seed ${SEED}, ${report.steps} steps in ${report.episodes} episodes, ${report.faults} injected faults; ` +
+        `left ${left?.deals} deals ` +
         `(${left?.won} won), ${left?.fulfilled} gigs fulfilled, ${left?.payouts} ledger lines`,
     );
     assert.equal(report.failure, undefined, `seed ${SEED}: ${JSON.stringify(report.failure, null, 1)}`);
@@ -37,8 +38,10 @@ describe('the simulation of the core', () => {
     }
   });
 
-  it('a seed replays the same run', async () => {
-    const [a, b] = [await simulate({ seed: 7, steps: 300 }), await simulate({ seed: 7, steps: 300 })];
+  it('a seed replays the same run, episodes and all', async () => {
+    const run = () => simulate({ seed: 7, steps: 300, episodeSteps: 120 });
+    const [a, b] = [await run(), await run()];
+    assert.equal(a.episodes, 3);
     assert.deepEqual(a, b);
   });
 });
