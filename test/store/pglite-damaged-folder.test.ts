@@ -5,35 +5,16 @@
 // acknowledged write). Damage is what a disk or a hand does: a zeroed control file, a deleted
 // write-ahead log, a catalog page overwritten.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, open, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCK_FILE } from '../../src/store/pglite/folder-lock.ts';
 import { openPgliteStore } from '../../src/store/pglite/pglite-store.ts';
-import { NPM_START } from '../support/instances.ts';
+import { startOnFolder } from '../support/instances.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'pipeline-damaged-'));
 after(() => rm(root, { recursive: true, force: true }));
-
-/** `npm start`'s command on the folder: its exit code and what it wrote. */
-async function start(dir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, NPM_START, {
-    cwd: new URL('../../', import.meta.url),
-    env: { ...process.env, DATABASE_URL: `pglite:${dir}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  // A healthy folder starts and listens: stop it then.
-  child.stdout.on('data', () => output.includes('listening on') && child.kill('SIGTERM'));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  return { code, output };
-}
 
 /** Overwrites `length` bytes of the file at `offset` with `byte`. */
 async function overwrite(file: string, offset: number, length: number, byte: number) {
@@ -64,7 +45,7 @@ describe('a damaged PGlite folder at start', () => {
   };
 
   it('a healthy copy starts (the damage below is what fails)', async () => {
-    const run = await start(await copy('copy'));
+    const run = await startOnFolder(await copy('copy'));
     assert.match(run.output, /listening on/, run.output);
   });
 
@@ -90,7 +71,7 @@ describe('a damaged PGlite folder at start', () => {
       const dir = await copy(what.replaceAll(' ', '-'));
       await damage(dir);
       const before = await files(dir);
-      const run = await start(dir);
+      const run = await startOnFolder(dir);
       assert.notEqual(run.code, 0, run.output);
       assert.doesNotMatch(run.output, /listening on/);
       assert.match(run.output, new RegExp(`cannot start: cannot open the PGlite database ${dir}: `));

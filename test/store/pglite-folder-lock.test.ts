@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FolderInUseError, LOCK_FILE, lockFolder } from '../../src/store/pglite/folder-lock.ts';
-import { type Instance, killInstance, NPM_START, startInstance } from '../support/instances.ts';
+import { type Instance, killInstance, startInstance, startOnFolder } from '../support/instances.ts';
 
 const folders: string[] = [];
 after(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
@@ -24,22 +24,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('exit', resolve));
   return child.pid as number;
-}
-
-/** `npm start`'s command on the folder, expected to refuse: its exit code and what it wrote. */
-async function refusedStart(dir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, NPM_START, {
-    cwd: new URL('../../', import.meta.url),
-    env: { ...process.env, DATABASE_URL: `pglite:${dir}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  return { code, output };
 }
 
 describe('a PGlite folder is one process’s (D-45)', () => {
@@ -96,7 +80,7 @@ describe('a PGlite folder is one process’s (D-45)', () => {
       });
       assert.equal(created.status, 201);
 
-      const refused = await refusedStart(dir);
+      const refused = await startOnFolder(dir);
       assert.notEqual(refused.code, 0);
       assert.ok(refused.output.includes(dir), refused.output);
       assert.ok(refused.output.includes(`in use by process ${first.process.pid}`), refused.output);

@@ -87,3 +87,24 @@ export async function killInstance(child: ChildProcess): Promise<void> {
   child.kill('SIGKILL');
   await exited;
 }
+
+/**
+ * `npm start`'s command on a PGlite folder, for a test that expects it to refuse: its exit code
+ * and what it wrote. Should it start after all, it is stopped once it listens (and the test sees
+ * the code of a stop, not a refusal); one that hangs is killed after a minute.
+ */
+export async function startOnFolder(dir: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, NPM_START, {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: `pglite:${dir}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', () => output.includes('listening on') && child.kill('SIGTERM'));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, output };
+}
