@@ -48,9 +48,14 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.floor(random() * items.length)];
   let machine = Date.parse('2030-01-07T09:00:00.000Z');
-  let store = faultyStore(new MemoryStore());
-  let service = new PipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
-  await service.reset();
+  // One episode's world: a fresh memory store behind the fault injector, and the service on it.
+  const fresh = async () => {
+    const store = faultyStore(new MemoryStore());
+    const service = new PipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
+    await service.reset();
+    return { store, service };
+  };
+  let { store, service } = await fresh();
 
   const snapshot = async (): Promise<Snapshot & { lastSeq: number }> => {
     const [deals, gigs, closers] = await store.read((r) =>
@@ -180,9 +185,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (report.steps > 0 && report.steps % episodeSteps === 0) {
       tally(before);
       await service.close();
-      store = faultyStore(new MemoryStore());
-      service = new PipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
-      await service.reset();
+      ({ store, service } = await fresh());
       before = await snapshot();
       report.episodes++;
       trail.push(`(episode ${report.episodes} begins on a fresh service)`);
