@@ -1,0 +1,113 @@
+// What a decision is (events, or a refusal) and what every part of the rulebook shares to make
+// one: finding the deal or gig a command names, the activity entries it writes, and the events
+// of a committed move (an agent's advance and a closer's gig move alike).
+import type { PipelineEvent } from './events.ts';
+import { formatUsd } from './money.ts';
+import type { Actorship, Deal, Gig } from './records.ts';
+import { isActiveGig } from './records.ts';
+import { isRefusal, type Refusal, refuse } from './refusal.ts';
+import { isTerminal, type Role } from './stages.ts';
+import type { PipelineState } from './state.ts';
+
+export type Decision =
+  | {
+      ok: true;
+      events: PipelineEvent[];
+      /** Set when the answer is the escalation shape (D-11): the role and its active gig. */
+      escalation?: { role: Role; gigId: string };
+    }
+  | { ok: false; refusal: Refusal };
+
+export const accept = (events: PipelineEvent[], escalation?: { role: Role; gigId: string }): Decision =>
+  escalation ? { ok: true, events, escalation } : { ok: true, events };
+export const reject = (refusal: Refusal): Decision => ({ ok: false, refusal });
+
+// ── lookups ────────────────────────────────────────────────────────────────────────────────
+
+export function withDeal(state: PipelineState, dealId: string, then: (deal: Deal) => Decision): Decision {
+  const deal = state.deals.get(dealId);
+  return deal ? then(deal) : reject(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+}
+
+/** D-7: any move, signal or advance on a terminal deal is 409. */
+export function withLiveDeal(state: PipelineState, dealId: string, then: (deal: Deal) => Decision): Decision {
+  return withDeal(state, dealId, (deal) =>
+    isTerminal(deal.stage)
+      ? reject(refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`))
+      : then(deal),
+  );
+}
+
+export function findGig(state: PipelineState, gigId: string): Gig | Refusal {
+  return state.gigs.get(gigId) ?? refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`);
+}
+
+export function checkCloser(state: PipelineState, closerId: string | undefined): Refusal | undefined {
+  if (closerId === undefined || state.closers.has(closerId)) return undefined;
+  return refuse.notFound('CLOSER_NOT_FOUND', `No closer ${closerId}.`);
+}
+
+/** D-14, D-15: gig moves need a claimed gig, proposed by its claimant if a closerId is named. */
+export function withClaimedGig(
+  state: PipelineState,
+  gigId: string,
+  closerId: string | undefined,
+  then: (gig: Gig, deal: Deal) => Decision,
+): Decision {
+  const gig = findGig(state, gigId);
+  if (isRefusal(gig)) return reject(gig);
+  const unknownCloser = checkCloser(state, closerId);
+  if (unknownCloser) return reject(unknownCloser);
+  if (gig.status !== 'claimed') {
+    return reject(refuse.conflict('GIG_NOT_CLAIMED', `Gig ${gig.id} is ${gig.status}, not claimed.`));
+  }
+  if (closerId !== undefined && closerId !== gig.closerId) {
+    return reject(refuse.conflict('NOT_CLAIMANT', `Gig ${gig.id} is claimed by ${gig.closerId}, not ${closerId}.`));
+  }
+  return withLiveDeal(state, gig.dealId, (deal) => then(gig, deal));
+}
+
+// ── activity ───────────────────────────────────────────────────────────────────────────────
+
+export function entry(
+  deal: Deal,
+  by: Actorship,
+  note: string,
+  at: number,
+  acted: boolean,
+  stage = deal.stage,
+): PipelineEvent {
+  return { type: 'ActivityRecorded', dealId: deal.id, entry: { at, by, stage, note }, acted };
+}
+
+export function withNote(text: string, note: string | undefined): string {
+  return note ? `${text}: ${note}` : text;
+}
+
+/** The deal's active (open or claimed) gig, if it has one. */
+export function activeGigOf(state: PipelineState, dealId: string): Gig | undefined {
+  for (const gig of state.gigs.values()) if (gig.dealId === dealId && isActiveGig(gig)) return gig;
+  return undefined;
+}
+
+/** The events of a committed move: the stage change and its activity entry. */
+export function moveEvents(
+  deal: Deal,
+  to: Deal['stage'],
+  valueCents: number | undefined,
+  by: 'agent' | 'human',
+  note: string | undefined,
+  at: number,
+  via = '',
+): PipelineEvent[] {
+  const closing = to === 'closed_won' || to === 'closed_lost';
+  const text =
+    to === 'closed_won'
+      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}${via}`
+      : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
+  // Optional fields assigned, not spread in: this runs for every move of every sell.
+  const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };
+  if (to === 'closed_won') moved.finalValueCents = valueCents;
+  if (closing) moved.closedBy = by;
+  return [moved, entry(deal, by, withNote(text, note), at, true, to)];
+}
