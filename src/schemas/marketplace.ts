@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PLATFORM } from '../domain/mandate.ts';
 import { STAGES } from '../domain/stages.ts';
-import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../service/pipeline-service.ts';
+import { MATCH_LIMIT, MAX_MATCH_LIMIT } from '../service/closers.ts';
 import {
   CloserId,
   GigStatusSchema,

@@ -4,14 +4,8 @@
 
 import type { Deal } from '../domain/records.ts';
 import type { RenderedAnswer } from '../service/idempotency.ts';
-import type {
-  AdvanceOutcome,
-  CloserWithLedger,
-  DryRunOutcome,
-  GigOutcome,
-  Ranked,
-  Result,
-} from '../service/pipeline-service.ts';
+import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranked } from '../service/outcomes.ts';
+import type { Result } from '../service/unit.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';

@@ -2,7 +2,7 @@
 // the records as the real call would leave them, with every id that call would hand out null.
 import { isPendingId } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
-import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/pipeline-service.ts';
+import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/outcomes.ts';
 import { eventData } from './events.ts';
 import { dealView, gigView, settlementView } from './records.ts';
 

@@ -4,7 +4,7 @@ import { mandateView } from '../domain/mandate.ts';
 import { centsToUsd } from '../domain/money.ts';
 import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import type { Settlement } from '../domain/settlement.ts';
-import type { CloserWithLedger, Escalation, GigOutcome } from '../service/pipeline-service.ts';
+import type { CloserWithLedger, Escalation, GigOutcome } from '../service/outcomes.ts';
 import { usdOfBigCents } from './exact-json.ts';
 
 // The last two answers are kept: a deal's entries often share an instant, and an answer that
