@@ -1,4 +1,5 @@
 // `npm start`: the service on HOST:PORT with the store DATABASE_URL picks (unset: in memory).
+import { endLog } from './http/log-destination.ts';
 import { startServer } from './server.ts';
 import { describeStore } from './store/create-store.ts';
 
@@ -31,10 +32,8 @@ try {
       process.exit(1);
     }
     server.app.log.info('shut down');
-    // The log is written asynchronously: exiting while a write is under way let the exit's own
-    // flush overtake it, and "shut down" came out before "SIGTERM: shutting down". Drained first.
-    const log = server.app.log as { flush?: (done: () => void) => void };
-    if (log.flush) await new Promise<void>((resolve) => log.flush?.(resolve));
+    // Every line written, in order, before the exit (log-destination.ts).
+    await endLog(server.app.log);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

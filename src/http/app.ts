@@ -11,7 +11,6 @@ import Fastify, {
   LogController,
   type onSendHookHandler,
 } from 'fastify';
-import pino from 'pino';
 import type { RootCatalog } from '../root/catalog.ts';
 import { NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
@@ -23,6 +22,7 @@ import { stringify } from '../views/exact-json.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import type { StreamOptions } from './event-pump.ts';
+import { logDestination } from './log-destination.ts';
 import { MethodTable } from './methods.ts';
 import type { Metrics } from './metrics.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
@@ -118,13 +118,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const app = Fastify({
     ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
-    // Log lines are written asynchronously: lines that come while a write is under way are
-    // gathered into the next one, so the request log costs no write per request under load
-    // (pino flushes what is left when the process exits).
+    // Log lines are written asynchronously (log-destination.ts).
     logger: options.logLevel
       ? {
           level: options.logLevel,
-          stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
+          stream: options.logStream ?? logDestination(),
         }
       : false,
     // One line per request, written by onResponse below (the framework's own are two).
