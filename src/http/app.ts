@@ -4,7 +4,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, {
-  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -14,20 +13,21 @@ import Fastify, {
 import type { RootCatalog } from '../root/catalog.ts';
 import { NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
-import { describeViolations } from '../schemas/validate.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
-import { errorBody, storeFailure, type TransportCode } from '../views/errors.ts';
+import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
+import { answerError } from './error-handler.ts';
 import type { StreamOptions } from './event-pump.ts';
+import { acceptJsonOnly } from './json-body.ts';
 import { logDestination } from './log-destination.ts';
 import { MethodTable } from './methods.ts';
 import type { Metrics } from './metrics.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
 import { originGuard } from './origin-guard.ts';
-import { RATE_LIMITED, registerRateLimit } from './rate-limit.ts';
+import { registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
 import { consoleRoutes } from './routes/console.ts';
@@ -45,18 +45,6 @@ import { validatorCompiler } from './validation.ts';
 import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
 export const BODY_LIMIT = 64 * 1024;
-
-/** The catalogue's code for each status the framework or its plugins answer with. */
-const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
-  400: 'INVALID_BODY',
-  404: 'ROUTE_NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  413: 'BODY_TOO_LARGE',
-  414: 'ROUTE_NOT_FOUND',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-};
-const NULL_BODY = 'body: must be a JSON object';
 
 /** A destination of log lines (one JSON line per call). */
 export interface LogStream {
@@ -214,30 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return contract;
   };
 
-  // JSON only; an empty body is "no body" (so a bare POST works where the body is optional).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text as string);
-    } catch (error) {
-      // Checked only here, where JSON.parse has already refused it: most bodies are not blank.
-      if ((text as string).trim() === '') return done(null, undefined);
-      const problem = error instanceof Error ? error.message : String(error);
-      done(
-        Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
-        undefined,
-      );
-      return;
-    }
-    // Fastify hands an absent body to the validator as null, so a JSON `null` would pass where the
-    // body is optional: refuse it here, as any other body that is not an object (D-5).
-    if (parsed === null) {
-      done(Object.assign(new Error(NULL_BODY), { statusCode: 400, code: 'INVALID_BODY' }), undefined);
-      return;
-    }
-    done(null, parsed);
-  });
+  acceptJsonOnly(app);
 
   const index: IndexEntry[] = [];
   const methodTable = new MethodTable();
@@ -293,52 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(404).send(routeNotFound(request));
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) {
-      const part = error.validationContext ?? 'body';
-      // The one header with a pattern is Last-Event-ID: said in words rather than as the pattern.
-      const violations = describeViolations(error.validation as never, part).map((line) =>
-        part === 'headers' ? line.replace(/must match pattern .*/, 'must be a non-negative integer (a seq)') : line,
-      );
-      // Path parameters are plain strings: an id of any shape is an unknown id (D-5), so only
-      // the body, the query string and a documented header (Last-Event-ID) can fail validation.
-      const [code, what] =
-        part === 'querystring'
-          ? (['INVALID_QUERY', 'query string'] as const)
-          : part === 'headers'
-            ? (['INVALID_HEADER', 'request header'] as const)
-            : (['INVALID_BODY', 'request body'] as const);
-      return reply.code(400).send(errorBody(code, `The ${what} is invalid: ${violations.join('; ')}`, violations));
-    }
-    switch (error.code) {
-      case 'INVALID_JSON':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return reply.code(400).send(errorBody('INVALID_JSON', error.message, [error.message]));
-      case 'INVALID_BODY':
-        return reply
-          .code(400)
-          .send(errorBody('INVALID_BODY', `The request body is invalid: ${NULL_BODY}`, [NULL_BODY]));
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.code(400).send(errorBody('INVALID_BODY', 'The body is empty.', ['body: is required']));
-      case RATE_LIMITED:
-        return reply.code(429).send(errorBody('RATE_LIMITED', error.message));
-    }
-    // Every other error the framework or a plugin raises is answered in the catalogue's shape
-    // (D-38): by its status, never with the framework's own code or body.
-    const status = error.statusCode ?? 500;
-    const code = FRAMEWORK_CODES[status];
-    if (code !== undefined) {
-      const message = status === 400 ? `The request is malformed: ${error.message}` : undefined;
-      return reply.code(status).send(errorBody(code, message));
-    }
-    const failure = storeFailure(error);
-    if (failure) {
-      request.log.warn({ err: error }, failure.body.code);
-      return reply.code(failure.status).header('retry-after', String(failure.retryAfterSeconds)).send(failure.body);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send(errorBody('INTERNAL'));
-  });
+  app.setErrorHandler(answerError);
 
   const answers = writeAnswers(options.dealPrefix);
   await app.register(utilityRoutes, { service: options.service, index, answers });
