@@ -6,6 +6,7 @@ import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
+import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renameValues, reserve, takenIdSql } from './reserved-ids.ts';
 import { later, takeNumber } from './sql-database.ts';
@@ -20,31 +21,6 @@ const notifyClock = (offset: string, reset: boolean) =>
 
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
-
-/** How each table is upserted: its columns (the document last) and what a second put replaces. */
-const UPSERTS = {
-  deals: { columns: ['id', 'stage', 'stall_due_at', 'doc'], update: ['stage', 'stall_due_at', 'doc'] },
-  gigs: { columns: ['id', 'deal_id', 'status', 'timer_due_at', 'doc'], update: ['status', 'timer_due_at', 'doc'] },
-  closers: { columns: ['id', 'doc'], update: ['doc'] },
-} as const;
-
-/**
- * One multi-row INSERT … ON CONFLICT DO UPDATE, a parameter per value (appended to params).
- * Plain parameters rather than one JSON array unpacked in SQL: PostgreSQL cannot turn a
- * \u0000 escape inside JSON into text, and a document may carry one.
- */
-function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[]): string {
-  const { columns, update } = UPSERTS[table];
-  const tuples = rows.map((row) => {
-    const placeholders = row.map((value, i) => {
-      params.push(value);
-      return columns[i] === 'doc' ? `$${params.length}::json` : `$${params.length}`;
-    });
-    return `(${placeholders.join(', ')})`;
-  });
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}
-    ON CONFLICT (id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-}
 
 export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   // Puts not yet written.
@@ -372,28 +348,4 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
        SELECT ${notifyClock('0', true)}`,
     );
   }
-}
-
-/** The answers' upsert (D-37): a second answer for a key replaces the first. */
-function answersUpsert(answers: Map<string, StoredAnswer>, params: unknown[]): string {
-  const tuples = [...answers].map(([key, a]) => {
-    const first = params.length + 1;
-    params.push(key, a.fingerprint, a.status, a.body, a.location ?? null, a.etag ?? null, a.storedAt);
-    return `(${Array.from({ length: 7 }, (_, i) => `$${first + i}`).join(', ')})`;
-  });
-  return `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at) VALUES ${tuples.join(', ')}
-    ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
-      body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at`;
-}
-
-/** The outbox rows' INSERT (columns as publish buffers them), a parameter per value. */
-function outboxInsert(rows: unknown[][], params: unknown[]): string {
-  const tuples = rows.map((row) => {
-    const placeholders = row.map((value, i) => {
-      params.push(value);
-      return i === 4 ? `$${params.length}::json` : `$${params.length}`;
-    });
-    return `(${placeholders.join(', ')})`;
-  });
-  return `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data) VALUES ${tuples.join(', ')}`;
 }
