@@ -44,8 +44,8 @@ function addOnce(ids: string[], id: string): void {
 }
 
 /**
- * Decides one command against the loaded state and returns the state after it; `apply` also
- * stores the outcome. Ids are taken only once the gate has accepted (D-28: a refusal takes
+ * Decides one command against the loaded state and returns the state after it (persist, below,
+ * stores it). Ids are taken only once the gate has accepted (D-28: a refusal takes
  * none, and on PostgreSQL a number once taken is never given back): the command is decided
  * with placeholder ids, the kinds its events create are taken, and it is decided again,
  * deterministically, with them.
@@ -82,7 +82,8 @@ export async function decideStep(
 
 /**
  * Writes what a decision changed (`state` is the state after it, `before` the one it was
- * made on) and publishes its public events (D-40) in the same unit of work.
+ * made on) and publishes its public events (D-40) in the same unit of work, recorded at
+ * `recordedAt` (machine time, which retention counts; `now` is the platform's, the events' own).
  */
 export async function persist(
   uow: UnitOfWork,
@@ -90,7 +91,7 @@ export async function persist(
   state: PipelineState,
   events: PipelineEvent[],
   now: number,
-  publishedAt: number,
+  recordedAt: number,
 ) {
   // Lists, not sets: a unit of work touches a record or two of each kind.
   const deals: string[] = [];
@@ -113,6 +114,6 @@ export async function persist(
   // Appended in event order, sent together (one round trip on a database).
   await Promise.all([
     ...events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])),
-    uow.publish(publicEvents(before, events, now), publishedAt),
+    uow.publish(publicEvents(before, events, now), recordedAt),
   ]);
 }

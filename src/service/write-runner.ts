@@ -126,6 +126,7 @@ export class WriteRunner extends PipelineQueries {
     return result.ok ? ok({ ...run, value: result.value }) : result;
   }
 
+  /** One command decided on the loaded state and stored with its events (step.ts). */
   protected async apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
     const step = await decideStep(uow, state, command, now, this.step);
     await persist(uow, state, step.state, step.events, now, this.clock.now());
