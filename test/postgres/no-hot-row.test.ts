@@ -68,9 +68,13 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
    * The sampler: every few milliseconds, the instances' backends waiting for a lock. The feed's
    * sequencer (one run at a time per database, by design) waits for the event_feed row; a
    * request must wait for nothing. Who waits is read from the same snapshot of the lock table as
-   * the wait (a materialized CTE: pg_locks read once): the sequencer's transaction holds
-   * event_feed's RowShareLock (FOR UPDATE), or the row's tuple lock, and no request's does. The
-   * query text is for the reader only: pg_stat_activity is a snapshot of another moment (CI once
+   * the wait (a materialized CTE: pg_locks read once): a sequencer waiting for another one's
+   * transaction holds the event_feed row's tuple lock (AccessExclusiveLock for FOR UPDATE, taken
+   * before the wait for the holder's transaction), and no request locks event_feed. The tuple
+   * lock is the proof, not event_feed's RowShareLock: that one is a fast-path lock, which pg_locks
+   * reads backend by backend before the main lock table, so a sequencer that began between the
+   * two reads waits in the snapshot without holding it (CI once saw exactly that). The query
+   * text is for the reader only: pg_stat_activity is a snapshot of another moment (CI once
    * showed the sequencer's wait beside the COMMIT its connection had run before). A wait to
    * extend a table's file (locktype 'extend') is storage, not a row: every insert into a growing
    * table may queue a moment behind another one adding a page, whatever the schema (CI saw one
@@ -89,7 +93,7 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
            FROM l w JOIN ours ON ours.pid = w.pid
            WHERE NOT w.granted AND w.locktype <> 'extend' AND w.relation IS DISTINCT FROM 'event_feed'::regclass
              AND NOT EXISTS (SELECT 1 FROM l h WHERE h.pid = w.pid AND h.granted
-               AND h.relation = 'event_feed'::regclass AND h.mode IN ('RowShareLock', 'ExclusiveLock'))`,
+               AND h.relation = 'event_feed'::regclass AND (h.locktype = 'tuple' OR h.mode = 'RowShareLock'))`,
           [applicationName],
         );
         samples++;
