@@ -16,11 +16,17 @@
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
 
-import type { PublicEventType } from '../domain/public-events.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
-import { eventView } from '../views/events.ts';
-import { stringify } from '../views/exact-json.ts';
+import {
+  drained,
+  frameOf,
+  HEARTBEAT,
+  matches,
+  type StreamClient,
+  type StreamFilter,
+  type StreamSink,
+} from './stream-client.ts';
 
 export interface StreamOptions {
   /** A comment line (`: heartbeat`) is written to every stream this often. */
@@ -53,53 +59,10 @@ const CLOSE_GRACE_MS = 1000;
 /** A catching-up client's page (at most this is waiting on its socket while it catches up). */
 const CATCH_UP_PAGE = 100;
 
-export const HEARTBEAT = Buffer.from(': heartbeat\n\n');
-
-/** Where a client's bytes go: a response stream (node's ServerResponse fits). */
-export interface StreamSink {
-  write(chunk: string | Buffer): boolean;
-  readonly writableLength: number;
-  readonly destroyed: boolean;
-  on(event: 'drain', listener: () => void): unknown;
-  once(event: 'drain' | 'close', listener: () => void): unknown;
-  off(event: 'drain' | 'close', listener: () => void): unknown;
-  end(): unknown;
-  destroy(): unknown;
-}
-
-export interface StreamFilter {
-  type?: PublicEventType;
-  dealId?: string;
-}
-
 interface Logger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
-}
-
-export interface StreamClient {
-  readonly sink: StreamSink;
-  readonly filter: StreamFilter;
-  /** Every matching event up to this seq has been written (or is gone from the feed). */
-  cursor: number;
-  live: boolean;
-  closed: boolean;
-  /** The last write was over the socket's high-water mark: 'drain' will come. */
-  mustDrain: boolean;
-  /** The request's id, for the log. */
-  readonly id: string;
-}
-
-/** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
-export function frameOf(stored: StoredEvent): string {
-  return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${stringify(eventView(stored))}\n\n`;
-}
-
-function matches(filter: StreamFilter, stored: StoredEvent, dealIdOf: (stored: StoredEvent) => string | undefined) {
-  if (filter.type !== undefined && stored.event.type !== filter.type) return false;
-  if (filter.dealId !== undefined && dealIdOf(stored) !== filter.dealId) return false;
-  return true;
 }
 
 export class EventPump {
@@ -188,21 +151,8 @@ export class EventPump {
         return;
       }
       // 'drain' comes only after a write that was refused (over the socket's high-water mark).
-      if (client.mustDrain) await this.drained(client);
+      if (client.mustDrain) await drained(client);
     }
-  }
-
-  /** Resolves when the client's socket has written what it holds, or the client is gone. */
-  private drained(client: StreamClient): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        client.sink.off('drain', done);
-        client.sink.off('close', done);
-        resolve();
-      };
-      client.sink.once('drain', done);
-      client.sink.once('close', done);
-    });
   }
 
   /** Writes a frame; ends the client (false) when `bounded` and its socket holds more than the bound. */

@@ -1,0 +1,68 @@
+// A client of the event stream (D-41) as the pump sees it: where its bytes go, which events it
+// wants, how far it has been written, and the SSE frame of an event.
+import type { PublicEventType } from '../domain/public-events.ts';
+import type { StoredEvent } from '../store/store.ts';
+import { eventView } from '../views/events.ts';
+import { stringify } from '../views/exact-json.ts';
+
+/** Written to every stream now and then, so that proxies and clients see it alive. */
+export const HEARTBEAT = Buffer.from(': heartbeat\n\n');
+
+/** Where a client's bytes go: a response stream (node's ServerResponse fits). */
+export interface StreamSink {
+  write(chunk: string | Buffer): boolean;
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+  on(event: 'drain', listener: () => void): unknown;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+  end(): unknown;
+  destroy(): unknown;
+}
+
+export interface StreamFilter {
+  type?: PublicEventType;
+  dealId?: string;
+}
+
+export interface StreamClient {
+  readonly sink: StreamSink;
+  readonly filter: StreamFilter;
+  /** Every matching event up to this seq has been written (or is gone from the feed). */
+  cursor: number;
+  live: boolean;
+  closed: boolean;
+  /** The last write was over the socket's high-water mark: 'drain' will come. */
+  mustDrain: boolean;
+  /** The request's id, for the log. */
+  readonly id: string;
+}
+
+/** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
+export function frameOf(stored: StoredEvent): string {
+  return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${stringify(eventView(stored))}\n\n`;
+}
+
+/** Whether a client of this filter wants the event (`dealIdOf`: the deal an event is about). */
+export function matches(
+  filter: StreamFilter,
+  stored: StoredEvent,
+  dealIdOf: (stored: StoredEvent) => string | undefined,
+) {
+  if (filter.type !== undefined && stored.event.type !== filter.type) return false;
+  if (filter.dealId !== undefined && dealIdOf(stored) !== filter.dealId) return false;
+  return true;
+}
+
+/** Resolves when the client's socket has written what it holds, or the client is gone. */
+export function drained(client: StreamClient): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      client.sink.off('drain', done);
+      client.sink.off('close', done);
+      resolve();
+    };
+    client.sink.once('drain', done);
+    client.sink.once('close', done);
+  });
+}
