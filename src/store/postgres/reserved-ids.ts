@@ -32,8 +32,38 @@ export function takenIdSql(kind: IdKind): string {
 /** The real id of each stand-in, once the numbers are taken. */
 export type Renames = Map<string, string>;
 
-export function renamesOf(reserved: readonly Reserved[], numbers: readonly number[]): Renames {
-  return new Map(reserved.map((r, i) => [r.standIn, formatId(r.kind, numbers[i])]));
+/**
+ * The write that also takes the numbers of the ids reserved, one per id, before its rows are
+ * written (`statements`, a unit's buffered writes, become its CTEs): every value that holds a
+ * stand-in gets the id in its place. The stand-ins travel as parameters, pushed onto `params`,
+ * so that the statement's text is the same from one unit to the next. Its one row holds the
+ * numbers taken (`renamesOfRow` reads it).
+ */
+export function takingNumbers(statements: readonly string[], params: unknown[], reserved: readonly Reserved[]): string {
+  // The parameter of each stand-in, added (after the values) where a value first holds it.
+  const standIns: number[] = [];
+  const renamed = (k: number) => {
+    const value = params[k - 1];
+    const held = typeof value === 'string' ? reserved.filter((r) => value.includes(r.standIn)) : [];
+    if (held.length === 0) return `$${k}`;
+    let expression = `$${k}::text`;
+    for (const r of held) {
+      const i = reserved.indexOf(r);
+      standIns[i] ??= params.push(r.standIn);
+      expression = `replace(${expression}, $${standIns[i]}, (SELECT id FROM n${i}))`;
+    }
+    return `(${expression})`;
+  };
+  const writes = statements.map((s, i) => `w${i} AS (${s.replace(/\$(\d+)/g, (_, k) => renamed(Number(k)))})`);
+  const names = reserved.map((_, i) => `n${i}`);
+  const numbers = reserved.map((r, i) => `${names[i]} AS MATERIALIZED (${takenIdSql(r.kind)})`);
+  return `WITH ${[...numbers, ...writes].join(', ')}
+      SELECT ${names.map((n) => `${n}.v AS ${n}`).join(', ')} FROM ${names.join(', ')}`;
+}
+
+/** The real id of each reserved id, from the row of the write that took their numbers. */
+export function renamesOfRow(reserved: readonly Reserved[], row: Record<string, string | number>): Renames {
+  return new Map(reserved.map((r, i) => [r.standIn, formatId(r.kind, Number(row[`n${i}`]))]));
 }
 
 /** A string with every stand-in replaced by its id. */

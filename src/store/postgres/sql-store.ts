@@ -32,9 +32,10 @@ import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { renameDeep } from './reserved-ids.ts';
+import { CLOCK_CHANNEL } from './sql-clock.ts';
 import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
-import { CLOCK_CHANNEL, SqlUnitOfWork } from './sql-unit-of-work.ts';
+import { SqlUnitOfWork } from './sql-unit-of-work.ts';
 
 /**
  * serialization_failure, deadlock_detected, and in_failed_sql_transaction (what a statement

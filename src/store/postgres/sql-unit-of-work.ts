@@ -2,22 +2,17 @@
 // them, whose puts are buffered and written together, and which takes ids from the sequences,
 // those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
 // instances).
-import { compareIds, formatId, type IdKind } from '../../domain/ids.ts';
+import { compareIds, type IdKind } from '../../domain/ids.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
-import { type Renames, type Reserved, renameValues, reserve, takenIdSql } from './reserved-ids.ts';
+import { type Renames, type Reserved, renamesOfRow, renameValues, reserve, takingNumbers } from './reserved-ids.ts';
+import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
-
-/** The channel on which instances tell each other of moves of the demo clock (migration-free). */
-export const CLOCK_CHANNEL = 'pipeline_demo_clock';
-/** The notification of a new offset (in SQL: $offset names the offset's expression). */
-const notifyClock = (offset: string, reset: boolean) =>
-  `pg_notify('${CLOCK_CHANNEL}', json_build_object('schema', current_schema(), 'offsetMs', ${offset}, 'reset', ${reset})::text)`;
 
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
@@ -99,37 +94,13 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return this.session.query(sql, params).then(ignore);
   }
 
-  /**
-   * The write that also takes the numbers of the ids reserved so far, one per id, before its
-   * rows are written: every value that holds a stand-in gets the id in its place (the stand-ins
-   * travel as parameters, so that the statement's text is the same from one unit to the next).
-   */
+  /** The write that also takes the numbers of the ids reserved so far (reserved-ids.ts). */
   private flushTakingNumbers(statements: string[], params: unknown[]): Promise<void> {
     const reserved = this.reserved;
     this.reserved = [];
-    // The parameter of each stand-in, added (after the values) where a value first holds it.
-    const standIns: number[] = [];
-    const renamed = (k: number) => {
-      const value = params[k - 1];
-      const held = typeof value === 'string' ? reserved.filter((r) => value.includes(r.standIn)) : [];
-      if (held.length === 0) return `$${k}`;
-      let expression = `$${k}::text`;
-      for (const r of held) {
-        const i = reserved.indexOf(r);
-        standIns[i] ??= params.push(r.standIn);
-        expression = `replace(${expression}, $${standIns[i]}, (SELECT id FROM n${i}))`;
-      }
-      return `(${expression})`;
-    };
-    const writes = statements.map((s, i) => `w${i} AS (${s.replace(/\$(\d+)/g, (_, k) => renamed(Number(k)))})`);
-    const names = reserved.map((_, i) => `n${i}`);
-    const numbers = reserved.map((r, i) => `${names[i]} AS MATERIALIZED (${takenIdSql(r.kind)})`);
-    const sql = `WITH ${[...numbers, ...writes].join(', ')}
-      SELECT ${names.map((n) => `${n}.v AS ${n}`).join(', ')} FROM ${names.join(', ')}`;
+    const sql = takingNumbers(statements, params, reserved);
     return this.session.query<Record<string, string | number>>(sql, params).then(([row]) => {
-      reserved.forEach((r, i) => {
-        this.renames.set(r.standIn, formatId(r.kind, Number(row[`n${i}`])));
-      });
+      for (const [standIn, id] of renamesOfRow(reserved, row)) this.renames.set(standIn, id);
     });
   }
 
@@ -253,21 +224,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   // Every change of the offset is told to the other instances when it commits (watchClockOffset).
   async setClockOffsetMs(offsetMs: number) {
-    await this.session.query(
-      `WITH moved AS (UPDATE settings SET clock_offset_ms = $1 RETURNING clock_offset_ms)
-       SELECT ${notifyClock('clock_offset_ms', true)} FROM moved`,
-      [offsetMs],
-    );
+    await setClockOffset(this.session, offsetMs);
   }
 
-  async advanceClockOffsetMs(deltaMs: number) {
-    // One UPDATE: a read then a write would let a racing advance from another instance be lost.
-    const [row] = await this.session.query<{ ms: string | number }>(
-      `WITH moved AS (UPDATE settings SET clock_offset_ms = clock_offset_ms + $1 RETURNING clock_offset_ms)
-       SELECT clock_offset_ms AS ms, ${notifyClock('clock_offset_ms', false)} FROM moved`,
-      [deltaMs],
-    );
-    return Number(row.ms);
+  advanceClockOffsetMs(deltaMs: number) {
+    return advanceClockOffset(this.session, deltaMs);
   }
 
   async getAnswer(key: string) {
