@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allGigs, api, type Deal, type DryRun, type Gig, ifMatch, type Settlement, usd } from './api.ts';
+import { DealActivity, DealGigs, MandateFacts, SettlementFacts } from './deal-records.tsx';
 import { useDryRuns, type Verdict, verdictOf } from './dry-runs.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 
@@ -266,86 +267,10 @@ export function DealPage({ id }: { id: string }) {
         </section>
       ) : null}
 
-      {settlement ? (
-        <section aria-label="Settlement" class="settlement">
-          <h2>Settlement</h2>
-          <dl class="facts">
-            <div>
-              <dt>Final value</dt>
-              <dd>{usd(settlement.finalValueUsd)}</dd>
-            </div>
-            <div>
-              <dt>Closed by</dt>
-              <dd>{settlement.closedBy}</dd>
-            </div>
-            <div>
-              <dt>Closer commission</dt>
-              <dd>{usd(settlement.closerCommissionUsd)}</dd>
-            </div>
-            <div>
-              <dt>Platform fee</dt>
-              <dd>{usd(settlement.platformFeeUsd)}</dd>
-            </div>
-            <div>
-              <dt>Fees settled</dt>
-              <dd>{usd(settlement.feesSettledUsd)}</dd>
-            </div>
-            <div>
-              <dt>Net to seller</dt>
-              <dd>{usd(settlement.netToSellerUsd)}</dd>
-            </div>
-          </dl>
-        </section>
-      ) : null}
-
-      <section aria-label="Mandate" class="mandate">
-        <h2>Mandate</h2>
-        <dl class="facts">
-          {(['setter', 'closer', 'nurturer'] as const).map((role) => (
-            <div key={role}>
-              <dt>{role}</dt>
-              <dd>{JSON.stringify(deal.mandate.staffing[role]).replaceAll('"', '')}</dd>
-            </div>
-          ))}
-          <div>
-            <dt>Commission</dt>
-            <dd>{Math.round(deal.mandate.commissionPct * 10000) / 100}%</dd>
-          </div>
-          <div>
-            <dt>Floor</dt>
-            <dd>{Math.round(deal.mandate.floorPct * 10000) / 100}% of list</dd>
-          </div>
-          <div>
-            <dt>Stall timeout</dt>
-            <dd>{deal.mandate.stallTimeoutDays} days</dd>
-          </div>
-        </dl>
-      </section>
-
-      <section aria-label="Gigs" class="deal-gigs">
-        <h2>Gigs</h2>
-        {gigs.length === 0 ? <p>None.</p> : null}
-        <ul>
-          {gigs.map((gig) => (
-            <li key={gig.id}>
-              {gig.id}: {gig.role}, {gig.status}
-              {gig.closerId ? `, ${gig.closerId}` : ''}
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section class="activity">
-        <h2 id="activity-title">Activity</h2>
-        <ol aria-labelledby="activity-title">
-          {deal.activity.map((entry, i) => (
-            <li key={i}>
-              <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time> <strong>{entry.by}</strong>{' '}
-              <span class="stage">{entry.stage}</span> {entry.note}
-            </li>
-          ))}
-        </ol>
-      </section>
+      {settlement ? <SettlementFacts settlement={settlement} /> : null}
+      <MandateFacts mandate={deal.mandate} />
+      <DealGigs gigs={gigs} />
+      <DealActivity activity={deal.activity} />
     </article>
   );
 }
