@@ -8,30 +8,21 @@ export function SettlementFacts({ settlement }: { settlement: Settlement }) {
     <section aria-label="Settlement" class="settlement">
       <h2>Settlement</h2>
       <dl class="facts">
-        <div>
-          <dt>Final value</dt>
-          <dd>{usd(settlement.finalValueUsd)}</dd>
-        </div>
-        <div>
-          <dt>Closed by</dt>
-          <dd>{settlement.closedBy}</dd>
-        </div>
-        <div>
-          <dt>Closer commission</dt>
-          <dd>{usd(settlement.closerCommissionUsd)}</dd>
-        </div>
-        <div>
-          <dt>Platform fee</dt>
-          <dd>{usd(settlement.platformFeeUsd)}</dd>
-        </div>
-        <div>
-          <dt>Fees settled</dt>
-          <dd>{usd(settlement.feesSettledUsd)}</dd>
-        </div>
-        <div>
-          <dt>Net to seller</dt>
-          <dd>{usd(settlement.netToSellerUsd)}</dd>
-        </div>
+        {(
+          [
+            ['Final value', usd(settlement.finalValueUsd)],
+            ['Closed by', settlement.closedBy],
+            ['Closer commission', usd(settlement.closerCommissionUsd)],
+            ['Platform fee', usd(settlement.platformFeeUsd)],
+            ['Fees settled', usd(settlement.feesSettledUsd)],
+            ['Net to seller', usd(settlement.netToSellerUsd)],
+          ] as const
+        ).map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
       </dl>
     </section>
   );
