@@ -120,7 +120,7 @@ const HOST_ENTRY = new RegExp(`^${HOST_NAME}(?::(\\d{1,5}))?$`, 'i');
 const ORIGIN = new RegExp(`^([a-z][a-z0-9+.-]*)://(${HOST_NAME})(?::(\\d{1,5}))?$`, 'i');
 const validPort = (port: string | undefined) => port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 
-/** D-49, P-94: `name` (any port) or `name:port`, matched case-insensitively. */
+/** D-49, D-194: `name` (any port) or `name:port`, matched case-insensitively. */
 function allowedHosts(env: NodeJS.ProcessEnv): string[] | undefined {
   const example = 'e.g. localhost,api.example.com,[::1]:3000';
   return list(env, 'ALLOWED_HOSTS', example)?.map((entry) => {
@@ -134,7 +134,7 @@ function allowedHosts(env: NodeJS.ProcessEnv): string[] | undefined {
   });
 }
 
-/** D-49, P-94: `scheme://host[:port]`, as a browser sends it: lower case, no default port. */
+/** D-49, D-194: `scheme://host[:port]`, as a browser sends it: lower case, no default port. */
 function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
   const example = 'e.g. https://app.example.com,http://localhost:5173';
   return (list(env, 'ALLOWED_ORIGINS', example) ?? []).map((entry) => {

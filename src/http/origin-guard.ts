@@ -1,4 +1,4 @@
-// D-49, P-94: no web page can drive the service through a visitor's browser. One onRequest hook,
+// D-49, D-194: no web page can drive the service through a visitor's browser. One onRequest hook,
 // run on every request before anything else (so a refused request's body is never read and
 // nothing changes):
 // - Host: a request whose `Host` is not a name the service answers to is 403 HOST_NOT_ALLOWED.

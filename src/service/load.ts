@@ -11,7 +11,7 @@ import { RefusedError } from './unit.ts';
  * The deal and its gigs (asked for together, the deal first: the lock order), then the closers
  * named by them or by the caller, all at once and in id order (D-46: two units that lock the
  * same closers lock them in one order, so they cannot deadlock): one round trip each on a
- * database. `lockClosers`: only for a command that may write them (MAY_FULFIL, P-92).
+ * database. `lockClosers`: only for a command that may write them (MAY_FULFIL, D-192).
  */
 export async function loadDeal(
   uow: UnitOfWork,

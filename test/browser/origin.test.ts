@@ -1,4 +1,4 @@
-// No web page can drive the service through a visitor's browser (D-49, P-94), in a real browser:
+// No web page can drive the service through a visitor's browser (D-49, D-194), in a real browser:
 // Debian's Chromium through playwright-core. A hostile page, served from another local port (so
 // another origin), tries what any page could: a no-cors "simple" POST /demo/reset (no preflight
 // guards it) and a JSON-RPC tools/call `sell` to /demo/mcp, both as a cors request (its preflight

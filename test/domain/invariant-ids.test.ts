@@ -1,4 +1,4 @@
-// The ids invariant (D-28, P-99): numbers in creation order, with the slack that overlapping
+// The ids invariant (D-28, D-199): numbers in creation order, with the slack that overlapping
 // creates need. The crash test's load once made deal_0033 hours older than deal_0032: a move of
 // the demo clock committed while both were in flight, and the create decided after it took its
 // number first. That is an overlap, not a counter gone wrong; a counter that went back is.

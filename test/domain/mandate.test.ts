@@ -81,7 +81,7 @@ describe('D-20 mandate defaults', () => {
     assert.deepEqual(mandate.staffing.setter, { humanIf: { minDealSizeCents: 100_001, signals: ['a', 'b_2'] } });
   });
 
-  it('P-7a: a humanIf with no condition is a violation (it could never hold)', () => {
+  it('D-100: a humanIf with no condition is a violation (it could never hold)', () => {
     const resolution = resolveMandate({ staffing: { closer: { humanIf: {} } } }, 'B2B');
     assert.ok(!resolution.ok);
     assert.deepEqual(resolution.violations, [

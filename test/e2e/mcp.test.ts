@@ -596,7 +596,7 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
 
   it('list_events answers the feed as GET /events does: filters, paging by nextAfter, bad arguments', async () => {
     const sold = structured(await call('sell', { account: account(), listValueUsd: 50000 }));
-    // Read your writes (P-67): the sell's events are in the feed as soon as it answered.
+    // Read your writes (D-167): the sell's events are in the feed as soon as it answered.
     const mine = await t.get(`/events?dealId=${sold.id}&type=deal.created`);
     assert.equal(mine.body.events.length, 1);
     const filters: Record<string, string | number>[] = [

@@ -1,5 +1,5 @@
 // End to end over real HTTP: no web page can drive the service through a visitor's browser
-// (D-49, P-94). A request whose Host the service does not answer to is 403 HOST_NOT_ALLOWED on
+// (D-49, D-194). A request whose Host the service does not answer to is 403 HOST_NOT_ALLOWED on
 // every surface (DNS rebinding); a demo write or a demo preflight from a page on a foreign Origin
 // (`null` included) is 403 ORIGIN_NOT_ALLOWED and changes nothing; the own origin, a listed one and
 // no Origin at all are served; ROOT, its MCP door included, answers every origin with `*`.

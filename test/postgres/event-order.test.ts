@@ -1,4 +1,4 @@
-// The feed's order on PostgreSQL (D-41, migration 006, P-66): an event enters the feed as soon as
+// The feed's order on PostgreSQL (D-41, migration 006, D-166): an event enters the feed as soon as
 // its transaction has committed, and gets its seq then, so a reader can never read a seq and
 // later find a lower one, and an open transaction holds nothing back. Shown with units of work
 // held open on purpose, on two store instances (two connection pools, as two service instances

@@ -136,7 +136,7 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
     assert.equal(new Set(ids).size, ids.length);
   });
 
-  it("claims of one closer's on sixteen connections over two instances never wait for a lock (P-92)", async () => {
+  it("claims of one closer's on sixteen connections over two instances never wait for a lock (D-192)", async () => {
     await a.post('/demo/reset');
     // Open closer gigs: a sell whose mandate wants a human closer escalates at meeting. Enough
     // that their claims outlast twenty samples of the lock table on a fast machine (400 once

@@ -133,7 +133,7 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     return this.data.events.purge(before);
   }
   async lock(_name: string) {
-    // Every unit of work already runs alone here (P-23): holding any lock is implied.
+    // Every unit of work already runs alone here (D-123): holding any lock is implied.
   }
   async wipe() {
     const previous = this.data;

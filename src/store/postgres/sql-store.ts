@@ -152,7 +152,7 @@ export class SqlStore implements Store {
   }
 
   async events(filter: EventFilter): Promise<StoredEvent[]> {
-    // What the caller committed is in the feed before it reads (P-67).
+    // What the caller committed is in the feed before it reads (D-167).
     await this.sequencer.run();
     return this.read((reader) => (reader as SqlReader).eventsPage(filter));
   }

@@ -254,7 +254,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   async putAnswer(key: string, answer: StoredAnswer) {
     // Buffered like the puts: written in the unit's last statement, so that a keyed write costs
-    // no statement of its own (and its answer gets the ids the write takes, P-93).
+    // no statement of its own (and its answer gets the ids the write takes, D-193).
     this.pendingAnswers.set(key, answer);
   }
 
