@@ -74,7 +74,7 @@ export function errorsDoc(): string {
     ...meanings,
     '',
     'Refusals of the rules are decided by the core (`src/domain/`, `refuse.*`), where the kind of a',
-    'refusal picks its status; the others where requests are read (`src/http/`, `src/root/`). Every',
+    'refusal picks its status; the others where requests are read (`src/http/`, `src/public/`). Every',
     'code the service answers is in this table, once.',
     '',
     ...table(['Status', 'Code', 'When'], rows()),

@@ -112,7 +112,7 @@ async function verify(baseUrl: string, io: Io): Promise<number> {
   } catch {
     return usage(io, `not an http(s) URL: ${baseUrl}`);
   }
-  const { runProbes } = await import('./root/probes.ts');
+  const { runProbes } = await import('./public/probes.ts');
   const report = await runProbes(baseUrl);
   for (const result of report.results) io.out(`${result.ok ? 'ok  ' : 'FAIL'} ${result.id}: ${result.detail}`);
   const failed = report.results.filter((r) => !r.ok).length;

@@ -5,7 +5,7 @@ import { type Config, loadConfig } from './config.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
 import { defaultAllowedHosts } from './http/origin-guard.ts';
-import { RootCatalog } from './root/catalog.ts';
+import { RootCatalog } from './public/catalog.ts';
 import { type Clock, PipelineService } from './service/pipeline-service.ts';
 import { WebhookWorker } from './service/webhooks/worker.ts';
 import { createStore } from './store/create-store.ts';

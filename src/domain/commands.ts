@@ -16,11 +16,11 @@ export type PipelineCommand =
   | { type: 'EnrolCloser'; name: string; industries: readonly string[] }
   | { type: 'ClaimGig'; gigId: string; closerId: string }
   | { type: 'AdvanceGig'; gigId: string; closerId?: string; advanceTo: string; valueUsd?: number; note?: string }
-  | { type: 'ReviveGig'; gigId: string; closerId?: string; note?: string }
+  | { type: 'ClearGoneDark'; gigId: string; closerId?: string; note?: string }
   | { type: 'ReleaseGig'; gigId: string; closerId?: string }
   /** platform: true for the timer, which only fires when due. */
-  | { type: 'ExpireClaim'; gigId: string; platform: boolean }
-  | { type: 'LapseGig'; gigId: string }
+  | { type: 'ReopenGig'; gigId: string; platform: boolean }
+  | { type: 'ExpireGig'; gigId: string }
   | { type: 'StallDeal'; dealId: string };
 
 /** What a decision may need beyond the state: the clock, the config and the next free ids. */

@@ -113,9 +113,9 @@ function payout(gig: Gig, deal: Deal, amountCents: number, at: number): Pipeline
   return [{ type: 'PayoutPosted', line }];
 }
 
-export function reviveGig(
+export function clearGoneDark(
   state: PipelineState,
-  command: Extract<PipelineCommand, { type: 'ReviveGig' }>,
+  command: Extract<PipelineCommand, { type: 'ClearGoneDark' }>,
   ctx: DecisionContext,
 ): Decision {
   const gig = findGig(state, command.gigId);
@@ -173,7 +173,7 @@ export function releaseGig(
 }
 
 /** D-16: a claim that expires reopens the same gig to the pool. */
-export function expireClaim(state: PipelineState, gigId: string, platform: boolean, ctx: DecisionContext): Decision {
+export function reopenGig(state: PipelineState, gigId: string, platform: boolean, ctx: DecisionContext): Decision {
   const gig = findGig(state, gigId);
   if (isRefusal(gig)) return reject(gig);
   if (gig.status !== 'claimed')
@@ -196,7 +196,7 @@ export function expireClaim(state: PipelineState, gigId: string, platform: boole
 }
 
 /** D-16: an open gig nobody claims within the deal's stallTimeoutDays is stored as expired. */
-export function lapseGig(state: PipelineState, gigId: string, ctx: DecisionContext): Decision {
+export function expireGig(state: PipelineState, gigId: string, ctx: DecisionContext): Decision {
   const gig = findGig(state, gigId);
   if (isRefusal(gig)) return reject(gig);
   if (gig.status !== 'open' || gig.timerDueAt === undefined || gig.timerDueAt > ctx.now) {
@@ -204,7 +204,7 @@ export function lapseGig(state: PipelineState, gigId: string, ctx: DecisionConte
   }
   return withDeal(state, gig.dealId, (deal) =>
     accept([
-      { type: 'GigLapsed', gigId: gig.id, at: ctx.now },
+      { type: 'GigExpired', gigId: gig.id, at: ctx.now },
       entry(
         deal,
         'service',

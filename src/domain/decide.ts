@@ -4,7 +4,7 @@
 // through the context.
 import type { DecisionContext, PipelineCommand } from './commands.ts';
 import { advanceDeal, createDeal, deescalate, reengage, reportSignals } from './decide-deal.ts';
-import { advanceGig, claimGig, expireClaim, lapseGig, releaseGig, reviveGig } from './decide-gig.ts';
+import { advanceGig, claimGig, clearGoneDark, expireGig, releaseGig, reopenGig } from './decide-gig.ts';
 import { accept, type Decision, reject, withClaimedGig, withDeal, withLiveDeal } from './decision.ts';
 import { refuse } from './refusal.ts';
 import { GONE_DARK } from './stages.ts';
@@ -17,7 +17,7 @@ export type { Decision } from './decision.ts';
  * The commands whose decision may fulfil a gig (GigFulfilled), which writes the claimant's
  * Register: a unit of work deciding one locks the closers it loads (D-46); the others read them.
  */
-export const MAY_FULFIL: ReadonlySet<PipelineCommand['type']> = new Set(['AdvanceGig', 'ReviveGig']);
+export const MAY_FULFIL: ReadonlySet<PipelineCommand['type']> = new Set(['AdvanceGig', 'ClearGoneDark']);
 
 export function decide(state: PipelineState, command: PipelineCommand, ctx: DecisionContext): Decision {
   const decision = decideCommand(state, command, ctx);
@@ -59,13 +59,13 @@ function decideCommand(state: PipelineState, command: PipelineCommand, ctx: Deci
       return claimGig(state, command.gigId, command.closerId, ctx);
     case 'AdvanceGig':
       return withClaimedGig(state, command.gigId, command.closerId, (gig, deal) => advanceGig(gig, deal, command, ctx));
-    case 'ReviveGig':
-      return reviveGig(state, command, ctx);
+    case 'ClearGoneDark':
+      return clearGoneDark(state, command, ctx);
     case 'ReleaseGig':
       return releaseGig(state, command.gigId, command.closerId, ctx);
-    case 'ExpireClaim':
-      return expireClaim(state, command.gigId, command.platform, ctx);
-    case 'LapseGig':
-      return lapseGig(state, command.gigId, ctx);
+    case 'ReopenGig':
+      return reopenGig(state, command.gigId, command.platform, ctx);
+    case 'ExpireGig':
+      return expireGig(state, command.gigId, ctx);
   }
 }

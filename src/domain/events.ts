@@ -28,7 +28,7 @@ export type PipelineEvent =
   | { type: 'GigMoved'; gigId: string; at: number; dueAt: number }
   | { type: 'GigReleased'; gigId: string; at: number }
   | { type: 'GigReopened'; gigId: string; at: number; dueAt: number }
-  | { type: 'GigLapsed'; gigId: string; at: number }
+  | { type: 'GigExpired'; gigId: string; at: number }
   | { type: 'GigFulfilled'; gigId: string; outcome: GigOutcome; finalValueCents?: number; at: number }
   | { type: 'PayoutPosted'; line: PayoutLine }
   | { type: 'CloserEnrolled'; closer: Closer };
@@ -51,7 +51,7 @@ export const WRITES: Record<PipelineEvent['type'], { kind: IdKind | 'ledger'; cr
   GigMoved: { kind: 'gig', creates: false },
   GigReleased: { kind: 'gig', creates: false },
   GigReopened: { kind: 'gig', creates: false },
-  GigLapsed: { kind: 'gig', creates: false },
+  GigExpired: { kind: 'gig', creates: false },
   // Fulfilment also updates the claimant's Register: see the service's persist.
   GigFulfilled: { kind: 'gig', creates: false },
   PayoutPosted: { kind: 'ledger', creates: false },

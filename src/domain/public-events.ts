@@ -184,7 +184,7 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
       }
       case 'GigReleased':
       case 'GigReopened':
-      case 'GigLapsed': {
+      case 'GigExpired': {
         const { dealId } = gigs.get(event.gigId) ?? (state.gigs.get(event.gigId) as Gig);
         // A reopened gig has no claimant any more (evolve drops it); a released one keeps it.
         if (event.type === 'GigReopened') gigs.set(event.gigId, { dealId });

@@ -12,8 +12,8 @@ export function ruleCallsForHuman(rule: StaffingRule, deal: Pick<Deal, 'listValu
 }
 
 /**
- * D-10, D-11, D-12: a human works the deal when it is on the human track (one-way),
- * when it is stalled (always a human nurturer), or when the owning role's rule says so.
+ * D-10, D-11, D-12: a human works the deal when it is on the human track (until the Seller's
+ * deescalate takes it off), when it is stalled (always a human nurturer), or when the owning role's rule says so.
  */
 export function needsHuman(deal: Deal): boolean {
   const role = owningRole(deal);

@@ -197,7 +197,7 @@ function apply(draft: Draft, event: PipelineEvent) {
         status: 'released',
         endedAt: event.at,
       }));
-    case 'GigLapsed':
+    case 'GigExpired':
       return updateGig(draft, event.gigId, (gig) => ({
         ...omit(gig, 'timerDueAt'),
         status: 'expired',

@@ -10,7 +10,7 @@ import Fastify, {
   LogController,
   type onSendHookHandler,
 } from 'fastify';
-import type { RootCatalog } from '../root/catalog.ts';
+import type { RootCatalog } from '../public/catalog.ts';
 import { NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';

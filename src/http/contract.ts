@@ -4,7 +4,7 @@
 // from the rate limit, 400 for a malformed query or key), the headers every answer carries, a
 // description and an example for every response, servers, license, `security: []` (keyless),
 // and links from what an operation creates to the operations on it.
-import { PRICING_LEDGER, PRICING_STATEMENT } from '../root/pricing.ts';
+import { PRICING_LEDGER, PRICING_STATEMENT } from '../public/pricing.ts';
 import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode } from '../views/errors.ts';
 

@@ -96,7 +96,7 @@ const advanceDeal = writeTool({
     '(422 GATE_ILLEGAL_MOVE); a close won below the negotiation floor (422 GATE_BELOW_FLOOR; the message states ' +
     'the value, the floor and the floor percentage of the list value); any move of a closed_won or closed_lost ' +
     'deal (409 DEAL_TERMINAL). An unknown id is 404 DEAL_NOT_FOUND. A deal that needs a human (its owning role ' +
-    'staffed with one by the mandate, or the deal stalled or already escalated: the human track is one-way) does ' +
+    'staffed with one by the mandate, or the deal stalled or already escalated: the human track is left only through deescalate_deal) does ' +
     'not move, whatever is proposed: the answer is the escalation shape with its gig, for a human to claim and ' +
     `work (claim_gig, advance_gig). ${REFUSAL_NOTE} ${DRY_RUN_NOTE} ${DRY_RUN_CLOSE_NOTE} ${IF_MATCH_NOTE} ` +
     KEY_NOTE,

@@ -133,7 +133,7 @@ const reviveGig = writeTool({
   output: GigOutcomeSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   path: ({ id }) => gigPath(id, 'revive'),
-  call: (service, { id, ...revival }, options) => service.reviveGig(id, revival, options),
+  call: (service, { id, ...revival }, options) => service.clearGoneDark(id, revival, options),
   answer: (answers) => answers.reviveGig,
   conditional: true,
 });

@@ -5,7 +5,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { Envelope, RootCatalog } from '../root/catalog.ts';
+import type { Envelope, RootCatalog } from '../public/catalog.ts';
 import { IdParams } from '../schemas/common.ts';
 import {
   BlockedEnvelope,

@@ -182,16 +182,16 @@ export class PipelineService extends WriteRunner {
     return this.gigCommand(gigId, input.closerId, { type: 'AdvanceGig', gigId, ...input }, options);
   }
 
-  reviveGig(gigId: string, input: { closerId?: string; note?: string }, options?: WriteOptions) {
-    return this.gigCommand(gigId, input.closerId, { type: 'ReviveGig', gigId, ...input }, options);
+  clearGoneDark(gigId: string, input: { closerId?: string; note?: string }, options?: WriteOptions) {
+    return this.gigCommand(gigId, input.closerId, { type: 'ClearGoneDark', gigId, ...input }, options);
   }
 
   releaseGig(gigId: string, closerId?: string, options?: WriteOptions) {
     return this.gigCommand(gigId, closerId, { type: 'ReleaseGig', gigId, closerId }, options);
   }
 
-  expireGig(gigId: string, options?: WriteOptions) {
-    return this.gigCommand(gigId, undefined, { type: 'ExpireClaim', gigId, platform: false }, options);
+  reopenGig(gigId: string, options?: WriteOptions) {
+    return this.gigCommand(gigId, undefined, { type: 'ReopenGig', gigId, platform: false }, options);
   }
 
   // ── platform ─────────────────────────────────────────────────────────────────────────────
@@ -287,9 +287,9 @@ export class PipelineService extends WriteRunner {
         const gig = await uow.getGig(gigId);
         const command: PipelineCommand | undefined =
           gig?.status === 'claimed'
-            ? { type: 'ExpireClaim', gigId, platform: true }
+            ? { type: 'ReopenGig', gigId, platform: true }
             : gig?.status === 'open'
-              ? { type: 'LapseGig', gigId }
+              ? { type: 'ExpireGig', gigId }
               : undefined;
         if (!command) return;
         const { state, dealId } = await loadGig(uow, gigId);

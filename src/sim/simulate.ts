@@ -140,11 +140,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       (s) => {
         const nurturing = pick(s.gigs.filter((g) => g.role === 'nurturer' && g.status === 'claimed'));
         const gig = nurturing && chance(0.7) ? nurturing : s.gigs.find((g) => g.id === ids(s).gig('claimed'));
-        return service.reviveGig(gig?.id ?? 'gig_0001', { closerId: chance(0.9) ? gig?.closerId : ids(s).closer() });
+        return service.clearGoneDark(gig?.id ?? 'gig_0001', {
+          closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
+        });
       },
     ],
     ['release', 3, (s) => service.releaseGig(ids(s).gig('claimed'), chance(0.8) ? undefined : ids(s).closer())],
-    ['expire', 2, (s) => service.expireGig(ids(s).gig('claimed'))],
+    ['expire', 2, (s) => service.reopenGig(ids(s).gig('claimed'))],
     [
       'clock',
       3,

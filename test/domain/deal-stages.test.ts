@@ -233,7 +233,7 @@ describe('Deal stages table', () => {
 
   it('deal stages: stalled --nurturer gig revive [gig is a nurturer gig]--> same stage, gone_dark cleared, handed back to the owning Role, nurturer fee settles', () => {
     const { w, gigId, dealId, closerId } = claimedNurturerGig('proposal');
-    const then = w.when({ type: 'ReviveGig', gigId });
+    const then = w.when({ type: 'ClearGoneDark', gigId });
     const payout = only(then.events(), 'PayoutPosted');
     assert.equal(payout.line.kind, 'fee');
     assert.equal(payout.line.amountCents, 15_000);

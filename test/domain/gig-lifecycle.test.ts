@@ -116,7 +116,7 @@ describe('Gig lifecycle table', () => {
 
     // a revive
     const nurturing = claimedNurturerGig('meeting');
-    const revived = nurturing.w.when({ type: 'ReviveGig', gigId: nurturing.gigId });
+    const revived = nurturing.w.when({ type: 'ClearGoneDark', gigId: nurturing.gigId });
     const afterRevive = revived.state();
     assert.equal(afterRevive.gigs.get(nurturing.gigId)?.status, 'fulfilled');
     assert.equal(afterRevive.gigs.get(nurturing.gigId)?.outcome, 'revived');
@@ -147,7 +147,7 @@ describe('Gig lifecycle table', () => {
     const { w, gigId, closerId } = claimedCloserGig('meeting');
     const due = w.gig(gigId).timerDueAt;
     assert.equal(due, T0 + 72 * HOUR);
-    const then = w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: T0 + 72 * HOUR });
+    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR });
     assert.equal(only(then.events(), 'GigReopened').gigId, gigId);
     const gig = then.state().gigs.get(gigId);
     assert.equal(gig?.status, 'open');
@@ -158,11 +158,11 @@ describe('Gig lifecycle table', () => {
     assert.deepEqual(then.state().closers.get(closerId)?.record, { gigs: 0, wins: 0, grossClosedCents: 0n });
   });
 
-  it('gig lifecycle: open --nobody claims within stallTimeoutDays (LapseGig)--> expired', () => {
+  it('gig lifecycle: open --nobody claims within stallTimeoutDays (ExpireGig)--> expired', () => {
     const { w, gigId, dealId } = openCloserGig({ mandate: { staffing: { closer: 'human' }, stallTimeoutDays: 10 } });
     assert.equal(w.gig(gigId).timerDueAt, T0 + 10 * DAY);
-    const then = w.when({ type: 'LapseGig', gigId }, { now: T0 + 10 * DAY });
-    assert.deepEqual(only(then.events(), 'GigLapsed'), { type: 'GigLapsed', gigId, at: T0 + 10 * DAY });
+    const then = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 10 * DAY });
+    assert.deepEqual(only(then.events(), 'GigExpired'), { type: 'GigExpired', gigId, at: T0 + 10 * DAY });
     const gig = then.state().gigs.get(gigId);
     assert.equal(gig?.status, 'expired');
     assert.equal(gig?.endedAt, T0 + 10 * DAY);
@@ -195,7 +195,7 @@ describe('Gig lifecycle table', () => {
       .refused('conflict', 'GIG_NOT_OPEN');
     // expired
     const lapsed = openCloserGig();
-    lapsed.w.tick(14 * DAY).run({ type: 'LapseGig', gigId: lapsed.gigId });
+    lapsed.w.tick(14 * DAY).run({ type: 'ExpireGig', gigId: lapsed.gigId });
     lapsed.w
       .when({ type: 'ClaimGig', gigId: lapsed.gigId, closerId: lapsed.closerId })
       .refused('conflict', 'GIG_NOT_OPEN');
@@ -329,7 +329,9 @@ describe('D-14 gig moves go through the same gate', () => {
 
     const nurturer = claimedNurturerGig('meeting');
     const other = nurturer.w.enrol('Other Fictional');
-    nurturer.w.when({ type: 'ReviveGig', gigId: nurturer.gigId, closerId: other }).refused('conflict', 'NOT_CLAIMANT');
+    nurturer.w
+      .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: other })
+      .refused('conflict', 'NOT_CLAIMANT');
   });
 
   it('D-14: naming an unknown closer is not_found CLOSER_NOT_FOUND (claim, advance, revive, release)', () => {
@@ -346,7 +348,7 @@ describe('D-14 gig moves go through the same gate', () => {
       .refused('not_found', 'CLOSER_NOT_FOUND');
     const nurturer = claimedNurturerGig('meeting');
     nurturer.w
-      .when({ type: 'ReviveGig', gigId: nurturer.gigId, closerId: 'closer_0099' })
+      .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: 'closer_0099' })
       .refused('not_found', 'CLOSER_NOT_FOUND');
   });
 
@@ -381,12 +383,12 @@ describe('D-15 gig state errors are 409', () => {
     w.signals(dealId, 'gone_dark');
     const gigId = w.escalate(dealId);
     assert.equal(w.gig(gigId).role, 'nurturer');
-    w.when({ type: 'ReviveGig', gigId }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ClearGoneDark', gigId }).refused('conflict', 'GIG_NOT_CLAIMED');
   });
 
   it('D-15: revive of a gig that is not a nurturer gig (even when claimed)', () => {
     const { w, gigId } = claimedCloserGig('proposal');
-    const refusal = w.when({ type: 'ReviveGig', gigId }).refused('conflict', 'GIG_NOT_NURTURER');
+    const refusal = w.when({ type: 'ClearGoneDark', gigId }).refused('conflict', 'GIG_NOT_NURTURER');
     assert.match(refusal.message, /closer gig/);
   });
 
@@ -398,19 +400,16 @@ describe('D-15 gig state errors are 409', () => {
     done.w.gigAdvance(done.gigId, 'closed_won', 85_000);
     done.w.when({ type: 'ReleaseGig', gigId: done.gigId }).refused('conflict', 'GIG_NOT_ACTIVE');
     const lapsed = openCloserGig();
-    lapsed.w.tick(14 * DAY).run({ type: 'LapseGig', gigId: lapsed.gigId });
+    lapsed.w.tick(14 * DAY).run({ type: 'ExpireGig', gigId: lapsed.gigId });
     lapsed.w.when({ type: 'ReleaseGig', gigId: lapsed.gigId }).refused('conflict', 'GIG_NOT_ACTIVE');
   });
 
   it('D-15: expire of a gig that is not claimed (open, released), manual or platform', () => {
     const { w, gigId } = openCloserGig();
-    w.when({ type: 'ExpireClaim', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
-    w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: T0 + 30 * DAY }).refused(
-      'conflict',
-      'GIG_NOT_CLAIMED',
-    );
+    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 30 * DAY }).refused('conflict', 'GIG_NOT_CLAIMED');
     w.run({ type: 'ReleaseGig', gigId });
-    w.when({ type: 'ExpireClaim', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
   });
 
   it('D-15: an unknown gig is not_found for every gig command', () => {
@@ -419,10 +418,10 @@ describe('D-15 gig state errors are 409', () => {
     const gigId = 'gig_0404';
     w.when({ type: 'ClaimGig', gigId, closerId }).refused('not_found', 'GIG_NOT_FOUND');
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ReviveGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ClearGoneDark', gigId }).refused('not_found', 'GIG_NOT_FOUND');
     w.when({ type: 'ReleaseGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ExpireClaim', gigId, platform: false }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'LapseGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ExpireGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
   });
 });
 

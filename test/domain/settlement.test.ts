@@ -33,7 +33,7 @@ function humanJourney() {
   w.claim(firstCloserGig, closer).gigAdvance(firstCloserGig, 'proposal');
   w.signals(dealId, 'gone_dark');
   const nurturerGig = w.escalate(dealId);
-  w.claim(nurturerGig, nurturer).run({ type: 'ReviveGig', gigId: nurturerGig });
+  w.claim(nurturerGig, nurturer).run({ type: 'ClearGoneDark', gigId: nurturerGig });
   const closerGig = w.escalate(dealId);
   w.claim(closerGig, closer).gigAdvance(closerGig, 'negotiation').gigAdvance(closerGig, 'closed_won', 90_000);
   return { w, dealId, setter, closer, nurturer, setterGig, firstCloserGig, nurturerGig, closerGig };
@@ -184,7 +184,7 @@ describe('D-24 Register and ledger', () => {
 
     for (const confirm of ['revive', 'closed_lost'] as const) {
       const nurturer = claimedNurturerGig('proposal', { mandate: { fees: { nurturerUsd: 0.004 } } }); // rounds to $0
-      if (confirm === 'revive') nurturer.w.run({ type: 'ReviveGig', gigId: nurturer.gigId });
+      if (confirm === 'revive') nurturer.w.run({ type: 'ClearGoneDark', gigId: nurturer.gigId });
       else nurturer.w.gigAdvance(nurturer.gigId, 'closed_lost');
       assert.equal(nurturer.w.gig(nurturer.gigId).status, 'fulfilled', confirm);
       assert.deepEqual(nurturer.w.state.payouts, [], confirm);
@@ -209,7 +209,7 @@ describe('D-24 Register and ledger', () => {
     const { w, gigId, closerId, dealId } = claimedCloserGig('proposal');
     w.run({ type: 'ReleaseGig', gigId });
     const next = w.escalate(dealId);
-    w.claim(next, closerId).run({ type: 'ExpireClaim', gigId: next, platform: false });
+    w.claim(next, closerId).run({ type: 'ReopenGig', gigId: next, platform: false });
     assert.deepEqual(w.closer(closerId).record, { gigs: 0, wins: 0, grossClosedCents: 0n });
     assert.deepEqual(w.state.payouts, []);
   });

@@ -179,7 +179,7 @@ describe('D-12 de-escalation', () => {
   it('D-12: with no active gig, only humanTrack is cleared; then the staffing rules apply again (agent works it)', () => {
     // agent-staffed deal that went dark and was revived: human track, not stalled, no gig
     const { w, dealId, gigId } = claimedNurturerGig('proposal');
-    w.run({ type: 'ReviveGig', gigId });
+    w.run({ type: 'ClearGoneDark', gigId });
     assert.equal(w.deal(dealId).humanTrack, true);
     const then = w.when({ type: 'Deescalate', dealId });
     assert.deepEqual(types(then.events()), ['HumanTrackSet', 'ActivityRecorded']);

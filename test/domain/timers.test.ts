@@ -7,8 +7,8 @@ describe('D-16 claim expiry and lapse', () => {
   it('D-16: the platform expires a claim only when due (claimTtl after the claim)', () => {
     const { w, gigId } = claimedCloserGig('meeting');
     const due = T0 + 72 * HOUR;
-    w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: due - 1 }).refused('conflict', 'NOT_DUE');
-    const then = w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: due });
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due - 1 }).refused('conflict', 'NOT_DUE');
+    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due });
     assert.equal(then.state().gigs.get(gigId)?.status, 'open');
   });
 
@@ -26,20 +26,20 @@ describe('D-16 claim expiry and lapse', () => {
     const { w, gigId } = claimedCloserGig('meeting');
     w.tick(48 * HOUR).gigAdvance(gigId, 'proposal');
     assert.equal(w.gig(gigId).timerDueAt, T0 + 120 * HOUR);
-    w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: T0 + 72 * HOUR }).refused('conflict', 'NOT_DUE');
-    w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: T0 + 120 * HOUR }).events();
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).events();
   });
 
   it('D-16: a manual expire reopens a claimed gig at any time, closer cleared; another closer may claim it', () => {
     const { w, gigId, closerId } = claimedCloserGig('proposal');
-    const then = w.when({ type: 'ExpireClaim', gigId, platform: false });
+    const then = w.when({ type: 'ReopenGig', gigId, platform: false });
     const reopened = only(then.events(), 'GigReopened');
     assert.equal(reopened.dueAt, T0 + 14 * DAY, 'the reopened gig lapses after stallTimeoutDays unclaimed');
     const gig = then.state().gigs.get(gigId);
     assert.equal(gig?.status, 'open');
     assert.equal(gig?.closerId, undefined);
     assert.match(then.state().deals.get(gigOf(w, gigId))?.activity.at(-1)?.note ?? '', new RegExp(closerId));
-    w.run({ type: 'ExpireClaim', gigId, platform: false });
+    w.run({ type: 'ReopenGig', gigId, platform: false });
     const other = w.enrol('Other Fictional');
     const claimed = w.when({ type: 'ClaimGig', gigId, closerId: other }).state().gigs.get(gigId);
     assert.equal(claimed?.status, 'claimed');
@@ -48,7 +48,7 @@ describe('D-16 claim expiry and lapse', () => {
 
   it('D-16: an expiry records a service entry that is not an act', () => {
     const { w, gigId } = claimedCloserGig('meeting');
-    const then = w.when({ type: 'ExpireClaim', gigId, platform: true }, { now: T0 + 80 * HOUR });
+    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 80 * HOUR });
     const recorded = only(then.events(), 'ActivityRecorded');
     assert.equal(recorded.entry.by, 'service');
     assert.equal(recorded.acted, false);
@@ -59,9 +59,9 @@ describe('D-16 claim expiry and lapse', () => {
     const dealId = w.createDeal({ actor: 'B2C', mandate: { staffing: { setter: 'human' } } });
     const gigId = w.escalate(dealId);
     assert.equal(w.gig(gigId).timerDueAt, T0 + 7 * DAY, 'B2C: 7 days');
-    w.when({ type: 'LapseGig', gigId }, { now: T0 + 7 * DAY - 1 }).refused('conflict', 'NOT_DUE');
-    const then = w.when({ type: 'LapseGig', gigId }, { now: T0 + 7 * DAY });
-    assert.deepEqual(types(then.events()), ['GigLapsed', 'ActivityRecorded']);
+    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY - 1 }).refused('conflict', 'NOT_DUE');
+    const then = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY });
+    assert.deepEqual(types(then.events()), ['GigExpired', 'ActivityRecorded']);
     assert.equal(only(then.events(), 'ActivityRecorded').acted, false);
     assert.equal(then.state().gigs.get(gigId)?.status, 'expired');
   });
@@ -70,7 +70,7 @@ describe('D-16 claim expiry and lapse', () => {
     const w = new World();
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
     const gigId = w.escalate(dealId);
-    w.tick(14 * DAY).run({ type: 'LapseGig', gigId });
+    w.tick(14 * DAY).run({ type: 'ExpireGig', gigId });
     const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
     assert.ok(then.decision.ok);
     assert.deepEqual(then.decision.escalation, { role: 'setter', gigId: 'gig_0002' });
@@ -78,7 +78,7 @@ describe('D-16 claim expiry and lapse', () => {
 
   it('D-16: a claimed gig never lapses', () => {
     const { w, gigId } = claimedCloserGig('meeting');
-    w.when({ type: 'LapseGig', gigId }, { now: T0 + 365 * DAY }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 365 * DAY }).refused('conflict', 'NOT_DUE');
   });
 });
 
@@ -126,7 +126,7 @@ describe('D-17 stall timeout', () => {
     const { w, dealId, gigId } = claimedCloserGig('meeting');
     const due = w.deal(dealId).stallDueAt;
     assert.equal(due, T0 + 14 * DAY);
-    w.tick(72 * HOUR).run({ type: 'ExpireClaim', gigId, platform: true });
+    w.tick(72 * HOUR).run({ type: 'ReopenGig', gigId, platform: true });
     assert.equal(w.deal(dealId).lastActedAt, T0);
     assert.equal(w.deal(dealId).stallDueAt, due);
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).events();
@@ -139,7 +139,7 @@ describe('D-17 stall timeout', () => {
     const due = T0 + 14 * DAY;
     assert.equal(w.gig(gigId).timerDueAt, due);
     assert.equal(w.deal(dealId).stallDueAt, due);
-    w.tick(14 * DAY).run({ type: 'LapseGig', gigId });
+    w.tick(14 * DAY).run({ type: 'ExpireGig', gigId });
     assert.equal(w.deal(dealId).stallDueAt, due, 'lapse is not an act');
     const then = w.when({ type: 'StallDeal', dealId });
     assert.deepEqual(then.state().deals.get(dealId)?.signals, ['gone_dark']);
@@ -165,7 +165,7 @@ describe('D-17 stall timeout', () => {
   it('D-17: a dark deal cannot stall again; a revive restarts the clock from the revive', () => {
     const { w, dealId, gigId } = claimedNurturerGig('proposal');
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).refused('conflict', 'NOT_DUE');
-    w.tick(2 * DAY).run({ type: 'ReviveGig', gigId });
+    w.tick(2 * DAY).run({ type: 'ClearGoneDark', gigId });
     assert.equal(w.deal(dealId).stallDueAt, T0 + 16 * DAY);
   });
 

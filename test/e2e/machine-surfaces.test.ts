@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
-import { PROBES, runProbes } from '../../src/root/probes.ts';
+import { PROBES, runProbes } from '../../src/public/probes.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 
 type Json = Record<string, any>;

@@ -2,9 +2,9 @@
 // the cards agents read first. All read-only (405 on writes) and readable from any origin.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { pricingDocument } from '../../root/pricing.ts';
-import { probeSuiteJson, probeSuiteMarkdown } from '../../root/probes.ts';
-import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../root/surfaces.ts';
+import { pricingDocument } from '../../public/pricing.ts';
+import { probeSuiteJson, probeSuiteMarkdown } from '../../public/probes.ts';
+import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../public/surfaces.ts';
 import {
   AgentsCard,
   FamilyDocument,

@@ -206,7 +206,7 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
       },
     },
     writeRoute(service, answers.reviveGig, (request: OnGig<Static<typeof ReviveBody> | undefined>, options) =>
-      service.reviveGig(request.params.id, request.body ?? {}, options),
+      service.clearGoneDark(request.params.id, request.body ?? {}, options),
     ),
   );
 
@@ -242,7 +242,7 @@ export const marketplaceRoutes: FastifyPluginAsync<{ service: PipelineService; a
       },
     },
     writeRoute(service, answers.expireGig, (request: OnGig<undefined>, options) =>
-      service.expireGig(request.params.id, options),
+      service.reopenGig(request.params.id, options),
     ),
   );
 };

@@ -11,7 +11,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyBodyParser, FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
-import type { RootCatalog } from '../../root/catalog.ts';
+import type { RootCatalog } from '../../public/catalog.ts';
 import { DOMAIN_VALIDATED, ErrorSchema, errorResponses } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';

@@ -3,7 +3,7 @@
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
-import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../root/catalog.ts';
+import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../public/catalog.ts';
 import { ErrorSchema, IdParams, NoQuery } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,

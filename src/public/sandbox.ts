@@ -123,7 +123,7 @@ export async function buildSandbox(): Promise<SandboxData> {
   await signal(revived, ['procurement_involved', 'gone_dark']);
   const nurtureGig = await escalated(revived);
   await claim(nurtureGig, 'closer_0002');
-  must(await service.reviveGig(nurtureGig, { note: 'champion back from leave' }), 'revive');
+  must(await service.clearGoneDark(nurtureGig, { note: 'champion back from leave' }), 'revive');
 
   // Stalled deals: one waiting for a nurturer (open), one being nurtured (claimed), one whose
   // nurturer gig was withdrawn (released), one confirmed dead by its nurturer (fee, closed_lost).
