@@ -185,24 +185,26 @@ describe('Gig lifecycle table', () => {
     const other = claimed.w.enrol('Other Fictional');
     const refusal = claimed.w
       .when({ type: 'ClaimGig', gigId: claimed.gigId, closerId: other })
-      .refused('conflict', 'GIG_NOT_OPEN');
+      .thenRefused('conflict', 'GIG_NOT_OPEN');
     assert.match(refusal.message, /is claimed, not open/);
     // released
     const released = openCloserGig();
     released.w.run({ type: 'ReleaseGig', gigId: released.gigId });
     released.w
       .when({ type: 'ClaimGig', gigId: released.gigId, closerId: released.closerId })
-      .refused('conflict', 'GIG_NOT_OPEN');
+      .thenRefused('conflict', 'GIG_NOT_OPEN');
     // expired
     const lapsed = openCloserGig();
     lapsed.w.tick(14 * DAY).run({ type: 'ExpireGig', gigId: lapsed.gigId });
     lapsed.w
       .when({ type: 'ClaimGig', gigId: lapsed.gigId, closerId: lapsed.closerId })
-      .refused('conflict', 'GIG_NOT_OPEN');
+      .thenRefused('conflict', 'GIG_NOT_OPEN');
     // fulfilled
     const done = claimedCloserGig('negotiation');
     done.w.gigAdvance(done.gigId, 'closed_won', 90_000);
-    done.w.when({ type: 'ClaimGig', gigId: done.gigId, closerId: done.closerId }).refused('conflict', 'GIG_NOT_OPEN');
+    done.w
+      .when({ type: 'ClaimGig', gigId: done.gigId, closerId: done.closerId })
+      .thenRefused('conflict', 'GIG_NOT_OPEN');
   });
 });
 
@@ -250,9 +252,9 @@ describe('D-14 gig moves go through the same gate', () => {
     const { w, gigId, dealId } = claimedSetterGig();
     const refusal = w
       .when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 100_000 })
-      .refused('gate', 'GATE_ILLEGAL_MOVE');
+      .thenRefused('gate', 'GATE_ILLEGAL_MOVE');
     assert.match(refusal.message, /setter/);
-    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' }).refused('gate', 'GATE_ILLEGAL_MOVE');
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' }).thenRefused('gate', 'GATE_ILLEGAL_MOVE');
     const lost = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost' });
     assert.equal(lost.state().deals.get(dealId)?.stage, 'closed_lost');
     assert.equal(lost.state().gigs.get(gigId)?.status, 'fulfilled');
@@ -266,7 +268,9 @@ describe('D-14 gig moves go through the same gate', () => {
     assert.equal(step.state().gigs.get(meeting.gigId)?.status, 'claimed');
     assert.equal(types(step.events()).includes('GigFulfilled'), false);
     for (const to of ['negotiation', 'closed_won', 'qualified', 'sourced', 'revive']) {
-      meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: to, valueUsd: 100_000 }).refused('gate');
+      meeting.w
+        .when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: to, valueUsd: 100_000 })
+        .thenRefused('gate');
     }
     const lost = meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'closed_lost' });
     assert.equal(lost.state().deals.get(meeting.dealId)?.stage, 'closed_lost');
@@ -274,7 +278,7 @@ describe('D-14 gig moves go through the same gate', () => {
     const negotiation = claimedCloserGig('negotiation');
     negotiation.w
       .when({ type: 'AdvanceGig', gigId: negotiation.gigId, advanceTo: 'closed_won' })
-      .refused('gate', 'GATE_VALUE_REQUIRED');
+      .thenRefused('gate', 'GATE_VALUE_REQUIRED');
     const atFloor = negotiation.w.when({
       type: 'AdvanceGig',
       gigId: negotiation.gigId,
@@ -306,7 +310,7 @@ describe('D-14 gig moves go through the same gate', () => {
     for (const to of ['negotiation', 'closed_won', 'revive', 'proposal']) {
       const refusal = w
         .when({ type: 'AdvanceGig', gigId, advanceTo: to, valueUsd: 100_000 })
-        .refused('gate', 'GATE_ILLEGAL_MOVE');
+        .thenRefused('gate', 'GATE_ILLEGAL_MOVE');
       assert.match(refusal.message, /nurturer/);
     }
   });
@@ -316,8 +320,10 @@ describe('D-14 gig moves go through the same gate', () => {
     const intruder = closer.w.enrol('Intruder Fictional');
     closer.w
       .when({ type: 'AdvanceGig', gigId: closer.gigId, closerId: intruder, advanceTo: 'proposal' })
-      .refused('conflict', 'NOT_CLAIMANT');
-    closer.w.when({ type: 'ReleaseGig', gigId: closer.gigId, closerId: intruder }).refused('conflict', 'NOT_CLAIMANT');
+      .thenRefused('conflict', 'NOT_CLAIMANT');
+    closer.w
+      .when({ type: 'ReleaseGig', gigId: closer.gigId, closerId: intruder })
+      .thenRefused('conflict', 'NOT_CLAIMANT');
     // the claimant may name itself
     const own = closer.w.when({
       type: 'AdvanceGig',
@@ -331,25 +337,25 @@ describe('D-14 gig moves go through the same gate', () => {
     const other = nurturer.w.enrol('Other Fictional');
     nurturer.w
       .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: other })
-      .refused('conflict', 'NOT_CLAIMANT');
+      .thenRefused('conflict', 'NOT_CLAIMANT');
   });
 
   it('D-14: naming an unknown closer is not_found CLOSER_NOT_FOUND (claim, advance, revive, release)', () => {
     const open = openCloserGig();
     open.w
       .when({ type: 'ClaimGig', gigId: open.gigId, closerId: 'closer_0099' })
-      .refused('not_found', 'CLOSER_NOT_FOUND');
+      .thenRefused('not_found', 'CLOSER_NOT_FOUND');
     const closer = claimedCloserGig('meeting');
     closer.w
       .when({ type: 'AdvanceGig', gigId: closer.gigId, closerId: 'closer_0099', advanceTo: 'proposal' })
-      .refused('not_found', 'CLOSER_NOT_FOUND');
+      .thenRefused('not_found', 'CLOSER_NOT_FOUND');
     closer.w
       .when({ type: 'ReleaseGig', gigId: closer.gigId, closerId: 'closer_0099' })
-      .refused('not_found', 'CLOSER_NOT_FOUND');
+      .thenRefused('not_found', 'CLOSER_NOT_FOUND');
     const nurturer = claimedNurturerGig('meeting');
     nurturer.w
       .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: 'closer_0099' })
-      .refused('not_found', 'CLOSER_NOT_FOUND');
+      .thenRefused('not_found', 'CLOSER_NOT_FOUND');
   });
 
   it('D-14: gig moves record activity by human; claims and releases by service', () => {
@@ -362,19 +368,19 @@ describe('D-14 gig moves go through the same gate', () => {
 describe('D-15 gig state errors are 409', () => {
   it('D-15: claim of a gig that is not open', () => {
     const { w, gigId, closerId } = claimedCloserGig('meeting');
-    w.when({ type: 'ClaimGig', gigId, closerId }).refused('conflict', 'GIG_NOT_OPEN');
+    w.when({ type: 'ClaimGig', gigId, closerId }).thenRefused('conflict', 'GIG_NOT_OPEN');
   });
 
   it('D-15: advance of a gig that is not claimed (open, released, fulfilled)', () => {
     const { w, gigId } = openCloserGig();
-    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).thenRefused('conflict', 'GIG_NOT_CLAIMED');
     w.run({ type: 'ReleaseGig', gigId });
-    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).thenRefused('conflict', 'GIG_NOT_CLAIMED');
     const done = claimedCloserGig('negotiation');
     done.w.gigAdvance(done.gigId, 'closed_lost');
     done.w
       .when({ type: 'AdvanceGig', gigId: done.gigId, advanceTo: 'closed_lost' })
-      .refused('conflict', 'GIG_NOT_CLAIMED');
+      .thenRefused('conflict', 'GIG_NOT_CLAIMED');
   });
 
   it('D-15: revive of a nurturer gig that is not claimed', () => {
@@ -383,45 +389,48 @@ describe('D-15 gig state errors are 409', () => {
     w.signals(dealId, 'gone_dark');
     const gigId = w.escalate(dealId);
     assert.equal(w.gig(gigId).role, 'nurturer');
-    w.when({ type: 'ClearGoneDark', gigId }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ClearGoneDark', gigId }).thenRefused('conflict', 'GIG_NOT_CLAIMED');
   });
 
   it('D-15: revive of a gig that is not a nurturer gig (even when claimed)', () => {
     const { w, gigId } = claimedCloserGig('proposal');
-    const refusal = w.when({ type: 'ClearGoneDark', gigId }).refused('conflict', 'GIG_NOT_NURTURER');
+    const refusal = w.when({ type: 'ClearGoneDark', gigId }).thenRefused('conflict', 'GIG_NOT_NURTURER');
     assert.match(refusal.message, /closer gig/);
   });
 
   it('D-15: release of a gig that is not open or claimed (released, fulfilled, expired)', () => {
     const released = openCloserGig();
     released.w.run({ type: 'ReleaseGig', gigId: released.gigId });
-    released.w.when({ type: 'ReleaseGig', gigId: released.gigId }).refused('conflict', 'GIG_NOT_ACTIVE');
+    released.w.when({ type: 'ReleaseGig', gigId: released.gigId }).thenRefused('conflict', 'GIG_NOT_ACTIVE');
     const done = claimedCloserGig('negotiation');
     done.w.gigAdvance(done.gigId, 'closed_won', 85_000);
-    done.w.when({ type: 'ReleaseGig', gigId: done.gigId }).refused('conflict', 'GIG_NOT_ACTIVE');
+    done.w.when({ type: 'ReleaseGig', gigId: done.gigId }).thenRefused('conflict', 'GIG_NOT_ACTIVE');
     const lapsed = openCloserGig();
     lapsed.w.tick(14 * DAY).run({ type: 'ExpireGig', gigId: lapsed.gigId });
-    lapsed.w.when({ type: 'ReleaseGig', gigId: lapsed.gigId }).refused('conflict', 'GIG_NOT_ACTIVE');
+    lapsed.w.when({ type: 'ReleaseGig', gigId: lapsed.gigId }).thenRefused('conflict', 'GIG_NOT_ACTIVE');
   });
 
   it('D-15: expire of a gig that is not claimed (open, released), manual or platform', () => {
     const { w, gigId } = openCloserGig();
-    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 30 * DAY }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ReopenGig', gigId, platform: false }).thenRefused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 30 * DAY }).thenRefused(
+      'conflict',
+      'GIG_NOT_CLAIMED',
+    );
     w.run({ type: 'ReleaseGig', gigId });
-    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('conflict', 'GIG_NOT_CLAIMED');
+    w.when({ type: 'ReopenGig', gigId, platform: false }).thenRefused('conflict', 'GIG_NOT_CLAIMED');
   });
 
   it('D-15: an unknown gig is not_found for every gig command', () => {
     const w = new World();
     const closerId = w.enrol();
     const gigId = 'gig_0404';
-    w.when({ type: 'ClaimGig', gigId, closerId }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ClearGoneDark', gigId }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ReleaseGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ReopenGig', gigId, platform: false }).refused('not_found', 'GIG_NOT_FOUND');
-    w.when({ type: 'ExpireGig', gigId }).refused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ClaimGig', gigId, closerId }).thenRefused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).thenRefused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ClearGoneDark', gigId }).thenRefused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ReleaseGig', gigId }).thenRefused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ReopenGig', gigId, platform: false }).thenRefused('not_found', 'GIG_NOT_FOUND');
+    w.when({ type: 'ExpireGig', gigId }).thenRefused('not_found', 'GIG_NOT_FOUND');
   });
 });
 

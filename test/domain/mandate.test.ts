@@ -242,7 +242,7 @@ describe('D-20 mandate shape problems are violations', () => {
       listValueUsd: 5_000,
       mandate: { commissionPct: 0.2, stallTimeoutDays: 100 },
     });
-    const refusal = then.refused('mandate', 'MANDATE_OUT_OF_BOUNDS');
+    const refusal = then.thenRefused('mandate', 'MANDATE_OUT_OF_BOUNDS');
     assert.deepEqual(refusal.violations, [
       'mandate.commissionPct: 0.2 is above maxCommissionPct 0.12',
       'mandate.stallTimeoutDays: 100 is outside 3 to 90',
@@ -260,7 +260,7 @@ describe('D-20 mandate shape problems are violations', () => {
     const w = new World();
     const refusal = w
       .when({ type: 'CreateDeal', account: { name: 'Acme', actor: 'B2B' }, listValueUsd: 0.004 })
-      .refused('invalid', 'INVALID_BODY');
+      .thenRefused('invalid', 'INVALID_BODY');
     assert.deepEqual(refusal.violations, ['listValueUsd: must be at least 0.01 after rounding to the cent']);
   });
 });

@@ -70,7 +70,7 @@ describe('D-22 money', () => {
     const dealId = w.createDeal({ listValueUsd: 0.03, mandate: { floorPct: 0.5 } });
     w.agentTo(dealId, 'negotiation');
     // floor = 0.5 × 3 cents = 1.5 → 2 cents: one cent is below it
-    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 0.01 } }).refused('gate', 'GATE_BELOW_FLOOR');
+    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 0.01 } }).thenRefused('gate', 'GATE_BELOW_FLOOR');
   });
 
   it('D-22: formatPercent states a fraction as a percentage without float noise', () => {

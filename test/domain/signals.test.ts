@@ -102,10 +102,10 @@ describe('D-13 signals', () => {
 
   it('D-13: signals on an unknown deal are not_found; on a terminal deal 409', () => {
     const w = new World();
-    w.when({ type: 'ReportSignals', dealId: 'deal_0007', signals: ['x'] }).refused('not_found', 'DEAL_NOT_FOUND');
+    w.when({ type: 'ReportSignals', dealId: 'deal_0007', signals: ['x'] }).thenRefused('not_found', 'DEAL_NOT_FOUND');
     const dealId = w.createDeal();
     w.advance(dealId, { advanceTo: 'closed_lost' });
-    w.when({ type: 'ReportSignals', dealId, signals: ['budget_cut'] }).refused('conflict', 'DEAL_TERMINAL');
+    w.when({ type: 'ReportSignals', dealId, signals: ['budget_cut'] }).thenRefused('conflict', 'DEAL_TERMINAL');
   });
 
   it('D-44: a deal carries at most 256 distinct signals; a call that would pass it is SIGNAL_LIMIT and changes nothing', () => {
@@ -114,7 +114,7 @@ describe('D-13 signals', () => {
     const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `s_${from + i}`);
     for (let i = 0; i < 8; i++) w.signals(dealId, ...names(i * 32, 32));
     assert.equal(w.deal(dealId).signals.length, 256);
-    w.when({ type: 'ReportSignals', dealId, signals: ['one_more'] }).refused('limit', 'SIGNAL_LIMIT');
+    w.when({ type: 'ReportSignals', dealId, signals: ['one_more'] }).thenRefused('limit', 'SIGNAL_LIMIT');
     // Signals already carried add nothing, so they are not refused.
     assert.deepEqual(w.when({ type: 'ReportSignals', dealId, signals: ['s_0', 's_255'] }).events(), []);
   });

@@ -144,21 +144,21 @@ describe('D-12 de-escalation', () => {
   it('D-12: a deal that is not on the human track: 409 NOT_HUMAN_TRACK', () => {
     const w = new World();
     const dealId = w.createDeal();
-    w.when({ type: 'Deescalate', dealId }).refused('conflict', 'NOT_HUMAN_TRACK');
+    w.when({ type: 'Deescalate', dealId }).thenRefused('conflict', 'NOT_HUMAN_TRACK');
   });
 
   it('D-12: a stalled deal: 409 DEAL_STALLED', () => {
     const w = new World();
     const dealId = w.createDeal();
     w.signals(dealId, 'gone_dark');
-    w.when({ type: 'Deescalate', dealId }).refused('conflict', 'DEAL_STALLED');
+    w.when({ type: 'Deescalate', dealId }).thenRefused('conflict', 'DEAL_STALLED');
     w.escalate(dealId); // with an open nurturer gig too
-    w.when({ type: 'Deescalate', dealId }).refused('conflict', 'DEAL_STALLED');
+    w.when({ type: 'Deescalate', dealId }).thenRefused('conflict', 'DEAL_STALLED');
   });
 
   it('D-12: a deal with a claimed gig: 409 GIG_CLAIMED', () => {
     const { w, dealId, gigId, closerId } = claimedCloserGig('proposal');
-    const refusal = w.when({ type: 'Deescalate', dealId }).refused('conflict', 'GIG_CLAIMED');
+    const refusal = w.when({ type: 'Deescalate', dealId }).thenRefused('conflict', 'GIG_CLAIMED');
     assert.ok(refusal.message.includes(gigId) && refusal.message.includes(closerId));
   });
 

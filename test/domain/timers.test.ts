@@ -7,7 +7,7 @@ describe('D-16 claim expiry and lapse', () => {
   it('D-16: the platform expires a claim only when due (claimTtl after the claim)', () => {
     const { w, gigId } = claimedCloserGig('meeting');
     const due = T0 + 72 * HOUR;
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due - 1 }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due - 1 }).thenRefused('conflict', 'NOT_DUE');
     const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due });
     assert.equal(then.state().gigs.get(gigId)?.status, 'open');
   });
@@ -26,7 +26,7 @@ describe('D-16 claim expiry and lapse', () => {
     const { w, gigId } = claimedCloserGig('meeting');
     w.tick(48 * HOUR).gigAdvance(gigId, 'proposal');
     assert.equal(w.gig(gigId).timerDueAt, T0 + 120 * HOUR);
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR }).thenRefused('conflict', 'NOT_DUE');
     w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).events();
   });
 
@@ -59,7 +59,7 @@ describe('D-16 claim expiry and lapse', () => {
     const dealId = w.createDeal({ actor: 'B2C', mandate: { staffing: { setter: 'human' } } });
     const gigId = w.escalate(dealId);
     assert.equal(w.gig(gigId).timerDueAt, T0 + 7 * DAY, 'B2C: 7 days');
-    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY - 1 }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY - 1 }).thenRefused('conflict', 'NOT_DUE');
     const then = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY });
     assert.deepEqual(types(then.events()), ['GigExpired', 'ActivityRecorded']);
     assert.equal(only(then.events(), 'ActivityRecorded').acted, false);
@@ -78,7 +78,7 @@ describe('D-16 claim expiry and lapse', () => {
 
   it('D-16: a claimed gig never lapses', () => {
     const { w, gigId } = claimedCloserGig('meeting');
-    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 365 * DAY }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 365 * DAY }).thenRefused('conflict', 'NOT_DUE');
   });
 });
 
@@ -87,7 +87,7 @@ describe('D-17 stall timeout', () => {
     const w = new World();
     const dealId = w.createDeal();
     assert.equal(w.deal(dealId).stallDueAt, T0 + 14 * DAY);
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY - 1 }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY - 1 }).thenRefused('conflict', 'NOT_DUE');
     const then = w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY });
     assert.deepEqual(only(then.events(), 'SignalsAdded').signals, ['gone_dark']);
     const deal = then.state().deals.get(dealId);
@@ -118,7 +118,7 @@ describe('D-17 stall timeout', () => {
     const dealId = w.createDeal();
     w.tick(10 * DAY).advance(dealId);
     assert.equal(w.deal(dealId).stallDueAt, T0 + 24 * DAY);
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).thenRefused('conflict', 'NOT_DUE');
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 24 * DAY }).events();
   });
 
@@ -164,7 +164,7 @@ describe('D-17 stall timeout', () => {
 
   it('D-17: a dark deal cannot stall again; a revive restarts the clock from the revive', () => {
     const { w, dealId, gigId } = claimedNurturerGig('proposal');
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).refused('conflict', 'NOT_DUE');
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).thenRefused('conflict', 'NOT_DUE');
     w.tick(2 * DAY).run({ type: 'ClearGoneDark', gigId });
     assert.equal(w.deal(dealId).stallDueAt, T0 + 16 * DAY);
   });
@@ -174,7 +174,7 @@ describe('D-17 stall timeout', () => {
     const dealId = w.createDeal();
     w.advance(dealId, { advanceTo: 'closed_lost' });
     assert.equal(w.deal(dealId).stallDueAt, undefined);
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).refused('conflict', 'DEAL_TERMINAL');
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).thenRefused('conflict', 'DEAL_TERMINAL');
   });
 });
 
