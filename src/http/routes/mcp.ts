@@ -15,6 +15,7 @@ import type { RootCatalog } from '../../public/catalog.ts';
 import { DOMAIN_VALIDATED, ErrorSchema, errorResponses } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
+import { parseBody } from '../json-body.ts';
 
 const JsonRpcId = Type.Union([Type.String(), Type.Integer()]);
 
@@ -100,7 +101,7 @@ class ParseError extends Error {
 const parseJson: FastifyBodyParser<string> = (_request, text, done) => {
   if (text.trim() === '') return done(null, undefined);
   try {
-    done(null, JSON.parse(text));
+    done(null, parseBody(text)); // D-200: what the app's parser refuses, as the parse error
   } catch (error) {
     done(new ParseError(error instanceof Error ? error.message : String(error)), undefined);
   }
