@@ -1,18 +1,7 @@
 // The spec's "Gig lifecycle" table, one test per row, then the gig rules D-14, D-15, D-35.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  activityBy,
-  claimedCloserGig,
-  claimedNurturerGig,
-  claimedSetterGig,
-  DAY,
-  HOUR,
-  only,
-  T0,
-  types,
-  World,
-} from './world.ts';
+import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, DAY, HOUR, T0, World } from './world.ts';
 
 /** A deal with a human closer at meeting and its closer gig posted (open), plus one enrolled closer. */
 function openCloserGig(options: Parameters<World['createDeal']>[0] = {}) {
@@ -35,54 +24,123 @@ describe('Gig lifecycle table', () => {
     w.agentTo(dealId, 'meeting');
     w.tick(HOUR);
     const before = w.deal(dealId);
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    const posted = only(then.events(), 'GigPosted').gig;
-    assert.equal(posted.id, 'gig_0001');
-    assert.equal(posted.status, 'open');
-    assert.equal(posted.dealId, dealId);
-    assert.equal(posted.role, 'closer');
-    assert.equal(posted.postedAt, T0 + HOUR);
-    assert.equal(posted.closerId, undefined);
-    assert.deepEqual(posted.pricing, { kind: 'commission', pct: 0.1 });
-    assert.deepEqual(posted.brief, {
-      account: before.account,
-      listValueCents: 5_000_000,
-      stage: 'meeting',
-      signals: [],
-      floorCents: 4_000_000,
-      activity: before.activity,
-    });
-    assert.equal(then.state().gigs.get('gig_0001')?.status, 'open');
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        { type: 'HumanTrackSet', dealId, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account: before.account,
+              listValueCents: 5_000_000,
+              stage: 'meeting',
+              signals: [],
+              floorCents: 4_000_000,
+              activity: before.activity,
+            },
+            pricing: { kind: 'commission', pct: 0.1 },
+            postedAt: T0 + HOUR,
+            openedAt: T0 + HOUR,
+            timerDueAt: T0 + HOUR + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0 + HOUR,
+            by: 'service',
+            stage: 'meeting',
+            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0001' } },
+    );
   });
 
   it('gig lifecycle: open --claim [closerId given]--> claimed', () => {
     const { w, gigId, closerId, dealId } = openCloserGig();
     w.tick(2 * HOUR);
-    const then = w.when({ type: 'ClaimGig', gigId, closerId });
-    assert.deepEqual(only(then.events(), 'GigClaimed'), {
-      type: 'GigClaimed',
-      gigId,
-      closerId,
-      at: T0 + 2 * HOUR,
-      dueAt: T0 + 2 * HOUR + 72 * HOUR,
-    });
-    const gig = then.state().gigs.get(gigId);
-    assert.equal(gig?.status, 'claimed');
-    assert.equal(gig?.closerId, closerId);
-    assert.equal(gig?.claimedAt, T0 + 2 * HOUR);
-    assert.equal(then.state().deals.get(dealId)?.stage, 'meeting', 'a claim does not move the deal');
+    // a claim does not move the deal: no DealMoved
+    w.when({ type: 'ClaimGig', gigId, closerId }).then([
+      { type: 'GigClaimed', gigId, closerId, at: T0 + 2 * HOUR, dueAt: T0 + 2 * HOUR + 72 * HOUR },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 2 * HOUR,
+          by: 'service',
+          stage: 'meeting',
+          note: `Gig ${gigId} (closer) claimed by ${closerId}.`,
+        },
+        acted: true,
+      },
+    ]);
   });
 
   it('gig lifecycle: open --release (withdraw)--> released, deal returns to matching', () => {
     const { w, gigId, dealId } = openCloserGig();
-    const then = w.when({ type: 'ReleaseGig', gigId });
-    assert.deepEqual(types(then.events()), ['GigReleased', 'ActivityRecorded']);
-    const state = then.state();
-    assert.equal(state.gigs.get(gigId)?.status, 'released');
-    assert.equal(state.gigs.get(gigId)?.endedAt, T0);
-    assert.equal(state.deals.get(dealId)?.humanTrack, true, 'still human track');
+    // still on the human track: no HumanTrackSet
+    w.when({ type: 'ReleaseGig', gigId }).then([
+      { type: 'GigReleased', gigId, at: T0 },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'meeting',
+          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
+        },
+        acted: true,
+      },
+    ]);
+    // matching again: the next advance posts a fresh gig
     w.run({ type: 'ReleaseGig', gigId });
-    assert.equal(w.escalate(dealId), 'gig_0002', 'matching again: the next advance posts a fresh gig');
+    const { account, activity } = w.deal(dealId);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0002',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'meeting',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'commission', pct: 0.1 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'meeting',
+            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0002' } },
+    );
   });
 
   it('gig lifecycle: claimed --gig advance terminal or revive accepted by gate--> fulfilled, payout posted to ledger, Register updated', () => {
@@ -94,89 +152,225 @@ describe('Gig lifecycle table', () => {
       advanceTo: 'closed_won',
       valueUsd: 100_000,
     });
-    assert.deepEqual(only(won.events(), 'GigFulfilled'), {
-      type: 'GigFulfilled',
-      gigId: closing.gigId,
-      outcome: 'closed_won',
-      finalValueCents: 10_000_000,
-      at: T0,
-    });
     const afterWin = won.state();
-    assert.equal(afterWin.gigs.get(closing.gigId)?.status, 'fulfilled');
     assert.equal(afterWin.gigs.get(closing.gigId)?.timerDueAt, undefined);
-    assert.deepEqual(
-      afterWin.payouts.map((line) => [line.kind, line.amountCents, line.closerId]),
-      [['commission', 1_000_000, closing.closerId]],
-    );
     assert.deepEqual(afterWin.closers.get(closing.closerId)?.record, {
       gigs: 1,
       wins: 1,
       grossClosedCents: 10_000_000n,
     });
+    won.then([
+      {
+        type: 'DealMoved',
+        dealId: closing.dealId,
+        to: 'closed_won',
+        finalValueCents: 10_000_000,
+        closedBy: 'human',
+      },
+      {
+        type: 'ActivityRecorded',
+        dealId: closing.dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'closed_won',
+          note: `Closed won at $100,000.00 by the human (${closing.closerId}, gig ${closing.gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId: closing.gigId, outcome: 'closed_won', finalValueCents: 10_000_000, at: T0 },
+      {
+        type: 'PayoutPosted',
+        line: {
+          at: T0,
+          closerId: closing.closerId,
+          gigId: closing.gigId,
+          dealId: closing.dealId,
+          role: 'closer',
+          kind: 'commission',
+          amountCents: 1_000_000,
+        },
+      },
+    ]);
 
     // a revive
     const nurturing = claimedNurturerGig('meeting');
     const revived = nurturing.w.when({ type: 'ClearGoneDark', gigId: nurturing.gigId });
-    const afterRevive = revived.state();
-    assert.equal(afterRevive.gigs.get(nurturing.gigId)?.status, 'fulfilled');
-    assert.equal(afterRevive.gigs.get(nurturing.gigId)?.outcome, 'revived');
-    assert.deepEqual(
-      afterRevive.payouts.map((line) => [line.kind, line.amountCents, line.closerId]),
-      [['fee', 15_000, nurturing.closerId]],
-    );
-    assert.deepEqual(afterRevive.closers.get(nurturing.closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
+    assert.deepEqual(revived.state().closers.get(nurturing.closerId)?.record, {
+      gigs: 1,
+      wins: 0,
+      grossClosedCents: 0n,
+    });
+    revived.then([
+      { type: 'SignalsCleared', dealId: nurturing.dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId: nurturing.dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'meeting',
+          note: `Revived by ${nurturing.closerId} (gig ${nurturing.gigId}): gone_dark cleared; handed back to the closer role`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId: nurturing.gigId, outcome: 'revived', at: T0 },
+      {
+        type: 'PayoutPosted',
+        line: {
+          at: T0,
+          closerId: nurturing.closerId,
+          gigId: nurturing.gigId,
+          dealId: nurturing.dealId,
+          role: 'nurturer',
+          kind: 'fee',
+          amountCents: 15_000,
+        },
+      },
+    ]);
   });
 
   it('gig lifecycle: claimed --release--> released, deal returns to matching, next deal advance posts a fresh gig', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('proposal');
-    const then = w.when({ type: 'ReleaseGig', gigId, closerId });
-    const state = then.state();
-    assert.equal(state.gigs.get(gigId)?.status, 'released');
-    assert.equal(state.gigs.get(gigId)?.timerDueAt, undefined);
-    assert.equal(state.deals.get(dealId)?.stage, 'proposal');
+    const released = w.when({ type: 'ReleaseGig', gigId, closerId });
+    assert.equal(released.state().gigs.get(gigId)?.timerDueAt, undefined);
+    // the deal does not move: no DealMoved
+    released.then([
+      { type: 'GigReleased', gigId, at: T0 },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'proposal',
+          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
+        },
+        acted: true,
+      },
+    ]);
     w.run({ type: 'ReleaseGig', gigId, closerId });
-    const next = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(next.decision.ok);
-    assert.deepEqual(next.decision.escalation, { role: 'closer', gigId: 'gig_0002' });
-    const fresh = only(next.events(), 'GigPosted').gig;
-    assert.equal(fresh.status, 'open');
-    assert.equal(fresh.brief.stage, 'proposal');
+    const { account, activity } = w.deal(dealId);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0002',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'proposal',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'commission', pct: 0.1 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'proposal',
+            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0002' } },
+    );
   });
 
   it('gig lifecycle: claimed --expire (platform timer)--> open, the same gig reopens to the pool, closer cleared', () => {
-    const { w, gigId, closerId } = claimedCloserGig('meeting');
+    const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     const due = w.gig(gigId).timerDueAt;
     assert.equal(due, T0 + 72 * HOUR);
-    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR });
-    assert.equal(only(then.events(), 'GigReopened').gigId, gigId);
-    const gig = then.state().gigs.get(gigId);
-    assert.equal(gig?.status, 'open');
+    const reopened = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR });
+    const gig = reopened.state().gigs.get(gigId);
     assert.equal(gig?.closerId, undefined);
     assert.equal(gig?.claimedAt, undefined);
-    assert.equal(gig?.openedAt, T0 + 72 * HOUR);
-    assert.equal(then.state().gigs.size, 1, 'no new gig');
-    assert.deepEqual(then.state().closers.get(closerId)?.record, { gigs: 0, wins: 0, grossClosedCents: 0n });
+    // the same gig: no GigPosted; the claimant's Register is left alone: no GigFulfilled
+    reopened.then([
+      { type: 'GigReopened', gigId, at: T0 + 72 * HOUR, dueAt: T0 + 72 * HOUR + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 72 * HOUR,
+          by: 'service',
+          stage: 'meeting',
+          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('gig lifecycle: open --nobody claims within stallTimeoutDays (ExpireGig)--> expired', () => {
     const { w, gigId, dealId } = openCloserGig({ mandate: { staffing: { closer: 'human' }, stallTimeoutDays: 10 } });
     assert.equal(w.gig(gigId).timerDueAt, T0 + 10 * DAY);
-    const then = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 10 * DAY });
-    assert.deepEqual(only(then.events(), 'GigExpired'), { type: 'GigExpired', gigId, at: T0 + 10 * DAY });
-    const gig = then.state().gigs.get(gigId);
-    assert.equal(gig?.status, 'expired');
-    assert.equal(gig?.endedAt, T0 + 10 * DAY);
-    assert.equal(gig?.timerDueAt, undefined);
-    assert.equal(then.state().deals.get(dealId)?.activity.at(-1)?.by, 'service');
+    const expired = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 10 * DAY });
+    assert.equal(expired.state().gigs.get(gigId)?.timerDueAt, undefined);
+    expired.then([
+      { type: 'GigExpired', gigId, at: T0 + 10 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 10 * DAY,
+          by: 'service',
+          stage: 'meeting',
+          note: `Gig ${gigId} (closer) expired unclaimed after 10 days; the next advance posts a fresh gig.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('gig lifecycle: claimed --deal signals gone_dark [closer gig]--> released', () => {
     const { w, gigId, dealId } = claimedCloserGig('negotiation');
-    const then = w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] });
-    const gig = then.state().gigs.get(gigId);
-    assert.equal(gig?.status, 'released');
-    assert.equal(gig?.endedAt, T0);
-    assert.deepEqual(then.state().payouts, []);
+    // released, not fulfilled: no payout
+    w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] }).then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'service', stage: 'negotiation', note: 'Signals reported: gone_dark.' },
+        acted: true,
+      },
+      { type: 'GigReleased', gigId, at: T0 },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'negotiation',
+          note: `Gig ${gigId} (closer) released: the deal went dark.`,
+        },
+        acted: true,
+      },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'negotiation',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: true,
+      },
+    ]);
   });
 
   it('gig lifecycle: claiming a gig that is not open --> 409', () => {
@@ -210,19 +404,23 @@ describe('Gig lifecycle table', () => {
 
 describe('D-14 gig moves go through the same gate', () => {
   it('D-14: a setter gig proposing the next stage short of meeting keeps the gig claimed and pays nothing', () => {
-    const { w, gigId, dealId } = claimedSetterGig();
+    const { w, gigId, dealId, closerId } = claimedSetterGig();
     w.tick(HOUR);
-    const then = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'qualified' });
-    assert.deepEqual(types(then.events()), ['DealMoved', 'ActivityRecorded', 'GigMoved']);
-    assert.deepEqual(only(then.events(), 'GigMoved'), {
-      type: 'GigMoved',
-      gigId,
-      at: T0 + HOUR,
-      dueAt: T0 + HOUR + 72 * HOUR,
-    });
-    assert.equal(then.state().gigs.get(gigId)?.status, 'claimed');
-    assert.equal(then.state().deals.get(dealId)?.stage, 'qualified');
-    assert.deepEqual(then.state().payouts, []);
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'qualified' }).then([
+      { type: 'DealMoved', dealId, to: 'qualified' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + HOUR,
+          by: 'human',
+          stage: 'qualified',
+          note: `Advanced sourced to qualified by the human (${closerId}, gig ${gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigMoved', gigId, at: T0 + HOUR, dueAt: T0 + HOUR + 72 * HOUR },
+    ]);
   });
 
   it('D-14: a setter gig reaching meeting is fulfilled and pays setterUsd', () => {
@@ -230,79 +428,154 @@ describe('D-14 gig moves go through the same gate', () => {
       mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 321.5 } },
     });
     w.gigAdvance(gigId, 'qualified');
-    const then = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' });
-    assert.equal(only(then.events(), 'GigFulfilled').outcome, 'meeting');
-    assert.deepEqual(only(then.events(), 'PayoutPosted').line, {
-      at: T0,
-      closerId,
-      gigId,
-      dealId,
-      role: 'setter',
-      kind: 'fee',
-      amountCents: 32_150,
-    });
-    const state = then.state();
-    assert.equal(state.deals.get(dealId)?.stage, 'meeting');
-    assert.equal(state.deals.get(dealId)?.closedBy, undefined, 'the deal continues');
-    assert.equal(state.gigs.get(gigId)?.status, 'fulfilled');
-    assert.deepEqual(state.closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
+    const met = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' });
+    assert.deepEqual(met.state().closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
+    met.then([
+      // the deal continues: no closedBy
+      { type: 'DealMoved', dealId, to: 'meeting' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'meeting',
+          note: `Advanced qualified to meeting by the human (${closerId}, gig ${gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId, outcome: 'meeting', at: T0 },
+      {
+        type: 'PayoutPosted',
+        line: { at: T0, closerId, gigId, dealId, role: 'setter', kind: 'fee', amountCents: 32_150 },
+      },
+    ]);
   });
 
   it('D-14: a setter gig may propose closed_lost (fulfilled, settles nothing) but never closed_won', () => {
-    const { w, gigId, dealId } = claimedSetterGig();
+    const { w, gigId, dealId, closerId } = claimedSetterGig();
     const refusal = w
       .when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 100_000 })
       .thenRefused('gate', 'GATE_ILLEGAL_MOVE');
     assert.match(refusal.message, /setter/);
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' }).thenRefused('gate', 'GATE_ILLEGAL_MOVE');
-    const lost = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost' });
-    assert.equal(lost.state().deals.get(dealId)?.stage, 'closed_lost');
-    assert.equal(lost.state().gigs.get(gigId)?.status, 'fulfilled');
-    assert.equal(lost.state().gigs.get(gigId)?.outcome, 'closed_lost');
-    assert.equal(types(lost.events()).includes('PayoutPosted'), false);
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost' }).then([
+      { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'human' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'closed_lost',
+          note: `Advanced sourced to closed_lost by the human (${closerId}, gig ${gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId, outcome: 'closed_lost', at: T0 },
+      // no PayoutPosted
+    ]);
   });
 
   it('D-14: a closer gig may propose the next stage (stays claimed), closed_won at least the floor, or closed_lost', () => {
     const meeting = claimedCloserGig('meeting');
-    const step = meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'proposal' });
-    assert.equal(step.state().gigs.get(meeting.gigId)?.status, 'claimed');
-    assert.equal(types(step.events()).includes('GigFulfilled'), false);
+    const via = `(${meeting.closerId}, gig ${meeting.gigId})`;
+    meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'proposal' }).then([
+      { type: 'DealMoved', dealId: meeting.dealId, to: 'proposal' },
+      {
+        type: 'ActivityRecorded',
+        dealId: meeting.dealId,
+        entry: { at: T0, by: 'human', stage: 'proposal', note: `Advanced meeting to proposal by the human ${via}` },
+        acted: true,
+      },
+      // stays claimed: no GigFulfilled
+      { type: 'GigMoved', gigId: meeting.gigId, at: T0, dueAt: T0 + 72 * HOUR },
+    ]);
     for (const to of ['negotiation', 'closed_won', 'qualified', 'sourced', 'revive']) {
       meeting.w
         .when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: to, valueUsd: 100_000 })
         .thenRefused('gate');
     }
-    const lost = meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'closed_lost' });
-    assert.equal(lost.state().deals.get(meeting.dealId)?.stage, 'closed_lost');
+    meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'closed_lost' }).then([
+      { type: 'DealMoved', dealId: meeting.dealId, to: 'closed_lost', closedBy: 'human' },
+      {
+        type: 'ActivityRecorded',
+        dealId: meeting.dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'closed_lost',
+          note: `Advanced meeting to closed_lost by the human ${via}`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId: meeting.gigId, outcome: 'closed_lost', at: T0 },
+    ]);
 
     const negotiation = claimedCloserGig('negotiation');
     negotiation.w
       .when({ type: 'AdvanceGig', gigId: negotiation.gigId, advanceTo: 'closed_won' })
       .thenRefused('gate', 'GATE_VALUE_REQUIRED');
-    const atFloor = negotiation.w.when({
-      type: 'AdvanceGig',
-      gigId: negotiation.gigId,
-      advanceTo: 'closed_won',
-      valueUsd: 80_000,
-    });
-    assert.equal(atFloor.state().deals.get(negotiation.dealId)?.finalValueCents, 8_000_000);
-    assert.equal(only(atFloor.events(), 'PayoutPosted').line.amountCents, 800_000);
+    negotiation.w
+      .when({ type: 'AdvanceGig', gigId: negotiation.gigId, advanceTo: 'closed_won', valueUsd: 80_000 })
+      .then([
+        {
+          type: 'DealMoved',
+          dealId: negotiation.dealId,
+          to: 'closed_won',
+          finalValueCents: 8_000_000,
+          closedBy: 'human',
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId: negotiation.dealId,
+          entry: {
+            at: T0,
+            by: 'human',
+            stage: 'closed_won',
+            note: `Closed won at $80,000.00 by the human (${negotiation.closerId}, gig ${negotiation.gigId})`,
+          },
+          acted: true,
+        },
+        { type: 'GigFulfilled', gigId: negotiation.gigId, outcome: 'closed_won', finalValueCents: 8_000_000, at: T0 },
+        {
+          type: 'PayoutPosted',
+          line: {
+            at: T0,
+            closerId: negotiation.closerId,
+            gigId: negotiation.gigId,
+            dealId: negotiation.dealId,
+            role: 'closer',
+            kind: 'commission',
+            amountCents: 800_000,
+          },
+        },
+      ]);
   });
 
   it('D-14: a nurturer gig advancing to closed_lost confirms the deal dead and pays nurturerUsd', () => {
     const { w, gigId, dealId, closerId } = claimedNurturerGig('negotiation', {
       mandate: { fees: { nurturerUsd: 99.99 } },
     });
-    const then = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost', note: 'company dissolved' });
-    const state = then.state();
-    assert.equal(state.deals.get(dealId)?.stage, 'closed_lost');
-    assert.equal(state.deals.get(dealId)?.closedBy, 'human');
-    assert.match(state.deals.get(dealId)?.activity.at(-1)?.note ?? '', /company dissolved/);
-    assert.equal(state.gigs.get(gigId)?.outcome, 'closed_lost');
-    assert.deepEqual(
-      state.payouts.map((line) => [line.role, line.kind, line.amountCents, line.closerId]),
-      [['nurturer', 'fee', 9_999, closerId]],
-    );
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost', note: 'company dissolved' }).then([
+      { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'human' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'closed_lost',
+          note: `Advanced negotiation to closed_lost by the human (${closerId}, gig ${gigId}): company dissolved`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId, outcome: 'closed_lost', at: T0 },
+      {
+        type: 'PayoutPosted',
+        line: { at: T0, closerId, gigId, dealId, role: 'nurturer', kind: 'fee', amountCents: 9_999 },
+      },
+    ]);
   });
 
   it('D-14: anything else from a nurturer gig is a 422 gate refusal (next stage, closed_won)', () => {
@@ -324,20 +597,27 @@ describe('D-14 gig moves go through the same gate', () => {
     closer.w
       .when({ type: 'ReleaseGig', gigId: closer.gigId, closerId: intruder })
       .thenRefused('conflict', 'NOT_CLAIMANT');
-    // the claimant may name itself
-    const own = closer.w.when({
-      type: 'AdvanceGig',
-      gigId: closer.gigId,
-      closerId: closer.closerId,
-      advanceTo: 'proposal',
-    });
-    assert.equal(own.state().deals.get(closer.dealId)?.stage, 'proposal');
-
     const nurturer = claimedNurturerGig('meeting');
     const other = nurturer.w.enrol('Other Fictional');
     nurturer.w
       .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: other })
       .thenRefused('conflict', 'NOT_CLAIMANT');
+    // the claimant may name itself
+    closer.w.when({ type: 'AdvanceGig', gigId: closer.gigId, closerId: closer.closerId, advanceTo: 'proposal' }).then([
+      { type: 'DealMoved', dealId: closer.dealId, to: 'proposal' },
+      {
+        type: 'ActivityRecorded',
+        dealId: closer.dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'proposal',
+          note: `Advanced meeting to proposal by the human (${closer.closerId}, gig ${closer.gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigMoved', gigId: closer.gigId, at: T0, dueAt: T0 + 72 * HOUR },
+    ]);
   });
 
   it('D-14: naming an unknown closer is not_found CLOSER_NOT_FOUND (claim, advance, revive, release)', () => {
@@ -359,9 +639,36 @@ describe('D-14 gig moves go through the same gate', () => {
   });
 
   it('D-14: gig moves record activity by human; claims and releases by service', () => {
-    const { w, gigId } = claimedCloserGig('meeting');
-    assert.deepEqual(activityBy(w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).events()), ['human']);
-    assert.deepEqual(activityBy(w.when({ type: 'ReleaseGig', gigId }).events()), ['service']);
+    const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
+    w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).then([
+      { type: 'DealMoved', dealId, to: 'proposal' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'proposal',
+          note: `Advanced meeting to proposal by the human (${closerId}, gig ${gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigMoved', gigId, at: T0, dueAt: T0 + 72 * HOUR },
+    ]);
+    w.when({ type: 'ReleaseGig', gigId }).then([
+      { type: 'GigReleased', gigId, at: T0 },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'meeting',
+          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
+        },
+        acted: true,
+      },
+    ]);
   });
 });
 
@@ -436,15 +743,135 @@ describe('D-15 gig state errors are 409', () => {
 
 describe('D-35 gig pricing and brief', () => {
   it('D-35: a closer gig is priced {kind: commission, pct} from the mandate', () => {
-    const { w, gigId } = openCloserGig({ mandate: { staffing: { closer: 'human' }, commissionPct: 0.075 } });
-    assert.deepEqual(w.gig(gigId).pricing, { kind: 'commission', pct: 0.075 });
+    const w = new World();
+    const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' }, commissionPct: 0.075 } });
+    w.agentTo(dealId, 'meeting');
+    const { account, activity } = w.deal(dealId);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        { type: 'HumanTrackSet', dealId, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'meeting',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'commission', pct: 0.075 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'meeting',
+            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0001' } },
+    );
   });
 
   it('D-35: setter and nurturer gigs are priced {kind: fee, amount} from the mandate fees', () => {
-    const setter = claimedSetterGig({ mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 400 } } });
-    assert.deepEqual(setter.w.gig(setter.gigId).pricing, { kind: 'fee', amountCents: 40_000 });
-    const nurturer = claimedNurturerGig('sourced', { mandate: { fees: { nurturerUsd: 175.25 } } });
-    assert.deepEqual(nurturer.w.gig(nurturer.gigId).pricing, { kind: 'fee', amountCents: 17_525 });
+    const setter = new World();
+    const setterDeal = setter.createDeal({ mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 400 } } });
+    const before = setter.deal(setterDeal);
+    setter.when({ type: 'AdvanceDeal', dealId: setterDeal, proposal: {} }).then(
+      [
+        { type: 'HumanTrackSet', dealId: setterDeal, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId: setterDeal,
+            role: 'setter',
+            brief: {
+              account: before.account,
+              listValueCents: 10_000_000,
+              stage: 'sourced',
+              signals: [],
+              floorCents: 8_000_000,
+              activity: before.activity,
+            },
+            pricing: { kind: 'fee', amountCents: 40_000 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId: setterDeal,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'sourced',
+            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'setter', gigId: 'gig_0001' } },
+    );
+
+    const nurturer = new World();
+    const nurturerDeal = nurturer.createDeal({ mandate: { fees: { nurturerUsd: 175.25 } } });
+    nurturer.signals(nurturerDeal, 'gone_dark');
+    const dark = nurturer.deal(nurturerDeal);
+    // gone_dark put the deal on the human track already: no HumanTrackSet
+    nurturer.when({ type: 'AdvanceDeal', dealId: nurturerDeal, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId: nurturerDeal,
+            role: 'nurturer',
+            brief: {
+              account: dark.account,
+              listValueCents: 10_000_000,
+              stage: 'sourced',
+              signals: ['gone_dark'],
+              floorCents: 8_000_000,
+              activity: dark.activity,
+            },
+            pricing: { kind: 'fee', amountCents: 17_525 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId: nurturerDeal,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'sourced',
+            note: 'The nurturer role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'nurturer', gigId: 'gig_0001' } },
+    );
   });
 
   it('D-35: the brief is a snapshot at post time: account, list value, stage, signals, floorCents (floorPct \u00d7 list value), activity', () => {
