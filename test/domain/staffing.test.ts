@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_STAFFING } from '../../src/domain/mandate.ts';
 import { needsHuman, ruleCallsForHuman } from '../../src/domain/staffing.ts';
-import { activityBy, claimedCloserGig, claimedNurturerGig, only, T0, types, World } from './world.ts';
+import { claimedCloserGig, claimedNurturerGig, DAY, T0, World } from './world.ts';
 
 const deal = (listValueCents: number, signals: string[] = []) => ({ listValueCents, signals });
 
@@ -41,10 +41,16 @@ describe('D-10 staffing rules', () => {
     const dealId = w.createDeal();
     assert.deepEqual(w.deal(dealId).mandate.staffing, DEFAULT_STAFFING);
     w.agentTo(dealId, 'negotiation');
-    const closed = w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).state().deals.get(dealId);
-    assert.equal(closed?.stage, 'closed_won');
-    assert.equal(closed?.closedBy, 'agent');
-    assert.equal(closed?.humanTrack, undefined);
+    // closed by the agent, never on the human track: no HumanTrackSet
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
+      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 10_000_000, closedBy: 'agent' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $100,000.00 by the agent' },
+        acted: true,
+      },
+    ]);
   });
 
   it('D-10: a humanIf below its size threshold lets the agent work the stage', () => {
@@ -62,10 +68,46 @@ describe('D-10 staffing rules', () => {
     const dealId = w.createDeal({ mandate: { staffing: { closer: { humanIf: { signals: ['legal_review'] } } } } });
     w.agentTo(dealId, 'proposal');
     w.signals(dealId, 'legal_review');
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.equal(then.decision.escalation?.role, 'closer');
-    assert.equal(then.state().deals.get(dealId)?.stage, 'proposal');
+    const { account, activity } = w.deal(dealId);
+    // the deal stays at proposal: no DealMoved
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        { type: 'HumanTrackSet', dealId, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'proposal',
+              signals: ['legal_review'],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'commission', pct: 0.1 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'proposal',
+            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0001' } },
+    );
   });
 
   it('D-10: a stalled deal is always worked by a human nurturer, even when the nurturer rule says agent', () => {
@@ -74,13 +116,45 @@ describe('D-10 staffing rules', () => {
     w.agentTo(dealId, 'qualified');
     w.signals(dealId, 'gone_dark');
     assert.equal(needsHuman(w.deal(dealId)), true);
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.equal(then.decision.escalation?.role, 'nurturer');
-    const gig = only(then.events(), 'GigPosted').gig;
-    assert.equal(gig.role, 'nurturer');
-    assert.deepEqual(gig.pricing, { kind: 'fee', amountCents: 15_000 });
-    assert.equal(then.state().deals.get(dealId)?.stage, 'qualified');
+    const { account, activity } = w.deal(dealId);
+    // gone_dark set the human track already; the deal stays at qualified
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId,
+            role: 'nurturer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'qualified',
+              signals: ['gone_dark'],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'fee', amountCents: 15_000 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'qualified',
+            note: 'The nurturer role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'nurturer', gigId: 'gig_0001' } },
+    );
   });
 });
 
@@ -90,27 +164,27 @@ describe('D-11 the human track never moves the deal on a deal advance', () => {
     const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' } } });
     w.agentTo(dealId, 'meeting');
     const gigId = w.escalate(dealId);
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.deepEqual(then.decision.escalation, { role: 'closer', gigId });
-    assert.deepEqual(then.events(), []);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([], {
+      withVersions: true,
+      escalation: { role: 'closer', gigId },
+    });
   });
 
   it('D-11: an advance while the gig is claimed returns that claimed gig', () => {
     const { w, dealId, gigId } = claimedCloserGig('proposal');
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.deepEqual(then.decision.escalation, { role: 'closer', gigId });
-    assert.deepEqual(then.events(), []);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([], {
+      withVersions: true,
+      escalation: { role: 'closer', gigId },
+    });
   });
 
   it('D-11: a human-track advance never moves the deal, whatever the proposal says (closed_lost, closed_won)', () => {
     const { w, dealId, gigId } = claimedCloserGig('negotiation');
     for (const proposal of [{ advanceTo: 'closed_lost' }, { advanceTo: 'closed_won', valueUsd: 100_000 }]) {
-      const then = w.when({ type: 'AdvanceDeal', dealId, proposal });
-      assert.ok(then.decision.ok);
-      assert.deepEqual(then.decision.escalation, { role: 'closer', gigId });
-      assert.equal(then.state().deals.get(dealId)?.stage, 'negotiation');
+      w.when({ type: 'AdvanceDeal', dealId, proposal }).then([], {
+        withVersions: true,
+        escalation: { role: 'closer', gigId },
+      });
     }
   });
 
@@ -122,21 +196,89 @@ describe('D-11 the human track never moves the deal on a deal advance', () => {
     const setterGig = w.escalate(dealId);
     w.claim(setterGig, closerId).gigAdvance(setterGig, 'qualified').gigAdvance(setterGig, 'meeting');
     assert.equal(w.gig(setterGig).status, 'fulfilled');
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.deepEqual(then.decision.escalation, { role: 'closer', gigId: 'gig_0002' });
-    assert.deepEqual(types(then.events()), ['GigPosted', 'ActivityRecorded'], 'humanTrack is already set');
-    assert.equal(then.state().deals.get(dealId)?.stage, 'meeting');
-    assert.equal(then.state().deals.get(dealId)?.humanTrack, true);
+    const { account, activity } = w.deal(dealId);
+    // humanTrack is already set: no HumanTrackSet; the deal stays at meeting
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0002',
+            status: 'open',
+            dealId,
+            role: 'closer',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'meeting',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'commission', pct: 0.1 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'meeting',
+            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'closer', gigId: 'gig_0002' } },
+    );
   });
 
   it('D-11: the first escalation sets humanTrack and records a service activity entry', () => {
     const w = new World();
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.deepEqual(types(then.events()), ['HumanTrackSet', 'GigPosted', 'ActivityRecorded']);
-    assert.deepEqual(activityBy(then.events()), ['service']);
-    assert.match(then.state().deals.get(dealId)?.activity.at(-1)?.note ?? '', /gig_0001 posted/);
+    const { account, activity } = w.deal(dealId);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        { type: 'HumanTrackSet', dealId, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0001',
+            status: 'open',
+            dealId,
+            role: 'setter',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'sourced',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'fee', amountCents: 25_000 },
+            postedAt: T0,
+            openedAt: T0,
+            timerDueAt: T0 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0,
+            by: 'service',
+            stage: 'sourced',
+            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'setter', gigId: 'gig_0001' } },
+    );
   });
 });
 
@@ -167,13 +309,28 @@ describe('D-12 de-escalation', () => {
     const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' } } });
     w.agentTo(dealId, 'meeting');
     const gigId = w.escalate(dealId);
-    const then = w.when({ type: 'Deescalate', dealId });
-    assert.deepEqual(types(then.events()), ['GigReleased', 'ActivityRecorded', 'HumanTrackSet', 'ActivityRecorded']);
-    assert.deepEqual(activityBy(then.events()), ['service', 'service']);
-    const state = then.state();
-    assert.equal(state.gigs.get(gigId)?.status, 'released');
-    assert.equal(state.deals.get(dealId)?.humanTrack, false);
-    assert.equal(state.deals.get(dealId)?.stage, 'meeting');
+    // the deal stays at meeting: no DealMoved
+    w.when({ type: 'Deescalate', dealId }).then([
+      { type: 'GigReleased', gigId, at: T0 },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) released by de-escalation.` },
+        acted: true,
+      },
+      { type: 'HumanTrackSet', dealId, humanTrack: false },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'meeting',
+          note: 'The Seller de-escalated the deal: the staffing rules apply again.',
+        },
+        acted: true,
+      },
+    ]);
   });
 
   it('D-12: with no active gig, only humanTrack is cleared; then the staffing rules apply again (agent works it)', () => {
@@ -181,15 +338,31 @@ describe('D-12 de-escalation', () => {
     const { w, dealId, gigId } = claimedNurturerGig('proposal');
     w.run({ type: 'ClearGoneDark', gigId });
     assert.equal(w.deal(dealId).humanTrack, true);
-    const then = w.when({ type: 'Deescalate', dealId });
-    assert.deepEqual(types(then.events()), ['HumanTrackSet', 'ActivityRecorded']);
+    w.when({ type: 'Deescalate', dealId }).then([
+      { type: 'HumanTrackSet', dealId, humanTrack: false },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'proposal',
+          note: 'The Seller de-escalated the deal: the staffing rules apply again.',
+        },
+        acted: true,
+      },
+    ]);
     w.run({ type: 'Deescalate', dealId });
     assert.equal(w.deal(dealId).humanTrack, false);
-    const advanced = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(advanced.decision.ok);
-    assert.equal(advanced.decision.escalation, undefined);
-    assert.equal(advanced.state().deals.get(dealId)?.stage, 'negotiation');
-    assert.equal(advanced.state().deals.get(dealId)?.activity.at(-1)?.by, 'agent');
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
+      { type: 'DealMoved', dealId, to: 'negotiation' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'agent', stage: 'negotiation', note: 'Advanced proposal to negotiation by the agent' },
+        acted: true,
+      },
+    ]);
   });
 
   it('D-12: a human staffing rule still escalates after de-escalation (a fresh gig)', () => {
@@ -197,9 +370,44 @@ describe('D-12 de-escalation', () => {
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
     w.escalate(dealId);
     w.run({ type: 'Deescalate', dealId });
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} }, { now: T0 + 1 });
-    assert.ok(then.decision.ok);
-    assert.deepEqual(then.decision.escalation, { role: 'setter', gigId: 'gig_0002' });
-    assert.equal(then.state().deals.get(dealId)?.humanTrack, true);
+    const { account, activity } = w.deal(dealId);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }, { now: T0 + 1 }).then(
+      [
+        { type: 'HumanTrackSet', dealId, humanTrack: true },
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0002',
+            status: 'open',
+            dealId,
+            role: 'setter',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'sourced',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'fee', amountCents: 25_000 },
+            postedAt: T0 + 1,
+            openedAt: T0 + 1,
+            timerDueAt: T0 + 1 + 14 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0 + 1,
+            by: 'service',
+            stage: 'sourced',
+            note: 'The setter role needs a human: gig gig_0002 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'setter', gigId: 'gig_0002' } },
+    );
   });
 });
