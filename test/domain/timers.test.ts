@@ -1,57 +1,115 @@
 // Platform timers: claim expiry and lapse of open gigs (D-16), deal stalls (D-17).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activityBy, claimedCloserGig, claimedNurturerGig, DAY, HOUR, only, T0, types, World } from './world.ts';
+import { claimedCloserGig, claimedNurturerGig, DAY, HOUR, T0, World } from './world.ts';
 
 describe('D-16 claim expiry and lapse', () => {
   it('D-16: the platform expires a claim only when due (claimTtl after the claim)', () => {
-    const { w, gigId } = claimedCloserGig('meeting');
+    const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     const due = T0 + 72 * HOUR;
     w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due - 1 }).thenRefused('conflict', 'NOT_DUE');
-    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due });
-    assert.equal(then.state().gigs.get(gigId)?.status, 'open');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due }).then([
+      { type: 'GigReopened', gigId, at: due, dueAt: due + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: due,
+          by: 'service',
+          stage: 'meeting',
+          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-16: the claim timer honours the configured claimTtl', () => {
     const w = new World();
-    w.enrol();
+    const closerId = w.enrol();
     const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' } } });
     w.agentTo(dealId, 'meeting');
     const gigId = w.escalate(dealId);
-    const then = w.when({ type: 'ClaimGig', gigId, closerId: 'closer_0001' }, { claimTtlMs: 2 * HOUR });
-    assert.equal(only(then.events(), 'GigClaimed').dueAt, T0 + 2 * HOUR);
+    w.when({ type: 'ClaimGig', gigId, closerId }, { claimTtlMs: 2 * HOUR }).then([
+      { type: 'GigClaimed', gigId, closerId, at: T0, dueAt: T0 + 2 * HOUR },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) claimed by ${closerId}.` },
+        acted: true,
+      },
+    ]);
   });
 
   it('D-16: a move by the claimant restarts the claim timer', () => {
-    const { w, gigId } = claimedCloserGig('meeting');
+    const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     w.tick(48 * HOUR).gigAdvance(gigId, 'proposal');
     assert.equal(w.gig(gigId).timerDueAt, T0 + 120 * HOUR);
     w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR }).thenRefused('conflict', 'NOT_DUE');
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).events();
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).then([
+      { type: 'GigReopened', gigId, at: T0 + 120 * HOUR, dueAt: T0 + 120 * HOUR + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 120 * HOUR,
+          by: 'service',
+          stage: 'proposal',
+          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-16: a manual expire reopens a claimed gig at any time, closer cleared; another closer may claim it', () => {
-    const { w, gigId, closerId } = claimedCloserGig('proposal');
-    const then = w.when({ type: 'ReopenGig', gigId, platform: false });
-    const reopened = only(then.events(), 'GigReopened');
-    assert.equal(reopened.dueAt, T0 + 14 * DAY, 'the reopened gig lapses after stallTimeoutDays unclaimed');
-    const gig = then.state().gigs.get(gigId);
-    assert.equal(gig?.status, 'open');
-    assert.equal(gig?.closerId, undefined);
-    assert.match(then.state().deals.get(gigOf(w, gigId))?.activity.at(-1)?.note ?? '', new RegExp(closerId));
+    const { w, gigId, dealId, closerId } = claimedCloserGig('proposal');
+    const reopened = w.when({ type: 'ReopenGig', gigId, platform: false });
+    assert.equal(reopened.state().gigs.get(gigId)?.closerId, undefined);
+    // the reopened gig lapses after stallTimeoutDays unclaimed
+    reopened.then([
+      { type: 'GigReopened', gigId, at: T0, dueAt: T0 + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'service',
+          stage: 'proposal',
+          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
+        },
+        acted: false,
+      },
+    ]);
     w.run({ type: 'ReopenGig', gigId, platform: false });
     const other = w.enrol('Other Fictional');
-    const claimed = w.when({ type: 'ClaimGig', gigId, closerId: other }).state().gigs.get(gigId);
-    assert.equal(claimed?.status, 'claimed');
-    assert.equal(claimed?.closerId, other);
+    w.when({ type: 'ClaimGig', gigId, closerId: other }).then([
+      { type: 'GigClaimed', gigId, closerId: other, at: T0, dueAt: T0 + 72 * HOUR },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: { at: T0, by: 'service', stage: 'proposal', note: `Gig ${gigId} (closer) claimed by ${other}.` },
+        acted: true,
+      },
+    ]);
   });
 
   it('D-16: an expiry records a service entry that is not an act', () => {
-    const { w, gigId } = claimedCloserGig('meeting');
-    const then = w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 80 * HOUR });
-    const recorded = only(then.events(), 'ActivityRecorded');
-    assert.equal(recorded.entry.by, 'service');
-    assert.equal(recorded.acted, false);
+    const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 80 * HOUR }).then([
+      { type: 'GigReopened', gigId, at: T0 + 80 * HOUR, dueAt: T0 + 80 * HOUR + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 80 * HOUR,
+          by: 'service',
+          stage: 'meeting',
+          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-16: an open gig lapses (stored expired) only once stallTimeoutDays pass unclaimed', () => {
@@ -60,10 +118,20 @@ describe('D-16 claim expiry and lapse', () => {
     const gigId = w.escalate(dealId);
     assert.equal(w.gig(gigId).timerDueAt, T0 + 7 * DAY, 'B2C: 7 days');
     w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY - 1 }).thenRefused('conflict', 'NOT_DUE');
-    const then = w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY });
-    assert.deepEqual(types(then.events()), ['GigExpired', 'ActivityRecorded']);
-    assert.equal(only(then.events(), 'ActivityRecorded').acted, false);
-    assert.equal(then.state().gigs.get(gigId)?.status, 'expired');
+    w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY }).then([
+      { type: 'GigExpired', gigId, at: T0 + 7 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 7 * DAY,
+          by: 'service',
+          stage: 'sourced',
+          note: `Gig ${gigId} (setter) expired unclaimed after 7 days; the next advance posts a fresh gig.`,
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-16: after a lapse the deal stays on the human track and its next advance posts a fresh gig', () => {
@@ -71,9 +139,45 @@ describe('D-16 claim expiry and lapse', () => {
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
     const gigId = w.escalate(dealId);
     w.tick(14 * DAY).run({ type: 'ExpireGig', gigId });
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.ok(then.decision.ok);
-    assert.deepEqual(then.decision.escalation, { role: 'setter', gigId: 'gig_0002' });
+    const { account, activity } = w.deal(dealId);
+    // still on the human track: no HumanTrackSet
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        {
+          type: 'GigPosted',
+          gig: {
+            id: 'gig_0002',
+            status: 'open',
+            dealId,
+            role: 'setter',
+            brief: {
+              account,
+              listValueCents: 10_000_000,
+              stage: 'sourced',
+              signals: [],
+              floorCents: 8_000_000,
+              activity,
+            },
+            pricing: { kind: 'fee', amountCents: 25_000 },
+            postedAt: T0 + 14 * DAY,
+            openedAt: T0 + 14 * DAY,
+            timerDueAt: T0 + 28 * DAY,
+          },
+        },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: {
+            at: T0 + 14 * DAY,
+            by: 'service',
+            stage: 'sourced',
+            note: 'The setter role needs a human: gig gig_0002 posted to the closer marketplace.',
+          },
+          acted: true,
+        },
+      ],
+      { escalation: { role: 'setter', gigId: 'gig_0002' } },
+    );
   });
 
   it('D-16: a claimed gig never lapses', () => {
@@ -88,29 +192,108 @@ describe('D-17 stall timeout', () => {
     const dealId = w.createDeal();
     assert.equal(w.deal(dealId).stallDueAt, T0 + 14 * DAY);
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY - 1 }).thenRefused('conflict', 'NOT_DUE');
-    const then = w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY });
-    assert.deepEqual(only(then.events(), 'SignalsAdded').signals, ['gone_dark']);
-    const deal = then.state().deals.get(dealId);
-    assert.deepEqual(deal?.signals, ['gone_dark']);
-    assert.equal(deal?.humanTrack, true);
-    assert.equal(deal?.stallDueAt, undefined);
-    assert.ok(activityBy(then.events()).every((by) => by === 'service'));
-    assert.match(deal?.activity.at(-2)?.note ?? '', /No activity for 14 days/);
+    const stalled = w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY });
+    assert.equal(stalled.state().deals.get(dealId)?.stallDueAt, undefined);
+    stalled.then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'sourced',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      { type: 'HumanTrackSet', dealId, humanTrack: true },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'sourced',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: the platform\u2019s stall entries are not acts (lastActedAt unchanged)', () => {
     const w = new World();
     const dealId = w.createDeal();
-    const then = w.when({ type: 'StallDeal', dealId }, { now: T0 + 20 * DAY });
-    for (const event of then.events()) if (event.type === 'ActivityRecorded') assert.equal(event.acted, false);
-    assert.equal(then.state().deals.get(dealId)?.lastActedAt, T0);
+    const stalled = w.when({ type: 'StallDeal', dealId }, { now: T0 + 20 * DAY });
+    assert.equal(stalled.state().deals.get(dealId)?.lastActedAt, T0);
+    stalled.then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 20 * DAY,
+          by: 'service',
+          stage: 'sourced',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      { type: 'HumanTrackSet', dealId, humanTrack: true },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 20 * DAY,
+          by: 'service',
+          stage: 'sourced',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: a stall has the effects of gone_dark (D-13): a claimed closer gig is released', () => {
     const { w, dealId, gigId } = claimedCloserGig('proposal');
-    const then = w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY });
-    assert.equal(then.state().gigs.get(gigId)?.status, 'released');
-    assert.equal(only(then.events(), 'GigReleased').gigId, gigId);
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'proposal',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      { type: 'GigReleased', gigId, at: T0 + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'proposal',
+          note: `Gig ${gigId} (closer) released: the deal went dark.`,
+        },
+        acted: false,
+      },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'proposal',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: the stall clock restarts on acts (an agent advance)', () => {
@@ -119,7 +302,32 @@ describe('D-17 stall timeout', () => {
     w.tick(10 * DAY).advance(dealId);
     assert.equal(w.deal(dealId).stallDueAt, T0 + 24 * DAY);
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).thenRefused('conflict', 'NOT_DUE');
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 24 * DAY }).events();
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 24 * DAY }).then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 24 * DAY,
+          by: 'service',
+          stage: 'qualified',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      { type: 'HumanTrackSet', dealId, humanTrack: true },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 24 * DAY,
+          by: 'service',
+          stage: 'qualified',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: the stall clock does not restart on a claim expiry', () => {
@@ -129,7 +337,44 @@ describe('D-17 stall timeout', () => {
     w.tick(72 * HOUR).run({ type: 'ReopenGig', gigId, platform: true });
     assert.equal(w.deal(dealId).lastActedAt, T0);
     assert.equal(w.deal(dealId).stallDueAt, due);
-    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).events();
+    // the reopened gig is open, of the closer role: the stall releases it
+    w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'meeting',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      { type: 'GigReleased', gigId, at: T0 + 14 * DAY },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'meeting',
+          note: `Gig ${gigId} (closer) released: the deal went dark.`,
+        },
+        acted: false,
+      },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0 + 14 * DAY,
+          by: 'service',
+          stage: 'meeting',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: the stall clock does not restart on a lapse (gig timers run first, then the stall falls due)', () => {
@@ -141,8 +386,32 @@ describe('D-17 stall timeout', () => {
     assert.equal(w.deal(dealId).stallDueAt, due);
     w.tick(14 * DAY).run({ type: 'ExpireGig', gigId });
     assert.equal(w.deal(dealId).stallDueAt, due, 'lapse is not an act');
-    const then = w.when({ type: 'StallDeal', dealId });
-    assert.deepEqual(then.state().deals.get(dealId)?.signals, ['gone_dark']);
+    // on the human track already, its gig expired: nothing to release
+    w.when({ type: 'StallDeal', dealId }).then([
+      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: due,
+          by: 'service',
+          stage: 'sourced',
+          note: 'No activity for 14 days: the platform reported gone_dark.',
+        },
+        acted: false,
+      },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: due,
+          by: 'service',
+          stage: 'sourced',
+          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
+        },
+        acted: false,
+      },
+    ]);
   });
 
   it('D-17: a gig claim is an act (restarts the clock)', () => {
@@ -177,7 +446,3 @@ describe('D-17 stall timeout', () => {
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 365 * DAY }).thenRefused('conflict', 'DEAL_TERMINAL');
   });
 });
-
-function gigOf(w: World, gigId: string): string {
-  return w.gig(gigId).dealId;
-}
