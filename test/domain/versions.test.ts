@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evolveAll, initialState } from '../../src/domain/state.ts';
-import { World } from './world.ts';
+import { HOUR, T0, World } from './world.ts';
 
 describe('deal versions from the decider’s events (D-47)', () => {
   it('a created deal is at 1 and has no DealVersioned; each later decision adds exactly one', () => {
@@ -13,28 +13,50 @@ describe('deal versions from the decider’s events (D-47)', () => {
     const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' } } });
     assert.equal(w.deal(dealId).version, 1);
     assert.ok(!w.history.some((e) => e.type === 'DealVersioned'));
-    const then = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.deepEqual(then.versions(), [{ type: 'DealVersioned', dealId, version: 2 }]);
-    assert.equal(then.decision.ok && then.decision.events.at(-1)?.type, 'DealVersioned', 'it ends the decision');
+    // the whole decision: the version ends it
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
+      [
+        { type: 'DealMoved', dealId, to: 'qualified' },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: { at: T0, by: 'agent', stage: 'qualified', note: 'Advanced sourced to qualified by the agent' },
+          acted: true,
+        },
+        { type: 'DealVersioned', dealId, version: 2 },
+      ],
+      { withVersions: true },
+    );
     w.advance(dealId);
     w.advance(dealId);
-    // The escalation moves the deal, records two entries and posts a gig: still one version.
     assert.equal(w.deal(dealId).version, 3);
+    // The escalation records an entry, sets the human track and posts a gig: still one version.
     const gigId = w.escalate(dealId);
     assert.equal(w.deal(dealId).version, 4);
     // A claim changes only the gig: its deal's version moves.
     const closerId = w.enrol();
     const claim = w.when({ type: 'ClaimGig', gigId, closerId });
-    assert.deepEqual(claim.versions(), [{ type: 'DealVersioned', dealId, version: 5 }]);
     assert.equal(claim.state().deals.get(dealId)?.version, 5);
+    claim.then(
+      [
+        { type: 'GigClaimed', gigId, closerId, at: T0, dueAt: T0 + 72 * HOUR },
+        {
+          type: 'ActivityRecorded',
+          dealId,
+          entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) claimed by ${closerId}.` },
+          acted: true,
+        },
+        { type: 'DealVersioned', dealId, version: 5 },
+      ],
+      { withVersions: true },
+    );
   });
 
   it('a refused decision has no events, so no version', () => {
     const w = new World();
     const dealId = w.createDeal();
     w.advance(dealId, { advanceTo: 'closed_lost' });
-    const refused = w.when({ type: 'AdvanceDeal', dealId, proposal: {} });
-    assert.equal(refused.decision.ok, false);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).thenRefused('conflict', 'DEAL_TERMINAL');
   });
 
   it('folding the whole history at once gives the versions decision by decision gave', () => {
