@@ -43,6 +43,8 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
       return reply.code(400).send(errorBody('INVALID_BODY', `The request body is invalid: ${NULL_BODY}`, [NULL_BODY]));
     case 'NUL_CHARACTER':
       return reply.code(400).send(errorBody('NUL_CHARACTER', `The request body is invalid: ${error.message}.`));
+    case 'BODY_TOO_DEEP':
+      return reply.code(400).send(errorBody('BODY_TOO_DEEP', `The request body is invalid: ${error.message}.`));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return reply.code(400).send(errorBody('INVALID_BODY', 'The body is empty.', ['body: is required']));
     case RATE_LIMITED:

@@ -1,17 +1,26 @@
 // Request bodies are JSON only; an empty body is "no body" (so a bare POST works where the body is
 // optional), and a body that is not JSON, or is JSON null, is refused in the catalogue's words.
 // Every body is also held to what no route takes (parseBody, also used by the MCP doors' own
-// parser): no string, value or member name, holding U+0000 (D-200). It is refused here, before
-// any route, key or store sees the body.
+// parser): no string, value or member name, holding U+0000 (D-200), and no nesting deeper than
+// MAX_BODY_DEPTH (D-201). Both are refused here, before any route, key or store sees the body.
 import type { FastifyInstance } from 'fastify';
 
 export const NULL_BODY = 'body: must be a JSON object';
+
+/**
+ * D-201: how many levels of objects and arrays a body may nest (the body itself is level 1). The
+ * deepest body a route documents nests 3 (a mandate's staffing in a deal), 6 in an MCP message
+ * (a batch, a tool call's arguments); past 32, nothing a client means to send, and what reads a
+ * body after the parser (validation, an Idempotency-Key's fingerprint) walks it level by level.
+ * The catalogue's BODY_TOO_DEEP says the same number.
+ */
+export const MAX_BODY_DEPTH = 32;
 
 /** Why a body that is valid JSON is refused: its catalogue code, and what is wrong in words. */
 export class BodyRefusal extends Error {
   readonly statusCode = 400;
   constructor(
-    readonly code: 'NUL_CHARACTER',
+    readonly code: 'NUL_CHARACTER' | 'BODY_TOO_DEEP',
     message: string,
   ) {
     super(message);
@@ -21,42 +30,49 @@ export class BodyRefusal extends Error {
 /** A member name or index as a path segment, its NULs written out (`\u0000`) so they show. */
 const segment = (key: string | number) => (typeof key === 'number' ? String(key) : key.replaceAll('\u0000', '\\u0000'));
 
-/** Where a NUL was found: the path to it, innermost segment first. */
-type Found = { nulAt: (string | number)[] } | undefined;
+/** Too deep, or where a NUL was found: the path to it, innermost segment first. */
+type Found = { nulAt: (string | number)[] } | 'too deep' | undefined;
 
-/** The first string of a parsed body that holds a NUL. */
-function inspect(value: unknown): Found {
-  if (typeof value === 'string') return value.includes('\u0000') ? { nulAt: [] } : undefined;
+/**
+ * What is first found wrong with a parsed body, walking it at most MAX_BODY_DEPTH levels deep (so
+ * the walk itself never runs deep). Strings are searched only when `nul`: JSON cannot carry a NUL
+ * unescaped, so a text without `\u0000` has none.
+ */
+function inspect(value: unknown, depth: number, nul: boolean): Found {
+  if (typeof value === 'string') return nul && value.includes('\u0000') ? { nulAt: [] } : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
+  if (depth > MAX_BODY_DEPTH) return 'too deep';
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = inspect(value[i]);
+      const found = inspect(value[i], depth + 1, nul);
       if (found === undefined) continue;
-      found.nulAt.push(i);
+      if (found !== 'too deep') found.nulAt.push(i);
       return found;
     }
     return undefined;
   }
   for (const key in value) {
-    if (key.includes('\u0000')) return { nulAt: [key] };
-    const found = inspect((value as Record<string, unknown>)[key]);
+    if (nul && key.includes('\u0000')) return { nulAt: [key] };
+    const found = inspect((value as Record<string, unknown>)[key], depth + 1, nul);
     if (found === undefined) continue;
-    found.nulAt.push(key);
+    if (found !== 'too deep') found.nulAt.push(key);
     return found;
   }
   return undefined;
 }
 
 /**
- * JSON.parse, then D-200: throws the SyntaxError of a text that is not JSON, or a BodyRefusal
- * naming the first string holding U+0000 by its path (e.g. `account.name`). JSON cannot carry a
- * NUL unescaped, so a text without `\u0000` has none and its strings are not searched.
+ * JSON.parse, then D-200 and D-201: throws the SyntaxError of a text that is not JSON, or a
+ * BodyRefusal naming the first string holding U+0000 by its path (e.g. `account.name`), or saying
+ * that the body nests too deep.
  */
 export function parseBody(text: string): unknown {
   const parsed: unknown = JSON.parse(text);
-  if (!text.includes('\\u0000')) return parsed;
-  const found = inspect(parsed);
+  const found = inspect(parsed, 1, text.includes('\\u0000'));
   if (found === undefined) return parsed;
+  if (found === 'too deep') {
+    throw new BodyRefusal('BODY_TOO_DEEP', `the body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
+  }
   const path = found.nulAt.length === 0 ? 'body' : found.nulAt.reverse().map(segment).join('.');
   throw new BodyRefusal('NUL_CHARACTER', `${path} holds the character U+0000 (NUL), which no text may hold`);
 }

@@ -29,6 +29,10 @@ export const ERRORS = {
     status: 400,
     when: 'the body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem',
   },
+  BODY_TOO_DEEP: {
+    status: 400,
+    when: 'the body nests objects and arrays more than 32 levels deep (the body itself is the first level)',
+  },
   NUL_CHARACTER: {
     status: 400,
     when: 'a string in the body, a value or a member name, holds the character U+0000 (`\\u0000`), which no text may hold; the message names the first such field',
