@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type MandateResolution, mandateView, PLATFORM, resolveMandate } from '../../src/domain/mandate.ts';
 import type { Mandate } from '../../src/domain/records.ts';
-import { World } from './world.ts';
+import { T0, World } from './world.ts';
 
 function resolved(input: unknown, actor: 'B2B' | 'B2C' | 'B2D' | 'B2A' = 'B2B'): Mandate {
   const result = resolveMandate(input, actor);
@@ -251,9 +251,23 @@ describe('D-20 mandate shape problems are violations', () => {
   });
 
   it('D-20: a deal created without a mandate carries the fully resolved default mandate', () => {
-    const w = new World();
-    const dealId = w.createDeal({ actor: 'B2C' });
-    assert.deepEqual(w.deal(dealId).mandate, { ...DEFAULTS, stallTimeoutDays: 7 });
+    const account = { name: 'Acme Fictional Ltd', actor: 'B2C', industry: 'saas' } as const;
+    new World().when({ type: 'CreateDeal', account, listValueUsd: 100_000 }).then([
+      {
+        type: 'DealCreated',
+        deal: {
+          id: 'deal_0001',
+          version: 1,
+          account,
+          listValueCents: 10_000_000,
+          stage: 'sourced',
+          signals: [],
+          mandate: { ...DEFAULTS, stallTimeoutDays: 7 },
+          activity: [{ at: T0, by: 'service', stage: 'sourced', note: 'Deal created at sourced; mandate resolved.' }],
+          lastActedAt: T0,
+        },
+      },
+    ]);
   });
 
   it('D-20: a list value that rounds to less than one cent is invalid (not a mandate problem)', () => {

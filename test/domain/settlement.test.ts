@@ -5,7 +5,7 @@ import type { PayoutLine } from '../../src/domain/records.ts';
 import type { Refusal } from '../../src/domain/refusal.ts';
 import { type Settlement, settle } from '../../src/domain/settlement.ts';
 import type { Stage } from '../../src/domain/stages.ts';
-import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, World } from './world.ts';
+import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, T0, World } from './world.ts';
 
 function settlementOf(w: World, dealId: string): Settlement {
   const result = settle(
@@ -161,18 +161,29 @@ describe('D-24 Register and ledger', () => {
     const { w, gigId, closerId, dealId } = claimedCloserGig('negotiation', {
       mandate: { staffing: { closer: 'human' }, commissionPct: 0 },
     });
-    const events = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 100_000 }).events();
-    assert.deepEqual(
-      events.filter((event) => event.type === 'PayoutPosted'),
-      [],
-      'no payout event for $0',
-    );
+    const won = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 100_000 });
     w.gigAdvance(gigId, 'closed_won', 100_000);
     assert.deepEqual(w.state.payouts, []);
     assert.deepEqual(w.closer(closerId).record, { gigs: 1, wins: 1, grossClosedCents: 10_000_000n });
     const settlement = settlementOf(w, dealId);
     assert.equal(settlement.closerCommissionCents, 0);
     assert.equal(settlement.netToSellerCents, 10_000_000 - 500_000);
+    won.then([
+      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 10_000_000, closedBy: 'human' },
+      {
+        type: 'ActivityRecorded',
+        dealId,
+        entry: {
+          at: T0,
+          by: 'human',
+          stage: 'closed_won',
+          note: `Closed won at $100,000.00 by the human (${closerId}, gig ${gigId})`,
+        },
+        acted: true,
+      },
+      { type: 'GigFulfilled', gigId, outcome: 'closed_won', finalValueCents: 10_000_000, at: T0 },
+      // no payout event for $0
+    ]);
   });
 
   it('D-24: a $0 setter fee (meeting) or $0 nurturer fee (revive, confirmed dead) writes no ledger line; the gig counts', () => {

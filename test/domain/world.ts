@@ -188,21 +188,3 @@ export function claimedNurturerGig(stage: Stage = 'proposal', options: DealOptio
   w.claim(gigId, closerId);
   return { w, dealId, gigId, closerId };
 }
-
-/** The single event of a type in a decision's events (asserts there is exactly one). */
-export function only<T extends PipelineEvent['type']>(
-  events: readonly PipelineEvent[],
-  type: T,
-): Extract<PipelineEvent, { type: T }> {
-  const found = events.filter((event) => event.type === type);
-  assert.equal(found.length, 1, `expected one ${type}, got ${found.length} in ${events.map((e) => e.type).join(', ')}`);
-  return found[0] as Extract<PipelineEvent, { type: T }>;
-}
-
-export function types(events: readonly PipelineEvent[]): string[] {
-  return events.map((event) => event.type);
-}
-
-export function activityBy(events: readonly PipelineEvent[]): string[] {
-  return events.flatMap((event) => (event.type === 'ActivityRecorded' ? [event.entry.by] : []));
-}
