@@ -1,6 +1,8 @@
 // Every error a route, the framework or a plugin raises, answered in the error catalogue's shape
 // (D-5, D-38): validation as 400 with each violation, the framework's statuses by their catalogue
 // codes, a store that failed as its 503, anything else as 500 INTERNAL (logged, never shown).
+// The reference's files (@fastify/static under @fastify/swagger-ui) refuse in statuses of their
+// own, each answered here too (D-202).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeViolations } from '../schemas/validate.ts';
 import { errorBody, storeFailure, type TransportCode } from '../views/errors.ts';
@@ -16,6 +18,9 @@ const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
   414: 'ROUTE_NOT_FOUND',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
+  // Only a static file answers these (D-202): a conditional or a Range request it cannot meet.
+  412: 'FILE_PRECONDITION_FAILED',
+  416: 'RANGE_NOT_SATISFIABLE',
 };
 
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -49,6 +54,18 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
       return reply.code(400).send(errorBody('INVALID_BODY', 'The body is empty.', ['body: is required']));
     case RATE_LIMITED:
       return reply.code(429).send(errorBody('RATE_LIMITED', error.message));
+    case 'FST_STATIC_FORBIDDEN_PATH': {
+      // D-202: a path the static plugin will not serve names no file, as any path that names nothing.
+      const path = request.url.split('?')[0];
+      return reply
+        .code(404)
+        .send(
+          errorBody(
+            'ROUTE_NOT_FOUND',
+            `No route ${request.method} ${path}: a file is named by its own path only, without \`.\` or \`..\` segments, empty segments or backslashes.`,
+          ),
+        );
+    }
   }
   // Every other error the framework or a plugin raises is answered in the catalogue's shape
   // (D-38): by its status, never with the framework's own code or body.

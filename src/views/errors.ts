@@ -102,6 +102,14 @@ export const ERRORS = {
     status: 412,
     when: 'an `If-Match` (or the `ifMatch` argument of a demo MCP tool) naming a version of the deal other than its current one: the deal changed since it was read; `current` holds its version and stage, and nothing was changed',
   },
+  FILE_PRECONDITION_FAILED: {
+    status: 412,
+    when: 'an `If-Match` or `If-Unmodified-Since` on a file of the API reference (`/docs/static/…`) that the file does not meet',
+  },
+  RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    when: 'a `Range` on a file of the API reference (`/docs/static/…`) that no part of the file satisfies; ask for the whole file without `Range`',
+  },
   REQUEST_TIMEOUT: { status: 408, when: 'the request did not arrive in full in time' },
   BODY_TOO_LARGE: { status: 413, when: 'a body over 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a body that is not `application/json`' },

@@ -74,3 +74,44 @@ export async function closedWithin(raw: RawSocket, withinMs: number): Promise<nu
     clearTimeout(timer);
   }
 }
+
+export interface RawAnswer {
+  status: number;
+  /** Header names in lower case; a repeated header's values joined with ", ". */
+  headers: Record<string, string>;
+  /** The body parsed as JSON, or its text when it is not JSON. */
+  body: any;
+}
+
+/**
+ * Sends one request exactly as written (a path Node's and fetch's clients would normalise, a
+ * header twice) over a fresh connection and reads the answer once the server closes it. The
+ * request should carry `Connection: close`; the answer must not be chunked.
+ */
+export async function rawRequest(url: string, request: string, withinMs = 5_000): Promise<RawAnswer> {
+  const raw = await openRawSocket(url);
+  raw.write(request);
+  if ((await closedWithin(raw, withinMs)) === undefined) {
+    raw.socket.destroy();
+    throw new Error(`no closed answer within ${withinMs} ms, got ${JSON.stringify(raw.received())}`);
+  }
+  const text = raw.received();
+  const end = text.indexOf('\r\n\r\n');
+  if (end === -1) throw new Error(`not an HTTP answer: ${JSON.stringify(text)}`);
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  const bodyText = text.slice(end + 4);
+  let body: unknown = bodyText;
+  try {
+    body = bodyText ? JSON.parse(bodyText) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
