@@ -1,6 +1,9 @@
 // D-49, D-194: no web page can drive the service through a visitor's browser. One onRequest hook,
 // run on every request before anything else (so a refused request's body is never read and
 // nothing changes):
+// - Host, once: a request carrying `Host` more than once is 400 DUPLICATE_HOST (D-203; RFC 9112
+//   section 3.2). Node keeps the first and drops the others, so a request could pass this guard
+//   on one name and mean another to whatever reads the raw headers (a proxy in front).
 // - Host: a request whose `Host` is not a name the service answers to is 403 HOST_NOT_ALLOWED.
 //   This is what stops DNS rebinding: a page on evil.example whose name was re-pointed at
 //   127.0.0.1 reaches the service with `Host: evil.example:3000`.
@@ -101,6 +104,21 @@ export function hostMatches(host: string, entries: readonly HostEntry[]): boolea
   return false;
 }
 
+/**
+ * Whether a request carries `Host` more than once (D-203). Node's headers keep only the first, so
+ * the raw list (name, value, name, value, …) is read, in place.
+ */
+export function repeatsHost(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length !== 4 || !sameText(name, 0, 'host', 0, 4)) continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
 /** `http://<host>` or `https://<host>`: the page is on the service's own origin. */
 function isOwnOrigin(origin: string, host: string): boolean {
   const scheme = origin.length - host.length;
@@ -116,10 +134,14 @@ export interface OriginGuardOptions {
   allowedOrigins?: readonly string[];
 }
 
-function refuse(request: FastifyRequest, reply: FastifyReply, code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED') {
+function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'DUPLICATE_HOST',
+) {
   // Answered before the hook that sets it: every answer carries its request's id (D-38).
   reply.header('x-request-id', request.id);
-  reply.code(403).send(errorBody(code));
+  reply.code(code === 'DUPLICATE_HOST' ? 400 : 403).send(errorBody(code));
 }
 
 /** The onRequest hook; register it once, before every other. */
@@ -130,6 +152,10 @@ export function originGuard(options: OriginGuardOptions): onRequestHookHandler {
 
   return function guardOrigin(request, reply, done) {
     const headers = request.raw.headers;
+    if (repeatsHost(request.raw.rawHeaders)) {
+      refuse(request, reply, 'DUPLICATE_HOST');
+      return;
+    }
     const host = headers.host;
     if (hosts !== undefined && (host === undefined || !hostMatches(host, hosts))) {
       refuse(request, reply, 'HOST_NOT_ALLOWED');

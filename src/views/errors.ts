@@ -50,6 +50,10 @@ export const ERRORS = {
     status: 400,
     when: 'the HTTP request itself is malformed and was refused before routing: a control character or a space in the path or in a header, or not HTTP at all',
   },
+  DUPLICATE_HOST: {
+    status: 400,
+    when: 'the request carries the `Host` header more than once (HTTP/1.1 allows exactly one), whatever names it gives. Nothing was changed and the body was not read',
+  },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
     when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls: keys are tool arguments there)',

@@ -4,12 +4,15 @@
 // (`null` included) is 403 ORIGIN_NOT_ALLOWED and changes nothing; the own origin, a listed one and
 // no Origin at all are served; ROOT, its MCP door included, answers every origin with `*`.
 // Requests that set Host go through node's http.request (fetch may not set it); the others
-// through the harness's client, which holds every answer to the served contract.
+// through the harness's client, which holds every answer to the served contract. A request with
+// two Host headers is 400 DUPLICATE_HOST (D-203, RFC 9112), sent over a raw socket.
 import assert from 'node:assert/strict';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import type { Config } from '../../src/config.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody, getDeal } from '../support/marketplace-e2e.ts';
+import { rawRequest } from '../support/raw-socket.ts';
 
 const FOREIGN = 'https://evil.example';
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
@@ -324,4 +327,46 @@ describe('ALLOWED_HOSTS and ALLOWED_ORIGINS', () => {
     const elsewhere = await send(t.url, 'POST', '/demo/reset', { host: 'pipeline.test', origin: 'https://other.test' });
     assertRefused(elsewhere, 'ORIGIN_NOT_ALLOWED', 'another page on a listed host');
   });
+});
+
+describe('two Host headers on one request are 400 DUPLICATE_HOST (D-203, RFC 9112 section 3.2)', () => {
+  const served: [string, Partial<Config>][] = [
+    ['the default loopback names', {}],
+    ['both names listed', { allowedHosts: ['127.0.0.1', 'localhost', 'evil.example'] }],
+  ];
+  for (const [what, config] of served) {
+    it(`${what}: refused whichever name comes first, nothing changed, with the request id`, async () => {
+      const t = await startTestServer({ config });
+      try {
+        const before = (await t.get(`${t.prefix}/deals`)).body;
+        const body = JSON.stringify(dealBody());
+        for (const hosts of [
+          ['127.0.0.1', 'evil.example'],
+          ['evil.example', '127.0.0.1'],
+          ['127.0.0.1', '127.0.0.1'],
+          ['localhost', 'LOCALHOST'],
+        ]) {
+          const lines = hosts.map((host) => `Host: ${host}\r\n`).join('');
+          const answer = await rawRequest(
+            t.url,
+            `POST ${t.prefix}/deals HTTP/1.1\r\n${lines}Content-Type: application/json\r\n` +
+              `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          );
+          assert.equal(answer.status, 400, `${hosts}: ${JSON.stringify(answer.body)}`);
+          assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'error'], `${hosts}`);
+          assert.equal(answer.body.code, 'DUPLICATE_HOST', `${hosts}`);
+          assert.ok(answer.headers['x-request-id'], `${hosts}: the answer carries its request's id`);
+          const read = await rawRequest(t.url, `GET /health HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`);
+          assert.equal(read.status, 400, `GET ${hosts}`);
+          assert.equal(read.body.code, 'DUPLICATE_HOST', `GET ${hosts}`);
+        }
+        assert.deepEqual((await t.get(`${t.prefix}/deals`)).body, before, 'no deal was created');
+        // One Host is served as before.
+        const one = await rawRequest(t.url, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+        assert.equal(one.status, 200);
+      } finally {
+        await t.close();
+      }
+    });
+  }
 });
