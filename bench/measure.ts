@@ -1,0 +1,105 @@
+// One scenario measured: a fresh service for it (or the reference server, for a ceiling row),
+// its data prepared, autocannon's load for the run's duration, and the CPU the service and a
+// local PostgreSQL spent meanwhile.
+import autocannon from 'autocannon';
+import type { Options } from './options.ts';
+import { cpuMsOf, postgresCpuMs } from './proc-cpu.ts';
+import type { Scenario } from './scenarios.ts';
+import { startServiceProcess } from './service-process.ts';
+import { dealBody, post } from './setup.ts';
+
+export interface Figure {
+  scenario: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+  ratioToHealth: number;
+  /** PostgreSQL: requests/s over pgbench TPC-B's transactions/s in the same run. */
+  ratioToPgbench?: number;
+  /**
+   * The service process's own CPU time (user + system) per request, in µs: what a request costs
+   * the service wherever its clients run. On this 2-vCPU machine the load generator and the
+   * stream readers take CPU the service would otherwise have, so requests/s alone would charge
+   * their work to it. Absent where /proc is not there.
+   */
+  serviceCpuUsPerRequest?: number;
+  /**
+   * PostgreSQL on this machine: its processes' CPU time per request, in µs (beside pgbench's
+   * per transaction): with the service's, where a request's CPU goes. Absent for a remote server.
+   */
+  postgresCpuUsPerRequest?: number;
+}
+
+/** The reference server, answering with what the service answers to a POST of `path`. */
+async function referenceProcess(env: Record<string, string>, path: string) {
+  const service = await startServiceProcess(env);
+  let answer: string;
+  try {
+    answer = JSON.stringify(await post(`${service.url}${path}`, dealBody(1)));
+  } finally {
+    await service.stop();
+  }
+  return startServiceProcess({ REFERENCE_BODY: answer }, [], 'bench/reference-server.ts');
+}
+
+/**
+ * Measures one scenario whose data is to serve `expected` requests. Answers its figure (the
+ * ratios are set once every scenario has run) and its mean requests/s as autocannon gave it.
+ */
+export async function measure(
+  scenario: Scenario,
+  options: Options,
+  env: Record<string, string>,
+  expected: number,
+): Promise<{ figure: Figure; rps: number }> {
+  // A fresh service per scenario, so one scenario's data does not slow the next.
+  const service = scenario.reference
+    ? await referenceProcess(env, scenario.reference)
+    : await startServiceProcess({ ...env, ...scenario.env });
+  try {
+    if (!scenario.reference) await post(`${service.url}/demo/reset`);
+    const request = await scenario.prepare(service.url, expected);
+    const side = await scenario.alongside?.(service.url);
+    const cpuBefore = cpuMsOf(service.child.pid);
+    const postgresBefore = options.store === 'postgres' ? postgresCpuMs() : undefined;
+    let cpuAfter: number | undefined;
+    let postgresAfter: number | undefined;
+    let result: autocannon.Result;
+    try {
+      result = await autocannon({
+        url: service.url,
+        connections: options.connections,
+        duration: options.duration,
+        ...request,
+      });
+      cpuAfter = cpuMsOf(service.child.pid);
+      postgresAfter = postgresBefore === undefined ? undefined : postgresCpuMs();
+    } finally {
+      // Read for a moment more, so that the last events sold reach every client.
+      if (side) await new Promise((resolve) => setTimeout(resolve, 500));
+      const report = await side?.stop();
+      if (report) console.log(`${scenario.name}: ${report}`);
+    }
+    const rps = result.requests.average;
+    const figure: Figure = {
+      scenario: scenario.name,
+      requestsPerSecond: Math.round(rps),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      requests: result.requests.total,
+      errors: result.errors + result.timeouts + result.non2xx,
+      ratioToHealth: 0,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+        ? { serviceCpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
+        : {}),
+      ...(postgresBefore !== undefined && postgresAfter !== undefined && result.requests.total > 0
+        ? { postgresCpuUsPerRequest: Math.round(((postgresAfter - postgresBefore) * 1000) / result.requests.total) }
+        : {}),
+    };
+    return { figure, rps };
+  } finally {
+    await service.stop();
+  }
+}

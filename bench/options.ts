@@ -1,0 +1,50 @@
+// The bench's command line (bench/run.ts lists the options) and the store it names: the
+// service's environment for that store, and where the PostgreSQL server is.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Options {
+  store: 'memory' | 'postgres' | 'pglite';
+  duration: number;
+  connections: number;
+  smoke: boolean;
+  out?: string;
+  only?: string;
+}
+
+export function parseOptions(argv: string[]): Options {
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--store') options.store = value() as Options['store'];
+    else if (arg === '--duration') options.duration = Number(value());
+    else if (arg === '--connections') options.connections = Number(value());
+    else if (arg === '--smoke') options.smoke = true;
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--only') options.only = value();
+    else throw new Error(`unknown option ${arg}`);
+  }
+  if (!['memory', 'postgres', 'pglite'].includes(options.store))
+    throw new Error('--store is memory, postgres or pglite');
+  if (options.smoke) options.duration = 1;
+  return options;
+}
+
+export function postgresUrl(): string {
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('--store postgres needs DATABASE_URL (or TEST_DATABASE_URL)');
+  return url;
+}
+
+export function storeEnv(options: Options): Record<string, string> {
+  if (options.store === 'memory') return { DATABASE_URL: '' };
+  if (options.store === 'pglite') return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}` };
+  // As many connections as clients, as pgbench has.
+  return { DATABASE_URL: postgresUrl(), DATABASE_POOL_SIZE: String(Math.max(1, options.connections)) };
+}

@@ -1,0 +1,116 @@
+// What a run reports once every scenario has run: each figure's ratios (to /health, to
+// pgbench), the costs of the features a request may pay for, the table, the JSON, and the
+// verdict in the exit code.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BUDGET, PGBENCH_GOALS } from './goals.ts';
+import type { Figure } from './measure.ts';
+import type { Options } from './options.ts';
+import type { PgbenchFigure } from './pgbench.ts';
+import { STREAM_CLIENTS } from './scenarios.ts';
+import { PREFIX } from './setup.ts';
+
+/**
+ * Sets every figure's ratios and answers the /health baseline they are to: the mean of the first
+ * and the last row, /health measured before and after the rest.
+ */
+export function setRatios(figures: Figure[], pgbench: PgbenchFigure | undefined): number {
+  const baseline = (figures[0].requestsPerSecond + figures[figures.length - 1].requestsPerSecond) / 2;
+  for (const f of figures) {
+    f.ratioToHealth = Math.round((f.requestsPerSecond / baseline) * 100) / 100;
+    if (pgbench) f.ratioToPgbench = Math.round((f.requestsPerSecond / pgbench.transactionsPerSecond) * 100) / 100;
+  }
+  return baseline;
+}
+
+/** Features every request may pay for, each beside what it adds to (same run). */
+export function costsOf(figures: Figure[]) {
+  const rps = (name: string) => figures.find((f) => f.scenario === name)?.requestsPerSecond ?? 0;
+  const ratio = (name: string, base: string) => (rps(base) ? Math.round((rps(name) / rps(base)) * 100) / 100 : 0);
+  const cpu = (name: string) => figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest ?? 0;
+  const cpuRatio = (name: string, base: string) => (cpu(base) ? Math.round((cpu(name) / cpu(base)) * 100) / 100 : 0);
+  return {
+    keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
+    ifMatchAdvanceToAdvance: ratio(
+      `POST ${PREFIX}/deals/{id}/advance with If-Match`,
+      `POST ${PREFIX}/deals/{id}/advance`,
+    ),
+    loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
+    streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
+    /** The same by the service's CPU per sell (plain / with the clients): its capacity kept. */
+    streamedSellCpuToSell: cpuRatio(
+      `POST ${PREFIX}/sell`,
+      `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    ),
+  };
+}
+
+export type Costs = ReturnType<typeof costsOf>;
+
+/** The figures as a table, then the costs in a line with their goals. */
+export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined, costs: Costs): void {
+  console.table(
+    figures.map((f) => ({
+      scenario: f.scenario,
+      'req/s': f.requestsPerSecond,
+      'p50 ms': f.p50Ms,
+      'p99 ms': f.p99Ms,
+      errors: f.errors,
+      'vs /health': f.ratioToHealth,
+      'service µs/req': f.serviceCpuUsPerRequest ?? '',
+      ...(pgbench
+        ? {
+            'postgres µs/req': f.postgresCpuUsPerRequest ?? '',
+            'vs pgbench': f.ratioToPgbench,
+            goal: PGBENCH_GOALS[f.scenario] ? `≥ ${PGBENCH_GOALS[f.scenario]}` : '',
+          }
+        : { budget: BUDGET[f.scenario] ? `≥ ${BUDGET[f.scenario]}` : '' }),
+    })),
+  );
+  console.log(
+    `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); advance with If-Match / advance: ${costs.ifMatchAdvanceToAdvance} (goal ≥ 0.95); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
+      `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
+      `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9)`,
+  );
+}
+
+/** The run as JSON: where --out says, else bench/results/latest-<store>[-smoke].json. */
+export function writeReport(
+  options: Options,
+  figures: Figure[],
+  costs: Costs,
+  baseline: number,
+  pgbench: PgbenchFigure | undefined,
+): void {
+  const report = {
+    costs,
+    takenAt: new Date().toISOString(),
+    store: options.store,
+    durationSeconds: options.duration,
+    connections: options.connections,
+    node: process.version,
+    /** Ratios are to the mean of the two /health runs, the first and the last. */
+    healthBaseline: Math.round(baseline),
+    ...(pgbench ? { pgbench } : {}),
+    figures,
+  };
+  const out = options.out ?? `bench/results/latest-${options.store}${options.smoke ? '-smoke' : ''}.json`;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`figures written to ${out}`);
+}
+
+/** Exit code 1 on errors in any scenario or, in memory and not a smoke run, on a missed budget. */
+export function verdict(options: Options, figures: Figure[]): void {
+  const errors = figures.filter((f) => f.errors > 0);
+  if (errors.length > 0) {
+    console.error(`errors in: ${errors.map((f) => `${f.scenario} (${f.errors})`).join(', ')}`);
+    process.exitCode = 1;
+  }
+  if (!options.smoke && options.store === 'memory') {
+    const misses = figures.filter((f) => BUDGET[f.scenario] !== undefined && f.ratioToHealth < BUDGET[f.scenario]);
+    for (const f of misses)
+      console.error(`over budget: ${f.scenario} at ${f.ratioToHealth} of /health (budget ${BUDGET[f.scenario]})`);
+    if (misses.length > 0) process.exitCode = 1;
+  }
+}

@@ -1,0 +1,154 @@
+// The scenarios of `npm run bench`, in the order they run: each names its request, the data it
+// prepares first, and what else it needs (a reference server, an environment, a load beside it).
+// A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
+import type autocannon from 'autocannon';
+import {
+  advances,
+  dealBody,
+  dryRunCloses,
+  inParallel,
+  JSON_HEADERS,
+  one,
+  PREFIX,
+  post,
+  streamClients,
+} from './setup.ts';
+
+export interface Scenario {
+  name: string;
+  /** Work done before measuring; returns the autocannon request options. */
+  prepare(url: string, expected: number): Promise<Partial<autocannon.Options>>;
+  /**
+   * Measured against bench/reference-server.ts instead of the service: bare Fastify that parses
+   * and validates the body and stringifies what the service answered to this path; no gate.
+   */
+  reference?: string;
+  /** Extra environment of the service for this scenario (e.g. the request log on). */
+  env?: Record<string, string>;
+  /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
+  alongside?(url: string): Promise<{ stop(): Promise<string> }>;
+}
+
+export const STREAM_CLIENTS = 100;
+
+/** The machine's ceiling for a POST whose answer is what `path` answers. */
+export const ceiling = (path: string, answer: string): Scenario => ({
+  name: `POST ceiling: parse, validate, stringify ${answer}`,
+  reference: path,
+  prepare: async () => one({ method: 'POST', path: '/reference', headers: JSON_HEADERS, body: dealBody(1) }),
+});
+
+export const HEALTH = 'GET /health';
+
+export const SCENARIOS: Scenario[] = [
+  { name: HEALTH, prepare: async () => one({ method: 'GET', path: '/health' }) },
+  {
+    name: `GET ${PREFIX}/deals/{id}`,
+    prepare: async (url) => {
+      const deal = await post(`${url}${PREFIX}/deals`, dealBody(0));
+      return one({ method: 'GET', path: `${PREFIX}/deals/${deal.id}` });
+    },
+  },
+  {
+    name: `POST ${PREFIX}/deals`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/deals`, headers: JSON_HEADERS, body: dealBody(1) }),
+  },
+  ceiling(`${PREFIX}/deals`, "a created deal's bytes"),
+  {
+    name: `POST ${PREFIX}/deals/{id}/advance`,
+    prepare: (url, expected) => advances(url, expected, false),
+  },
+  {
+    // Issue 12: the same advances, each naming the version it expects (If-Match, D-47); goal:
+    // at least 0.95 of the plain advance row (costs.ifMatchAdvanceToAdvance).
+    name: `POST ${PREFIX}/deals/{id}/advance with If-Match`,
+    prepare: (url, expected) => advances(url, expected, true),
+  },
+  {
+    name: `POST ${PREFIX}/sell`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+  },
+  {
+    // Every request a new key (a first attempt, not a replay): what a client that always sends a
+    // key pays. autocannon writes a fresh id into each request ([<id>]); so that the client does
+    // the same work in both, the twin row sends the same id in a header the service ignores, and
+    // the cost is the ratio of the two (goal: at least 0.85).
+    name: `POST ${PREFIX}/sell with Idempotency-Key`,
+    prepare: async () => ({
+      idReplacement: true,
+      requests: [
+        {
+          method: 'POST',
+          path: `${PREFIX}/sell`,
+          headers: { ...JSON_HEADERS, 'idempotency-key': 'bench-[<id>]' },
+          body: dealBody(2),
+        },
+      ],
+    }),
+  },
+  {
+    name: `POST ${PREFIX}/sell with an unused id header`,
+    prepare: async () => ({
+      idReplacement: true,
+      requests: [
+        {
+          method: 'POST',
+          path: `${PREFIX}/sell`,
+          headers: { ...JSON_HEADERS, 'x-bench-id': 'bench-[<id>]' },
+          body: dealBody(2),
+        },
+      ],
+    }),
+  },
+  {
+    // Issue 11: 100 clients on the event stream, each reading every event, must not slow the
+    // sell by more than 10% (ratio to the plain sell row above, in `costs`).
+    name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+    alongside: (url) => streamClients(url, STREAM_CLIENTS),
+  },
+  {
+    // The one-line request log of `npm start` (LOG_LEVEL=info), written to /dev/null: its own
+    // cost, beside the plain sell (measured with the log at warn, as every other row).
+    name: `POST ${PREFIX}/sell, request log on`,
+    env: { LOG_LEVEL: 'info', BENCH_STDOUT: 'ignore' },
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+  },
+  ceiling(`${PREFIX}/sell`, "a sold deal's bytes"),
+  {
+    name: 'POST /closers/gigs/{id}/claim',
+    prepare: async (url, expected) => {
+      // One open gig per claim: deals whose closer role calls for a human escalate at meeting.
+      const mandate = { staffing: { closer: 'human' } };
+      const gigs = await inParallel(
+        expected,
+        async (i) => (await post(`${url}${PREFIX}/sell`, dealBody(i, mandate))).gig.id,
+      );
+      let n = 0;
+      return {
+        // Never more claims than open gigs (a second claim of a gig is a 409), however fast.
+        amount: gigs.length,
+        requests: [
+          {
+            method: 'POST',
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ closerId: 'closer_0001' }),
+            setupRequest: (request: any) => {
+              request.path = `/closers/gigs/${gigs[n++ % gigs.length]}/claim`;
+              return request;
+            },
+          },
+        ],
+      };
+    },
+  },
+  {
+    // Last of the demo rows, so that the rows before it run as they did before it existed.
+    name: `POST ${PREFIX}/deals/{id}/advance?dryRun=true (a close)`,
+    prepare: (url) => dryRunCloses(url),
+  },
+  {
+    name: 'GET /deals?stage=negotiation (ROOT)',
+    prepare: async () => one({ method: 'GET', path: '/deals?stage=negotiation' }),
+  },
+];
