@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The project's command line (`npx sales-pipeline-gate ...` from a clone after npm ci): the
-// compiled src/cli.ts (dist/cli.js), built first when missing or stale, as `npm start` does.
+// compiled src/cli.ts (dist/cli.js), built first when missing or stale, as `npm start` does. On
+// Node 22 or later: npx puts the project's Node first on the PATH, and run with an older `node`
+// it runs itself again on the project's (scripts/runtime.mjs).
 import { ensureBuilt } from '../scripts/build.mjs';
+import { onSupportedNode } from '../scripts/runtime.mjs';
 
+await onSupportedNode();
 try {
   await ensureBuilt();
   process.setSourceMapsEnabled(true);

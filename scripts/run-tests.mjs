@@ -4,13 +4,17 @@
 // line is `N passed, N failed, N skipped`, a form CI readers of node's runner recognise; there
 // failed counts failed tests and suites, skipped counts skipped tests and suites (a skipped
 // PostgreSQL suite must not read as nothing skipped). The exit code is the runner's.
-// Node 20's runner does not expand globs itself, so the files are listed here.
+// On Node 22 or later: `npm test` runs it on the project's Node, and `node scripts/run-tests.mjs`
+// on an older one runs itself again there (scripts/runtime.mjs); the runner and every process a
+// test starts are that Node (process.execPath). The files are listed here, not globbed by the
+// runner, so that `npm test -- <files>` and the whole suite take the same path.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.mjs';
+import { onSupportedNode } from './runtime.mjs';
 
 function find(dir) {
   let found = [];
@@ -22,6 +26,7 @@ function find(dir) {
   return found;
 }
 
+await onSupportedNode();
 // The tests that start `npm start`'s process run the build: made once here, before they race.
 await ensureBuilt();
 
