@@ -4239,18 +4239,21 @@ export interface operations {
                     mandate?: {
                         staffing?: {
                             setter?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
                                 };
                             };
                             closer?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
                                 };
                             };
                             nurturer?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
@@ -4637,18 +4640,21 @@ export interface operations {
                     mandate?: {
                         staffing?: {
                             setter?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
                                 };
                             };
                             closer?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
                                 };
                             };
                             nurturer?: "agent" | "human" | {
+                                /** @description a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition */
                                 humanIf: {
                                     minDealSizeUsd?: number;
                                     signals?: string[];
@@ -6952,7 +6958,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description where each event is POSTed: an http or https URL whose host is not, and does not resolve to, a loopback, private or link-local address */
+                    /**
+                     * Format: uri
+                     * @description where each event is POSTed: an http or https URL whose host is not, and does not resolve to, a loopback, private or link-local address
+                     */
                     url: string;
                     /** @description the event types to receive; absent: every type */
                     types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];

@@ -124,30 +124,53 @@ const errorResponse = (status: number) => ({
   content: { 'application/json': { schema: ERROR_REF } },
 });
 
-/** Every operation on what a 201 or a gig answer names, as OpenAPI links. */
+/** The words a link says when it holds for one shape of an answer that may be several (D-11). */
+const WHEN_DEAL = ' (when the answer is the Deal)';
+const WHEN_ESCALATED = ' (when the answer is the escalation)';
+
+/**
+ * Every operation on what a 201 or a gig answer names, as OpenAPI links. Each runtime expression
+ * names an id in the body (`Location` is a path, not an id). Where the answer may be the Deal or
+ * the escalation, a link holds for one of the two, and its description says which: a gig only
+ * where the answer is sure to carry one (the escalation, a gig's outcome), never on a plain Deal
+ * or a dry run.
+ */
 function links(): Record<string, Record<string, Record<string, Json>>> {
-  const onDeal = (id: string) => ({
-    getDeal: { operationId: 'getDeal', parameters: { id }, description: 'Read the deal' },
-    advanceDeal: { operationId: 'advanceDeal', parameters: { id }, description: 'Propose its next move' },
-    reportSignals: { operationId: 'reportSignals', parameters: { id }, description: 'Report signals on it' },
-    getSettlement: { operationId: 'getSettlement', parameters: { id }, description: 'Its settlement, once won' },
+  const link = (operationId: string, id: string, description: string) => ({
+    operationId,
+    parameters: { id },
+    description,
   });
-  const onGig = (id: string) => ({
-    getGig: { operationId: 'getGig', parameters: { id }, description: 'Read the gig' },
-    claimGig: { operationId: 'claimGig', parameters: { id }, description: 'Claim it for a closer' },
-    advanceGig: { operationId: 'advanceGig', parameters: { id }, description: 'Propose a move of its deal' },
-    releaseGig: { operationId: 'releaseGig', parameters: { id }, description: 'Withdraw it' },
+  const onDeal = (id: string) => ({
+    getDeal: link('getDeal', id, 'Read the deal'),
+    advanceDeal: link('advanceDeal', id, 'Propose its next move'),
+    reportSignals: link('reportSignals', id, 'Report signals on it'),
+    getSettlement: link('getSettlement', id, 'Its settlement, once won'),
+  });
+  const onGig = (id: string, when = '') => ({
+    getGig: link('getGig', id, `Read the gig${when}`),
+    claimGig: link('claimGig', id, `Claim it for a closer${when}`),
+    advanceGig: link('advanceGig', id, `Propose a move of its deal${when}`),
+    releaseGig: link('releaseGig', id, `Withdraw it${when}`),
   });
   return {
     createDeal: { 201: onDeal('$response.body#/id') },
     reengageDeal: { 201: onDeal('$response.body#/id') },
-    sell: { 201: { ...onDeal('$response.header.Location'), ...onGig('$response.body#/gig/id') } },
-    advanceDeal: { 200: onGig('$response.body#/gig/id') },
-    enrolCloser: {
+    sell: {
       201: {
-        getCloser: { operationId: 'getCloser', parameters: { id: '$response.body#/id' }, description: 'Read it' },
+        getDeal: link('getDeal', '$response.body#/id', `Read the deal${WHEN_DEAL}`),
+        getSettlement: link('getSettlement', '$response.body#/id', `Its settlement, once won${WHEN_DEAL}`),
+        getEscalatedDeal: link('getDeal', '$response.body#/deal/id', `Read the deal${WHEN_ESCALATED}`),
+        deescalateDeal: link(
+          'deescalateDeal',
+          '$response.body#/deal/id',
+          `Take it off the human track${WHEN_ESCALATED}`,
+        ),
+        ...onGig('$response.body#/gig/id', WHEN_ESCALATED),
       },
     },
+    advanceDeal: { 200: onGig('$response.body#/gig/id', WHEN_ESCALATED) },
+    enrolCloser: { 201: { getCloser: link('getCloser', '$response.body#/id', 'Read it') } },
     claimGig: { 200: onGig('$response.body#/gig/id') },
   };
 }
@@ -276,7 +299,8 @@ function completeOperation(
     name: 'x-request-id',
     in: 'header',
     required: false,
-    schema: { type: 'string', maxLength: 128 },
+    // Any value is taken, never refused: the schema bounds none (D-38, src/http/request-id.ts).
+    schema: { type: 'string' },
     description:
       'Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id.',
   });

@@ -8,6 +8,11 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 
 /** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
 export const DOMAIN_VALIDATED = 'x-domain-validated';
+/**
+ * What a value that does not match a node's `pattern` is told, in words rather than as the
+ * pattern (src/schemas/validate.ts): `if-match: must be one quoted version, …`.
+ */
+export const PATTERN_WORDS = 'x-pattern-words';
 /** Marks a body that may be absent altogether (an empty POST). */
 export const OPTIONAL_BODY = 'x-optional-body';
 
@@ -59,6 +64,7 @@ export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(
     Type.String({
       pattern: IF_MATCH_PATTERN,
+      [PATTERN_WORDS]: 'must be one quoted version (1 or more), like "3", or *: not a list, not a weak W/"3"',
       description:
         'the version of the deal this move was decided on (its `ETag`, quoted): if the deal is at another version now, 412 PRECONDITION_FAILED and nothing changes; `*` accepts any version',
       examples: ['"3"'],

@@ -29,12 +29,22 @@ const StaffingRuleSchema = Type.Union([
   Type.Literal('human'),
   Type.Object(
     {
+      // D-100: at least one condition; signals as D-105 names them (the pattern, at most 32; an
+      // empty list is taken). The domain checks it all, its problems 422 MANDATE_OUT_OF_BOUNDS
+      // (D-20): the schema states the same bounds, it does not check them first.
       humanIf: Type.Object(
         {
-          minDealSizeUsd: Type.Optional(Type.Number({ minimum: 0 })),
-          signals: Type.Optional(Type.Array(Type.String())),
+          minDealSizeUsd: Type.Optional(Type.Number({ minimum: 0, maximum: PLATFORM.maxDealSizeUsd })),
+          signals: Type.Optional(
+            Type.Array(Type.String({ pattern: SIGNAL_PATTERN.source }), { maxItems: MAX_SIGNALS_PER_CALL }),
+          ),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description:
+            'a human when the list value is at least minDealSizeUsd or the deal carries one of signals; at least one condition',
+        },
       ),
     },
     { additionalProperties: false },

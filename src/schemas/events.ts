@@ -2,7 +2,7 @@
 // generated from the contract gets `data` typed by `type`.
 import { type TSchema, Type } from '@sinclair/typebox';
 import { PUBLIC_EVENT_TYPES } from '../domain/public-events.ts';
-import { RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
+import { PATTERN_WORDS, RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
 import { DealSchema } from './deal.ts';
 import { DEAL_EXAMPLE } from './examples.ts';
 import { CloserSchema, GigSchema } from './marketplace.ts';
@@ -138,6 +138,7 @@ export const EventStreamHeaders = Type.Object({
   'last-event-id': Type.Optional(
     Type.String({
       pattern: LAST_EVENT_ID_PATTERN,
+      [PATTERN_WORDS]: 'must be a non-negative integer (a seq)',
       description:
         'resume after this seq (the `id:` of the last event received; browsers send it when they reconnect); wins over `?after=`',
       examples: ['42'],

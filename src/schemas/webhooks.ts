@@ -9,9 +9,12 @@ export const MAX_WEBHOOK_URL = 2000;
 
 export const WebhookBody = Type.Object(
   {
+    // The url's form is checked where its address is (src/service/webhooks/url-check.ts, answered
+    // 400 INVALID_BODY `url: is not a URL`); `format` states it, Ajv does not check it again.
     url: Type.String({
       minLength: 1,
       maxLength: MAX_WEBHOOK_URL,
+      format: 'uri',
       description:
         'where each event is POSTed: an http or https URL whose host is not, and does not resolve to, a loopback, private or link-local address',
     }),

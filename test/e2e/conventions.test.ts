@@ -556,6 +556,48 @@ describe('conventions: an unknown query parameter on any demo route → 400 INVA
   });
 });
 
+describe('conventions: a malformed header is refused in its own words (D-47, D-41)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  /** The one violation of a 400 INVALID_HEADER, which the error's words carry too. */
+  function headerViolation(answer: Answer): string {
+    assertCatalogue(typed(answer), 400, ['INVALID_HEADER']);
+    const body = answer.body as { error: string; violations: string[] };
+    assert.equal(body.violations.length, 1, JSON.stringify(body));
+    assert.ok(body.error.includes(body.violations[0]), JSON.stringify(body));
+    return body.violations[0];
+  }
+
+  it('If-Match that is not one quoted version or * → 400 INVALID_HEADER saying so, not a seq', async () => {
+    const deal = await createDeal(t);
+    const { gig } = await openCloserGig(t);
+    for (const bad of ['1', '"0"', 'W/"1"', '"1", "2"', '""', '"abc"', '**']) {
+      for (const path of [`${t.prefix}/deals/${deal.id}/advance`, `/closers/gigs/${gig.id}/claim`]) {
+        const violation = headerViolation(
+          await t.post(path, path.endsWith('/claim') ? { closerId: ADA } : undefined, { 'if-match': bad }),
+        );
+        const what = `${path} If-Match ${bad}: ${violation}`;
+        assert.match(violation, /^if-match: /, what);
+        assert.match(violation, /quoted version/, what);
+        assert.match(violation, /"3"/, what);
+        assert.match(violation, /\*/, what);
+        assert.doesNotMatch(violation, /seq|non-negative integer|pattern/, what);
+      }
+    }
+  });
+
+  it('Last-Event-ID that is not a seq → 400 INVALID_HEADER saying it must be a seq', async () => {
+    for (const bad of ['garbage', '-3', '1e3']) {
+      const violation = headerViolation(await t.raw('GET', '/events/stream', undefined, { 'last-event-id': bad }));
+      assert.equal(violation, 'last-event-id: must be a non-negative integer (a seq)', bad);
+    }
+  });
+});
+
 describe('conventions: a path id of any shape names nothing: 404 (D-5)', () => {
   let t: TestServer;
   before(async () => {

@@ -97,6 +97,29 @@ function decodes(path: string): boolean {
   }
 }
 
+/** A JSON pointer's token: `~` and `/` escaped (RFC 6901). */
+export const pointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * Validators of the schemas a served contract declares, by JSON pointer (a request body's, a
+ * parameter's), with formats checked as the response check does: to hold what the contract says
+ * a request may be to what the service accepts.
+ */
+export function contractSchemas(contract: object): (pointer: string) => ValidateFunction {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema(contract, 'contract');
+  const compiled = new Map<string, ValidateFunction>();
+  return (pointer) => {
+    let validate = compiled.get(pointer);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `contract#${pointer}` });
+      compiled.set(pointer, validate);
+    }
+    return validate;
+  };
+}
+
 const checkers = new Map<string, Promise<Checker | undefined>>();
 
 /** The checker of the service at baseUrl (its contract read once). */

@@ -59,6 +59,7 @@ const ACCEPT = 'application/json, text/event-stream';
 const McpHeaders = {
   ...Type.Object({
     accept: Type.String({
+      pattern: '^(?=.*application/json)(?=.*text/event-stream)',
       description: `must list both application/json and text/event-stream, e.g. \`${ACCEPT}\` (406 otherwise)`,
       examples: [ACCEPT],
     }),
