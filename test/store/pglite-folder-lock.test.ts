@@ -1,13 +1,16 @@
 // One process per PGlite folder (D-45). Before the lock, a second process started on the same
 // folder ran beside the first and both wrote its files (duplicate primary keys, gigs paid twice,
 // acknowledged writes lost). Now the second refuses to start, naming the folder and the holder;
-// a lock left by a killed process is taken over, with the data it had acknowledged intact.
+// a lock left by a killed process is taken over, with the data it had acknowledged intact, also
+// while the killed process is a zombie its parent has not reaped yet (D-204).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { FolderInUseError, LOCK_FILE, lockFolder } from '../../src/store/pglite/folder-lock.ts';
 import { type Instance, killInstance, startInstance, startOnFolder } from '../support/instances.ts';
 
@@ -24,6 +27,28 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('exit', resolve));
   return child.pid as number;
+}
+
+const FOLDER_LOCK = fileURLToPath(new URL('../../src/store/pglite/folder-lock.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A process's state letter from /proc/<pid>/stat (`Z`: a zombie), or undefined once it is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Polls (bounded) until `check` holds. */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  assert.fail(`timed out waiting until ${what}`);
 }
 
 describe('a PGlite folder is one process’s (D-45)', () => {
@@ -54,6 +79,45 @@ describe('a PGlite folder is one process’s (D-45)', () => {
       const lock = await lockFolder(dir);
       assert.equal(JSON.parse(await readFile(path, 'utf8')).pid, process.pid);
       await lock.release();
+    }
+  });
+
+  // A zombie: a process that has exited (killed) and whose parent has not yet reaped it (waited
+  // for it). Its pid still answers kill(pid, 0), but it runs nothing and holds no file: its lock
+  // is stale. To keep one, the holder is started by `sh`, which then execs `sleep`: the holder's
+  // parent is then a sleep, which never waits for a child.
+  it('a lock whose holder was killed and is a zombie not yet reaped is taken over (D-204)', {
+    skip: process.platform === 'linux' ? false : 'zombies are told from /proc, on Linux only',
+  }, async () => {
+    const dir = await folder();
+    const path = join(dir, LOCK_FILE);
+    const holder = `import(${JSON.stringify(FOLDER_LOCK)}).then((m) => m.lockFolder(process.env.LOCK_DIR)).then(() => setInterval(() => {}, 1000));`;
+    const parent = spawn('sh', ['-c', '"$0" --import tsx -e "$HOLDER" & exec sleep 120', process.execPath], {
+      env: { ...process.env, HOLDER: holder, LOCK_DIR: dir },
+      stdio: 'ignore',
+    });
+    try {
+      let pid = 0;
+      await until('the holder has written the lock', async () => {
+        try {
+          pid = JSON.parse(await readFile(path, 'utf8')).pid;
+          return Number.isInteger(pid) && pid > 0;
+        } catch {
+          return false;
+        }
+      });
+      assert.notEqual(pid, parent.pid, 'the holder is a child of the parent, not the parent');
+      process.kill(pid, 'SIGKILL');
+      await until(`process ${pid} is a zombie`, () => stateOf(pid) === 'Z');
+      // Still there for kill(pid, 0): what made the lock look held.
+      assert.doesNotThrow(() => process.kill(pid, 0));
+
+      const lock = await lockFolder(dir);
+      assert.equal(JSON.parse(await readFile(path, 'utf8')).pid, process.pid);
+      assert.equal(stateOf(pid), 'Z', 'the holder was still a zombie when its lock was taken over');
+      await lock.release();
+    } finally {
+      parent.kill('SIGKILL'); // its zombie child goes to init, which reaps it
     }
   });
 

@@ -2,7 +2,9 @@
 // arbitrate, so a second process on the same folder would write the same files and corrupt them.
 // The folder is claimed with a lock file created exclusively (O_EXCL: one creator wins); it
 // names its holder's pid and, on Linux, the holder's start time, so that a lock left by a killed
-// process is told from a live one even when the pid has been reused, and taken over.
+// process is told from a live one even when the pid has been reused, and taken over. A killed
+// holder that is still a zombie (exited, not yet reaped by its parent: its pid still answers
+// kill(pid, 0)) holds nothing either, and is told apart on Linux by its state (D-204).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { link, open, readFile, rename, rm } from 'node:fs/promises';
@@ -17,12 +19,20 @@ interface Holder {
   since: string;
 }
 
-/** A process's start time from /proc, or undefined where there is no /proc. */
-function startTicksOf(pid: number): string | undefined {
+interface ProcStat {
+  /** `R`, `S`, `D`, …; `Z` a zombie, `X` dead: exited, its files closed. */
+  state: string;
+  /** Its start time in clock ticks since boot. */
+  startTicks: string;
+}
+
+/** A process's state and start time from /proc/<pid>/stat, or undefined where there is no /proc. */
+function procStat(pid: number): ProcStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: fields are counted after its ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], startTicks: fields[19] };
   } catch {
     return undefined;
   }
@@ -35,9 +45,13 @@ function alive(holder: Holder): boolean {
     // EPERM: it exists but belongs to another user, so it is alive.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  // The pid is in use: by the holder, unless it was reused by a process started since.
-  const now = startTicksOf(holder.pid);
-  return holder.startTicks === undefined || now === undefined || now === holder.startTicks;
+  // The pid is in use: by the holder, unless it was reused by a process started since, or the
+  // holder has exited and waits as a zombie for its parent to reap it (D-204). Without /proc
+  // (macOS, Windows) neither can be told, and the holder is taken to be alive.
+  const now = procStat(holder.pid);
+  if (now === undefined) return true;
+  if (now.state === 'Z' || now.state === 'X') return false;
+  return holder.startTicks === undefined || now.startTicks === holder.startTicks;
 }
 
 async function readHolder(path: string): Promise<Holder | undefined> {
@@ -68,7 +82,11 @@ export interface FolderLock {
 /** Claims `folder` for this process, or throws FolderInUseError naming the live holder. */
 export async function lockFolder(folder: string): Promise<FolderLock> {
   const path = join(folder, LOCK_FILE);
-  const me: Holder = { pid: process.pid, startTicks: startTicksOf(process.pid), since: new Date().toISOString() };
+  const me: Holder = {
+    pid: process.pid,
+    startTicks: procStat(process.pid)?.startTicks,
+    since: new Date().toISOString(),
+  };
   // Bounded: each turn either creates the file, finds a live holder, or clears a stale one.
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
