@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { startServer } from '../src/server.ts';
-import { PipelineService } from '../src/service/pipeline-service.ts';
+import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { createStore } from '../src/store/create-store.ts';
 import type { Store } from '../src/store/store.ts';
 
@@ -93,8 +93,8 @@ async function main() {
   };
   const databaseUrlUsed = databaseUrl();
   const store: Store = await createStore(databaseUrlUsed);
-  const service = new PipelineService(store, { now: () => Date.now() }, { claimTtlHours: 72 });
-  await service.reset();
+  const service = createPipelineService(store, { now: () => Date.now() }, { claimTtlHours: 72 });
+  await service.run(service.platform.reset());
 
   const before = heap();
   const loadStart = performance.now();
@@ -105,12 +105,15 @@ async function main() {
     Array.from({ length: width }, async () => {
       while (next < THROUGH_SERVICE) {
         const i = next++;
-        const created = await service.createDeal({
-          account: { name: `Scale Fictional ${i}`, ...account },
-          listValueUsd: 1_000 + (i % 90_000),
-        });
+        const created = await service.run(
+          service.deals.createDeal({
+            account: { name: `Scale Fictional ${i}`, ...account },
+            listValueUsd: 1_000 + (i % 90_000),
+          }),
+        );
         if (!created.ok) throw new Error(created.refusal.message);
-        if (i % 10 === 0) for (let s = 0; s < 4; s++) await service.advanceDeal(created.value.id, {});
+        if (i % 10 === 0)
+          for (let s = 0; s < 4; s++) await service.run(service.deals.advanceDeal(created.value.id, {}));
       }
     }),
   );
@@ -145,7 +148,7 @@ async function main() {
   const ticks: number[] = [];
   for (let i = -5; i < 50; i++) {
     const start = performance.now();
-    await service.runTimers();
+    await service.platform.runTimers();
     if (i >= 0) ticks.push(performance.now() - start);
   }
   ticks.sort((a, b) => a - b);
@@ -159,16 +162,18 @@ async function main() {
   // far behind; the platform's time never goes back within one), past any stall timeout, beside
   // the others; the longest time the event loop went without turning while the run went on,
   // measured by a setImmediate chain.
-  const past = new PipelineService(store, { now: () => Date.now() - 400 * 24 * 3_600_000 }, { claimTtlHours: 72 });
+  const past = createPipelineService(store, { now: () => Date.now() - 400 * 24 * 3_600_000 }, { claimTtlHours: 72 });
   let made = 0;
   await Promise.all(
     Array.from({ length: width }, async () => {
       while (made < DUE) {
         const i = made++;
-        const created = await past.createDeal({
-          account: { name: `Due Fictional ${i}`, ...account },
-          listValueUsd: 5_000,
-        });
+        const created = await past.run(
+          past.deals.createDeal({
+            account: { name: `Due Fictional ${i}`, ...account },
+            listValueUsd: 5_000,
+          }),
+        );
         if (!created.ok) throw new Error(created.refusal.message);
       }
     }),
@@ -192,7 +197,7 @@ async function main() {
   gcs.observe({ entryTypes: ['gc'] });
   setImmediate(turn);
   const dueStart = performance.now();
-  const fired = await service.runTimers();
+  const fired = await service.platform.runTimers();
   const dueMs = ms(dueStart);
   turning = false;
   await new Promise((resolve) => setImmediate(resolve));
@@ -212,7 +217,7 @@ async function main() {
     return;
   }
   const resetStart = performance.now();
-  await service.reset();
+  await service.run(service.platform.reset());
   figures.resetMs = ms(resetStart);
   await store.close();
 

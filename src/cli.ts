@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { COMMAND } from './command.ts';
 import { loadConfig } from './config.ts';
 import { createDemoMcpServer, DEMO_TOOLS } from './mcp/demo-server.ts';
-import { PipelineService } from './service/pipeline-service.ts';
+import { createPipelineService } from './service/pipeline-service.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 
 export const USAGE = `Usage: ${COMMAND} <command>
@@ -77,15 +77,15 @@ function usage(io: Io, problem: string): number {
 async function serveStdio(io: Io) {
   const config = loadConfig();
   const store = new MemoryStore();
-  const service = new PipelineService(store, { now: () => Date.now() }, { claimTtlHours: config.claimTtlHours });
-  await service.seedIfEmpty();
+  const service = createPipelineService(store, { now: () => Date.now() }, { claimTtlHours: config.claimTtlHours });
+  await service.platform.seedIfEmpty();
   // The platform timers run as in the live service (claim expiry, unclaimed gigs, stalls).
   if (config.timerIntervalSeconds > 0) {
     let running = false;
     setInterval(() => {
       if (running) return;
       running = true;
-      service
+      service.platform
         .runTimers()
         .catch((error) => io.err(`${COMMAND} mcp: platform timers failed: ${String(error)}`))
         .finally(() => {

@@ -2,12 +2,12 @@
 // interval. main.ts starts one; the end-to-end tests start their own on a free port.
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
+import { WebhookWorker } from './delivery/webhook-worker.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
 import { defaultAllowedHosts } from './http/origin-guard.ts';
 import { RootCatalog } from './public/catalog.ts';
-import { type Clock, PipelineService } from './service/pipeline-service.ts';
-import { WebhookWorker } from './service/webhooks/worker.ts';
+import { type Clock, createPipelineService, type PipelineService } from './service/pipeline-service.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -45,13 +45,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const telemetry = metrics?.telemetry;
   const store =
     options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize, telemetry }));
-  const service = new PipelineService(store, options.clock ?? systemClock, {
+  const service = createPipelineService(store, options.clock ?? systemClock, {
     telemetry,
     claimTtlHours: config.claimTtlHours,
     eventRetentionHours: config.eventRetentionHours,
     webhookAllowPrivate: config.webhookAllowPrivate,
   });
-  await service.seedIfEmpty();
+  await service.platform.seedIfEmpty();
   const catalog = await sandboxCatalog();
   const app = await buildApp({
     service,
@@ -87,7 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (config.timerIntervalSeconds > 0) {
     timer = setInterval(() => {
       if (running) return; // a slow sweep is never run twice at once
-      running = service
+      running = service.platform
         .runTimers()
         .then(
           () => undefined,
@@ -113,7 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     app.log,
   );
-  const stopWaking = service.onCommit(() => webhooks.committed());
+  const stopWaking = service.runner.onCommit(() => webhooks.committed());
   webhooks.start();
 
   return {

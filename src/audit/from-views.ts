@@ -2,7 +2,8 @@
 // the very invariants the tests and the simulation use: USD to integer cents, ISO 8601 to epoch
 // milliseconds. What the API does not show (a deal's stall time, a gig's timer, the internal
 // times) is left out or taken from what it does show; the invariants that need only those are
-// the ones a reader of the API cannot check.
+// the ones a reader of the API cannot check. An amount may come as the text of its digits, when
+// it has more than a double holds (parseJsonExactly, D-205): it is read to the cent.
 import { resolveMandate } from '../domain/mandate.ts';
 import { usdToCents } from '../domain/money.ts';
 import type { ActivityEntry, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
@@ -10,9 +11,27 @@ import type { Settlement } from '../domain/settlement.ts';
 import type { Json } from './read-deployment.ts';
 
 const ms = (text: string) => Date.parse(text);
-const cents = (usd: number) => usdToCents(usd);
-/** An amount as the JSON text carried it: exact digits past 2^53 cents are read as the nearest double. */
-const bigCents = (usd: number) => BigInt(Math.round(usd * 100));
+
+/** USD as the text of a decimal number → integer cents, exactly (half-up past the cent). */
+function centsOfText(text: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) throw new Error(`not an amount: ${JSON.stringify(text)}`);
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  // The digits of whole and fraction, times 10^shift, are the cents.
+  const shift = Number(exponent) + 2 - fraction.length;
+  let cents = BigInt(whole + fraction);
+  if (shift >= 0) cents *= 10n ** BigInt(shift);
+  else {
+    const unit = 10n ** BigInt(-shift);
+    cents = (cents + unit / 2n) / unit;
+  }
+  return sign === '-' ? -cents : cents;
+}
+
+/** An amount bounded by one deal: a number, or (with more digits than a double holds) its text. */
+const cents = (usd: number | string) => (typeof usd === 'string' ? Number(centsOfText(usd)) : usdToCents(usd));
+/** An amount without bound (a closer's gross): exact, from its text past 2^53 cents (D-205). */
+const bigCents = (usd: number | string) => (typeof usd === 'string' ? centsOfText(usd) : BigInt(usdToCents(usd)));
 
 const activity = (entries: Json[]): ActivityEntry[] =>
   entries.map((e) => ({ at: ms(e.at), by: e.by, stage: e.stage, note: e.note }));

@@ -2,8 +2,9 @@
 // gig and closer (with its Register and payout ledger) page by page, following each page's
 // `Link: <…>; rel="next"`; the settlement of every closed-won deal; and the whole event feed,
 // following `nextAfter`. Nothing here writes, and nothing needs more than the public URLs.
+// Numbers are read exactly (D-205): one with more digits than a double holds is kept as its text.
 
-/** The JSON of the API, as it answers (USD amounts, ISO 8601 times). */
+/** The JSON of the API, as it answers (USD amounts, ISO 8601 times; see parseJsonExactly). */
 // biome-ignore lint/suspicious/noExplicitAny: the wire's JSON, read field by field by from-views.ts
 export type Json = Record<string, any>;
 
@@ -26,6 +27,33 @@ export interface ReadOptions {
 
 export class AuditReadError extends Error {}
 
+/** A JSON string (skipped whole, so that no digit inside one is touched), or a JSON number. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Significant digits of a JSON number's text (its mantissa, without leading zeros). */
+function significantDigits(number: string): number {
+  const exponent = number.search(/[eE]/);
+  const mantissa = (exponent === -1 ? number : number.slice(0, exponent)).replace(/[-.]/g, '');
+  return mantissa.replace(/^0+/, '').length;
+}
+
+/**
+ * D-205: JSON.parse, except that a number of more than 15 significant digits, which a double may
+ * not hold exactly, is kept as its text (a string): a closer's gross past 2^53 cents is written
+ * with every digit (D-198) and must be compared to the cent. Node 20 has no reviver that sees a
+ * number's source text, so the text is read here: strings are matched whole, so only numbers
+ * outside strings are quoted. Every other number is parsed as JSON.parse parses it.
+ */
+export function parseJsonExactly(text: string): unknown {
+  let long = false;
+  const quoted = text.replace(TOKEN, (token) => {
+    if (token.charCodeAt(0) === 34 /* " */ || significantDigits(token) <= 15) return token;
+    long = true;
+    return `"${token}"`;
+  });
+  return JSON.parse(long ? quoted : text);
+}
+
 async function getJson(get: typeof fetch, url: string): Promise<{ body: unknown; next?: string }> {
   let answer: Response;
   try {
@@ -37,7 +65,7 @@ async function getJson(get: typeof fetch, url: string): Promise<{ body: unknown;
   if (!answer.ok) throw new AuditReadError(`GET ${url} answered ${answer.status}: ${text.slice(0, 300)}`);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJsonExactly(text);
   } catch {
     throw new AuditReadError(`GET ${url} answered something that is not JSON: ${text.slice(0, 120)}`);
   }

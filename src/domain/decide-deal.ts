@@ -72,7 +72,7 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
 
 export function advanceDeal(state: PipelineState, deal: Deal, proposal: ProposalInput, ctx: DecisionContext): Decision {
   if (isTerminal(deal.stage)) {
-    return reject(refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`));
+    return reject(refuse.terminal(deal));
   }
   if (needsHuman(deal)) return escalate(state, deal, ctx);
 

@@ -26,25 +26,21 @@ export const reject = (refusal: Refusal): Decision => ({ ok: false, refusal });
 
 export function withDeal(state: PipelineState, dealId: string, then: (deal: Deal) => Decision): Decision {
   const deal = state.deals.get(dealId);
-  return deal ? then(deal) : reject(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+  return deal ? then(deal) : reject(refuse.noDeal(dealId));
 }
 
 /** D-7: any move, signal or advance on a terminal deal is 409. */
 export function withLiveDeal(state: PipelineState, dealId: string, then: (deal: Deal) => Decision): Decision {
-  return withDeal(state, dealId, (deal) =>
-    isTerminal(deal.stage)
-      ? reject(refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`))
-      : then(deal),
-  );
+  return withDeal(state, dealId, (deal) => (isTerminal(deal.stage) ? reject(refuse.terminal(deal)) : then(deal)));
 }
 
 export function findGig(state: PipelineState, gigId: string): Gig | Refusal {
-  return state.gigs.get(gigId) ?? refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`);
+  return state.gigs.get(gigId) ?? refuse.noGig(gigId);
 }
 
 export function checkCloser(state: PipelineState, closerId: string | undefined): Refusal | undefined {
   if (closerId === undefined || state.closers.has(closerId)) return undefined;
-  return refuse.notFound('CLOSER_NOT_FOUND', `No closer ${closerId}.`);
+  return refuse.noCloser(closerId);
 }
 
 /** D-14, D-15: gig moves need a claimed gig, proposed by its claimant if a closerId is named. */

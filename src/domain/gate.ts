@@ -26,7 +26,7 @@ export function rule(deal: Deal, proposal: Proposal): GateRuling {
   if (isTerminal(deal.stage)) {
     return {
       ok: false,
-      refusal: refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`),
+      refusal: refuse.terminal(deal),
     };
   }
   if (!isStage(to) || !isLegalMove(deal.stage, to)) {

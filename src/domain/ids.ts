@@ -22,15 +22,40 @@ export function couldBeId(kind: IdKind, id: string): boolean {
 }
 
 /**
- * D-48: the number a dry run gives a record it would create. No id ever has it (numbers start
- * at 1), so the views can answer such an id as null.
+ * D-28: a provisional id, what a decision calls a record it creates before the record has its
+ * number (numbers are taken only once the gate has accepted, and never given back). `deal_9` and
+ * seventeen digits: no sequence reaches that, so it is never a real id. The step that numbers a
+ * unit's records puts the real ids in its place (service/step.ts); a dry run keeps it, and its
+ * answer shows such an id as null (D-48).
  */
-export const PENDING_NUMBER = 0;
+export function isProvisionalId(id: string): boolean {
+  return PROVISIONAL.test(id);
+}
 
-export function isPendingId(id: string): boolean {
-  return (
-    id === formatId('deal', PENDING_NUMBER) ||
-    id === formatId('gig', PENDING_NUMBER) ||
-    id === formatId('closer', PENDING_NUMBER)
-  );
+const PROVISIONAL = /^(deal|gig|closer)_9\d{17}$/;
+
+/** A string with every provisional id in `renames` replaced by its real id. */
+export function renameText(text: string, renames: ReadonlyMap<string, string>): string {
+  let renamed = text;
+  for (const [provisional, id] of renames)
+    if (renamed.includes(provisional)) renamed = renamed.replaceAll(provisional, id);
+  return renamed;
+}
+
+/** A value (records, events, answers: plain data) with every provisional id in `renames` replaced. */
+export function renameIds<T>(value: T, renames: ReadonlyMap<string, string>): T {
+  if (renames.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return renameText(v, renames);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
+    if (v instanceof Set) return new Set([...v].map(walk));
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }

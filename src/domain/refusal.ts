@@ -74,6 +74,13 @@ export const refuse = {
     message,
     current,
   }),
+  /** An id that names no record (D-5): the one way each kind says so. */
+  noDeal: (id: string): Refusal => refuse.notFound('DEAL_NOT_FOUND', `No deal ${id}.`),
+  noGig: (id: string): Refusal => refuse.notFound('GIG_NOT_FOUND', `No gig ${id}.`),
+  noCloser: (id: string): Refusal => refuse.notFound('CLOSER_NOT_FOUND', `No closer ${id}.`),
+  /** D-7: any move, signal or advance on a closed deal. */
+  terminal: (deal: { id: string; stage: string }): Refusal =>
+    refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`),
   mandate: (violations: readonly string[]): Refusal => ({
     kind: 'mandate',
     code: 'MANDATE_OUT_OF_BOUNDS',

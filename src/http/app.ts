@@ -3,18 +3,11 @@
 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-  type onSendHookHandler,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { RootCatalog } from '../public/catalog.ts';
-import { NoQuery } from '../schemas/common.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
-import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
+import { SERVICE_VERSION } from '../version.ts';
 import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
 import { answerClientError } from './client-errors.ts';
@@ -26,23 +19,21 @@ import { logDestination } from './log-destination.ts';
 import { MethodTable } from './methods.ts';
 import type { Metrics } from './metrics.ts';
 import { type ConnectionLimits, limitedServerFactory } from './node-server.ts';
+import { operationRoutes } from './operation-routes.ts';
 import { originGuard } from './origin-guard.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
+import { markRootSurface } from './root-surface.ts';
+import { collectIndex } from './route-index.ts';
 import { consoleRoutes } from './routes/console.ts';
-import { dealRoutes } from './routes/deals.ts';
 import { eventStreamRoutes } from './routes/event-stream.ts';
-import { eventRoutes } from './routes/events.ts';
 import { machineRoutes } from './routes/machine.ts';
-import { marketplaceRoutes } from './routes/marketplace.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { rootRoutes } from './routes/root.ts';
-import { SERVICE_VERSION, utilityRoutes } from './routes/utility.ts';
-import { webhookRoutes } from './routes/webhooks.ts';
+import { indexRoute } from './routes/utility.ts';
 import { validatorCompiler } from './validation.ts';
-import { checkIdempotencyKey, refuseIdempotencyKey } from './writes.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -73,13 +64,6 @@ export interface AppOptions {
   allowedOrigins?: readonly string[];
 }
 
-export interface IndexEntry {
-  method: string;
-  path: string;
-  surface: 'root' | 'demo';
-  summary: string;
-}
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     surface?: 'root' | 'demo';
@@ -90,12 +74,6 @@ declare module 'fastify' {
 
 const routeNotFound = (request: FastifyRequest) =>
   errorBody('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}; GET / lists every endpoint.`);
-
-/** A callback hook: an async one costs every request a promise for nothing. */
-const allowAnyOrigin: onSendHookHandler = (_request, reply, payload, done) => {
-  reply.header('access-control-allow-origin', '*');
-  done(null, payload);
-};
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { metrics } = options;
@@ -204,51 +182,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   acceptJsonOnly(app);
 
-  const index: IndexEntry[] = [];
+  // What every route gets as it is added: its surface's CORS, its 405 and OPTIONS answers, its
+  // index entry. Each in a hook of its own, in this order (the surface first: the others read it).
+  markRootSurface(app);
   const methodTable = new MethodTable();
-  app.addHook('onRoute', (route) => {
-    // The reference (@fastify/swagger-ui) is a ROOT surface: readable from any origin.
-    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...route.config, surface: 'root' };
-    if (!route.config?.methodAnswer) methodTable.add(route);
-    // ROOT reads may come from any origin. The hook is the route's own, so demo routes run
-    // no onSend hook at all.
-    if (route.config?.surface === 'root') {
-      const own = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
-      route.onSend = [...own, allowAnyOrigin];
-    }
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (route.url === '/docs' && methods.includes('GET')) {
-      index.push({
-        method: 'GET',
-        path: '/docs',
-        surface: 'root',
-        summary: 'Interactive API reference rendered from the contract',
-      });
-    }
-    // D-37: every demo POST takes an Idempotency-Key, checked before its body is read; the demo
-    // MCP door takes keys as tool arguments instead.
-    if (route.config?.surface !== 'root' && !route.config?.methodAnswer && methods.includes('POST')) {
-      const own =
-        route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-      route.onRequest = [...own, route.url === '/demo/mcp' ? refuseIdempotencyKey : checkIdempotencyKey];
-    }
-    if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
-    // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY),
-    // so a misspelt one is never silently ignored; routes without a query schema take none.
-    // (src/http/contract.ts documents that 400 on every demo operation.)
-    if (route.config?.surface !== 'root' && route.schema?.querystring === undefined) {
-      route.schema = { ...route.schema, querystring: NoQuery };
-    }
-    for (const method of methods) {
-      if (method === 'HEAD') continue;
-      index.push({
-        method,
-        path: route.url.replace(/:([A-Za-z]+)/g, '{$1}'),
-        surface: route.config?.surface ?? 'demo',
-        summary: String((route.schema as { summary?: string } | undefined)?.summary ?? ''),
-      });
-    }
-  });
+  methodTable.watch(app);
+  const index = collectIndex(app);
 
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined) await registerRateLimit(app, options.rateLimitPerMinute);
@@ -260,15 +199,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(answerError);
 
-  const answers = writeAnswers(options.dealPrefix);
-  await app.register(utilityRoutes, { service: options.service, index, answers });
+  await app.register(indexRoute, { index });
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
-  await app.register(dealRoutes, { service: options.service, answers, prefix: options.dealPrefix });
-  await app.register(eventRoutes, { service: options.service });
-  await app.register(webhookRoutes, { service: options.service });
+  await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix });
   await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
-  await app.register(marketplaceRoutes, { service: options.service, answers, prefix: MARKETPLACE_PREFIX });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix });
   if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });

@@ -88,7 +88,7 @@ export class EventPump {
     private readonly dealIdOf: (stored: StoredEvent) => string | undefined,
   ) {
     // A local commit wakes the pump (coalesced: one run at a time, at most one more queued).
-    this.unsubscribe = service.onCommit(() => this.wake());
+    this.unsubscribe = service.runner.onCommit(() => this.wake());
   }
 
   /** Open streams (live or catching up). */
@@ -111,7 +111,7 @@ export class EventPump {
     try {
       if (!this.started) {
         // The pump starts at the feed's end: older events are read by the clients that need them.
-        const last = await this.service.lastSeq();
+        const last = await this.service.queries.lastSeq();
         if (!this.started) {
           this.seq = Math.max(this.seq, last);
           this.started = true;
@@ -131,7 +131,7 @@ export class EventPump {
       // Every event up to `horizon` is already in the feed (the pump read it there), so a page
       // read from now on that comes back short has every matching event up to it.
       const horizon = this.seq;
-      const page = await this.service.events({
+      const page = await this.service.queries.events({
         after: client.cursor,
         limit: CATCH_UP_PAGE,
         type: client.filter.type,
@@ -217,12 +217,12 @@ export class EventPump {
         // Nobody to write to: move to the feed's end instead of reading what no one needs. Only
         // if still nobody is live after the read, so that no client that joined meanwhile misses
         // anything.
-        const last = await this.service.lastSeq();
+        const last = await this.service.queries.lastSeq();
         if (this.live.size === 0) this.seq = Math.max(this.seq, last);
         return;
       }
       for (;;) {
-        const page = await this.service.events({ after: this.seq, limit: PUMP_PAGE });
+        const page = await this.service.queries.events({ after: this.seq, limit: PUMP_PAGE });
         if (this.closed || page.length === 0) return;
         this.fanOut(page);
         this.seq = page[page.length - 1].seq;

@@ -20,8 +20,14 @@ interface PathEntry {
 export class MethodTable {
   private readonly paths = new Map<string, PathEntry>();
 
-  /** Records a route (call from onRoute). */
-  add(route: RouteOptions): void {
+  /** Records every route but its own answers as it is added. */
+  watch(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.methodAnswer) this.add(route);
+    });
+  }
+
+  private add(route: RouteOptions): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const entry = this.paths.get(route.url) ?? { methods: new Set<string>(), surface: route.config?.surface ?? 'demo' };
     for (const method of methods) entry.methods.add(method);

@@ -3,16 +3,13 @@
 // /demo/mcp on the live service's store, and over stdio (`sales-pipeline-gate mcp`) on a fresh in-memory one.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { PipelineService } from '../service/pipeline-service.ts';
-import { MARKETPLACE_PREFIX, writeAnswers } from '../views/answers.ts';
-import { DEAL_TOOLS } from './demo-deal-tools.ts';
-import { EVENT_TOOLS } from './demo-event-tools.ts';
-import { GIG_TOOLS } from './demo-gig-tools.ts';
-import type { DemoContext } from './demo-tool.ts';
-import { createToolServer, MCP_VERSION, type McpTool } from './tool-server.ts';
+import { MARKETPLACE_PREFIX } from '../views/answers.ts';
+import { DEMO_TOOLS, demoContext } from './operation-tools.ts';
+import { createToolServer, MCP_VERSION } from './tool-server.ts';
 
 export const DEMO_MCP_NAME = 'sales-pipeline-demo';
 
-export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = [...DEAL_TOOLS, ...GIG_TOOLS, ...EVENT_TOOLS];
+export { DEMO_TOOLS } from './operation-tools.ts';
 
 const instructions = (prefix: string) =>
   'The DEMO of the sales pipeline service: a live store of fictional records that these tools create and ' +
@@ -28,6 +25,6 @@ const instructions = (prefix: string) =>
   'writing tool takes an optional idempotencyKey: retry with the same key and arguments, never without one.';
 
 export function createDemoMcpServer(service: PipelineService, dealPrefix: string): Server {
-  const context: DemoContext = { service, answers: writeAnswers(dealPrefix), prefix: dealPrefix };
+  const context = demoContext(service, dealPrefix);
   return createToolServer({ name: DEMO_MCP_NAME, version: MCP_VERSION }, instructions(dealPrefix), DEMO_TOOLS, context);
 }

@@ -20,7 +20,7 @@ import { compileValidator, describeViolations, type Validator } from '../schemas
 import { type ErrorBody, errorBody, storeFailure } from '../views/errors.ts';
 import { plainJson, stringify } from '../views/exact-json.ts';
 
-export const MCP_VERSION = '0.1.0';
+export { SERVICE_VERSION as MCP_VERSION } from '../version.ts';
 
 /** A tool as its door defines it; `C` is what every call of the door is served with. */
 export interface ToolSpec<I extends TObject, C> {

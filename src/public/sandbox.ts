@@ -2,7 +2,8 @@
 // real deal service and marketplace with a fixed clock on a store of their own. Every run
 // makes the same records, so the same request always answers the same bytes.
 import type { Deal, Gig } from '../domain/records.ts';
-import { PipelineService } from '../service/pipeline-service.ts';
+import type { DealInput } from '../service/outcomes.ts';
+import { createPipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 
 export const SANDBOX_EPOCH = Date.parse('2026-01-05T09:00:00.000Z');
@@ -12,7 +13,7 @@ export interface SandboxData {
   gigs: Gig[];
 }
 
-type Input = Parameters<PipelineService['createDeal']>[0];
+type Input = DealInput;
 
 function must<T>(result: { ok: true; value: T } | { ok: false; refusal: { message: string } }, what: string): T {
   if (!result.ok) throw new Error(`sandbox: ${what} was refused: ${result.refusal.message}`);
@@ -21,26 +22,34 @@ function must<T>(result: { ok: true; value: T } | { ok: false; refusal: { messag
 
 export async function buildSandbox(): Promise<SandboxData> {
   const store = new MemoryStore();
-  const service = new PipelineService(store, { now: () => SANDBOX_EPOCH }, { claimTtlHours: 72 });
-  await service.reset(); // closer_0001 (saas, fintech), closer_0002 (healthcare, logistics)
-  must(await service.enrolCloser({ name: 'Rosa Quill (fictional)', industries: ['manufacturing', 'saas'] }), 'enrol');
+  const service = createPipelineService(store, { now: () => SANDBOX_EPOCH }, { claimTtlHours: 72 });
+  await service.run(service.platform.reset()); // closer_0001 (saas, fintech), closer_0002 (healthcare, logistics)
+  must(
+    await service.run(
+      service.gigs.enrolCloser({ name: 'Rosa Quill (fictional)', industries: ['manufacturing', 'saas'] }),
+    ),
+    'enrol',
+  );
 
   const human = (role: 'setter' | 'closer'): Input['mandate'] => ({ staffing: { [role]: 'human' } });
   const create = async (name: string, industry: string, listValueUsd: number, mandate?: unknown) =>
-    must(await service.createDeal({ account: { name, industry, actor: 'B2B' }, listValueUsd, mandate }), name).id;
+    must(
+      await service.run(service.deals.createDeal({ account: { name, industry, actor: 'B2B' }, listValueUsd, mandate })),
+      name,
+    ).id;
   const advance = async (dealId: string, proposal = {}) => {
-    const outcome = must(await service.advanceDeal(dealId, proposal), `advance ${dealId}`);
+    const outcome = must(await service.run(service.deals.advanceDeal(dealId, proposal)), `advance ${dealId}`);
     return outcome.kind === 'escalation' ? outcome.escalation.gig.id : undefined;
   };
   const advanceTimes = async (dealId: string, times: number) => {
     for (let i = 0; i < times; i++) await advance(dealId);
   };
   const claim = async (gigId: string, closerId: string) =>
-    must(await service.claimGig(gigId, closerId), `claim ${gigId}`);
+    must(await service.run(service.gigs.claimGig(gigId, closerId)), `claim ${gigId}`);
   const gigMove = async (gigId: string, advanceTo: string, valueUsd?: number) =>
-    must(await service.advanceGig(gigId, { advanceTo, valueUsd }), `gig ${gigId} → ${advanceTo}`);
+    must(await service.run(service.gigs.advanceGig(gigId, { advanceTo, valueUsd })), `gig ${gigId} → ${advanceTo}`);
   const signal = async (dealId: string, signals: string[]) =>
-    must(await service.reportSignals(dealId, signals), 'signals');
+    must(await service.run(service.deals.reportSignals(dealId, signals)), 'signals');
   const escalated = async (dealId: string) => {
     const gigId = await advance(dealId);
     if (!gigId) throw new Error(`sandbox: ${dealId} did not escalate`);
@@ -56,13 +65,13 @@ export async function buildSandbox(): Promise<SandboxData> {
   const nurturerLapse = await create('Dunmore Fictional Dental', 'healthcare', 32_000);
   await signal(nurturerLapse, ['gone_dark']);
   await escalated(nurturerLapse);
-  await service.advanceClock(15 * 24);
+  await service.run(service.platform.advanceClock(15 * 24));
 
   // Phase 2: a claim left alone for longer than the claim TTL reopens to the pool (D-16).
   const reopened = await create('Elmstead Fictional Energy', 'saas', 150_000, human('closer'));
   await advanceTimes(reopened, 2);
   await claim(await escalated(reopened), 'closer_0002');
-  await service.advanceClock(80);
+  await service.run(service.platform.advanceClock(80));
 
   // Phase 3: a deal at every stage (the first stays at sourced), agent and human closes, stalls,
   // releases, a re-engagement.
@@ -76,13 +85,15 @@ export async function buildSandbox(): Promise<SandboxData> {
   const negotiation = await create('Juniper Fictional Fintech', 'fintech', 95_000);
   await advanceTimes(negotiation, 4);
   must(
-    await service.sell({ account: { name: 'Kestrel Fictional Apparel', actor: 'B2C' }, listValueUsd: 4_999.99 }),
+    await service.run(
+      service.deals.sell({ account: { name: 'Kestrel Fictional Apparel', actor: 'B2C' }, listValueUsd: 4_999.99 }),
+    ),
     'sell',
   );
   const lost = await create('Larch Fictional Labs', 'saas', 70_000);
   await advanceTimes(lost, 2);
   await advance(lost, { advanceTo: 'closed_lost', note: 'budget moved to next year' });
-  must(await service.reengage(lost), 'reengage');
+  must(await service.run(service.deals.reengage(lost)), 'reengage');
 
   // A human closer wins (commission) and another loses (settles nothing).
   const humanWon = await create('Marlow Fictional Software', 'saas', 180_000, human('closer'));
@@ -111,7 +122,7 @@ export async function buildSandbox(): Promise<SandboxData> {
   const claimedSetter = await create('Pinecrest Fictional Payroll', 'fintech', 22_000, human('setter'));
   await claim(await escalated(claimedSetter), 'closer_0003');
   const releasedSetter = await create('Quarry Fictional Materials', 'manufacturing', 41_000, human('setter'));
-  must(await service.releaseGig(await escalated(releasedSetter)), 'release');
+  must(await service.run(service.gigs.releaseGig(await escalated(releasedSetter))), 'release');
   const claimedCloser = await create('Redfern Fictional Retail', 'saas', 130_000, human('closer'));
   await advanceTimes(claimedCloser, 2);
   await claim(await escalated(claimedCloser), 'closer_0003');
@@ -123,7 +134,7 @@ export async function buildSandbox(): Promise<SandboxData> {
   await signal(revived, ['procurement_involved', 'gone_dark']);
   const nurtureGig = await escalated(revived);
   await claim(nurtureGig, 'closer_0002');
-  must(await service.clearGoneDark(nurtureGig, { note: 'champion back from leave' }), 'revive');
+  must(await service.run(service.gigs.clearGoneDark(nurtureGig, { note: 'champion back from leave' })), 'revive');
 
   // Stalled deals: one waiting for a nurturer (open), one being nurtured (claimed), one whose
   // nurturer gig was withdrawn (released), one confirmed dead by its nurturer (fee, closed_lost).
@@ -136,7 +147,7 @@ export async function buildSandbox(): Promise<SandboxData> {
   await claim(await escalated(stalledClaimed), 'closer_0003');
   const stalledReleased = await create('Vale Fictional Vineyards', 'retail', 9_800);
   await signal(stalledReleased, ['gone_dark']);
-  must(await service.releaseGig(await escalated(stalledReleased)), 'release');
+  must(await service.run(service.gigs.releaseGig(await escalated(stalledReleased))), 'release');
   const dead = await create('Willowmere Fictional Water', 'utilities', 21_000);
   await advanceTimes(dead, 3);
   await signal(dead, ['gone_dark']);

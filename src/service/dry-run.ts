@@ -3,24 +3,21 @@
 // that keeps its writes instead of making them, and is rolled back at the end. So a dry run can
 // never disagree with the real call, and can never change anything: no record, no id, no event,
 // no stored answer.
-import { isPendingId, PENDING_NUMBER } from '../domain/ids.ts';
+import { isProvisionalId } from '../domain/ids.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Deal, PayoutLine } from '../domain/records.ts';
 import { isRefusal } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
 import type { Store, StoreReader, UnitOfWork } from '../store/store.ts';
-import { fail, ok, RefusedError, type Result } from './unit.ts';
+import type { DryRunOutcome } from './outcomes.ts';
+import { fail, ok, RefusedError, type Result } from './result.ts';
 
-/** What a dry run would have written; filled in by runDry. */
-export interface DryRun {
-  /** The public events the real call would publish, in order (D-40). */
-  events: PublicEventDraft[];
-  /** The settlement the real call would make, when it would close the deal won. */
-  settlement?: Settlement;
+/** Thrown at the end of a dry run's unit of work, to roll it back with what it would do. */
+class DryRunDone extends Error {
+  constructor(readonly outcome: DryRunOutcome<unknown>) {
+    super('dry run done');
+  }
 }
-
-/** Thrown at the end of a dry run's unit of work, to roll it back. */
-const DRY_RUN_DONE = Symbol('dry run done');
 
 /** What a unit of work has beyond a reader's that a dry run passes through: locks and reads. */
 type PassedThrough = 'lock' | 'nextNumbers' | 'getAnswer' | 'readCloser';
@@ -42,9 +39,9 @@ function keepingWrites(kept: Kept): Writes {
     throw new Error('a dry run makes no write but those of a decision');
   };
   return {
-    // The number no id is ever given (numbers start at 1): a created record shows it, and the
-    // views answer its id as null (src/views/dry-run.ts).
-    takeNumber: async () => PENDING_NUMBER,
+    // A created record keeps its provisional id: the views answer it as null (src/views/dry-run.ts).
+    numberIds: async () => new Map(),
+    takeNumber: none,
     putDeal: async (deal) => {
       kept.deals.set(deal.id, deal);
     },
@@ -90,21 +87,24 @@ function dryUnit(uow: UnitOfWork, kept: Kept): UnitOfWork {
 
 /**
  * Runs `work` as a dry run: in a unit of work (its loads lock what the real call's lock), its
- * writes kept in `run` instead of made, then rolled back. A refusal is the real call's refusal.
+ * writes kept instead of made, then rolled back. A refusal is the real call's refusal. What it
+ * keeps is made inside the unit, so a unit the store runs again starts from nothing.
  */
-export async function runDry<T>(store: Store, work: (uow: UnitOfWork) => Promise<T>, run: DryRun): Promise<Result<T>> {
-  const kept: Kept = { deals: new Map(), payouts: [], events: [] };
-  let value: T | undefined;
+export async function runDry<T>(
+  store: Store,
+  work: (uow: UnitOfWork) => Promise<T>,
+): Promise<Result<DryRunOutcome<T>>> {
   try {
     await store.transaction(async (uow) => {
-      value = await work(dryUnit(uow, kept));
-      run.events = kept.events;
+      const kept: Kept = { deals: new Map(), payouts: [], events: [] };
+      const value = await work(dryUnit(uow, kept));
+      const outcome: DryRunOutcome<T> = { value, events: kept.events };
       const settlement = await wouldSettle(uow, kept);
-      if (settlement) run.settlement = settlement;
-      throw DRY_RUN_DONE;
+      if (settlement) outcome.settlement = settlement;
+      throw new DryRunDone(outcome);
     });
   } catch (error) {
-    if (error === DRY_RUN_DONE) return ok(value as T);
+    if (error instanceof DryRunDone) return ok(error.outcome as DryRunOutcome<T>);
     if (error instanceof RefusedError) return fail(error.refusal);
     throw error;
   }
@@ -115,7 +115,7 @@ export async function runDry<T>(store: Store, work: (uow: UnitOfWork) => Promise
 async function wouldSettle(uow: UnitOfWork, kept: Kept): Promise<Settlement | undefined> {
   for (const deal of kept.deals.values()) {
     if (deal.stage !== 'closed_won') continue;
-    const stored = isPendingId(deal.id) ? [] : await uow.payoutsOfDeal(deal.id);
+    const stored = isProvisionalId(deal.id) ? [] : await uow.payoutsOfDeal(deal.id);
     const settlement = settle(deal, [...stored, ...kept.payouts.filter((line) => line.dealId === deal.id)]);
     if (!isRefusal(settlement)) return settlement;
   }

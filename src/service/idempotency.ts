@@ -8,19 +8,22 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** An answer as a door sends it: status, JSON bytes, and the Location of what a 201 created. */
+/** An answer as every door gives it: status, body, and the Location of what a 201 created (D-4). */
+export interface Answer {
+  status: number;
+  body: unknown;
+  location?: string;
+  /** D-47: the version of the one deal the answer carries, as an entity tag. */
+  etag?: string;
+}
+
+/** An answer as a key stores it: its body as the JSON bytes sent. */
 export interface RenderedAnswer {
   status: number;
   body: string;
   location?: string;
   /** The ETag of the one deal the answer carries (D-47), replayed with it. */
   etag?: string;
-}
-
-/** The request a key was first used with. */
-export interface KeyedRequest {
-  key: string;
-  fingerprint: string;
 }
 
 /** JSON with object keys sorted, so that key order does not make two bodies differ. */
@@ -53,12 +56,13 @@ const sha256 =
     : (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /**
- * Method, path (with its query string) and the parsed body, key order ignored. The demo MCP
- * tools compute the fingerprint of the HTTP operation they stand for, so one key means one
- * request whichever door it came through.
+ * What one request is, whichever door it came through: the operation, the ids its path names
+ * and the parsed body, key order ignored. A query string is not part of it (a write's only one
+ * is `dryRun`, and a dry run is never keyed), so `?dryRun=false`, no query at all and the MCP
+ * tool of the same operation are one request.
  */
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return sha256(`${method} ${path}\n${canonical(body)}`);
+export function fingerprint(operationId: string, pathIds: readonly string[], body: unknown): string {
+  return sha256(`${operationId} ${pathIds.join('/')}\n${canonical(body)}`);
 }
 
 /** Statuses of requests that got past validation: their answers are stored (D-37). */

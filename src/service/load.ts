@@ -5,7 +5,7 @@ import type { Closer } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
 import { initialState, type PipelineState } from '../domain/state.ts';
 import type { UnitOfWork } from '../store/store.ts';
-import { RefusedError } from './unit.ts';
+import { RefusedError } from './result.ts';
 
 /**
  * The deal and its gigs (asked for together, the deal first: the lock order), then the closers
@@ -19,9 +19,9 @@ export async function loadDeal(
   closerIds: (string | undefined)[] = [],
   lockClosers = false,
 ) {
-  if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+  if (!couldBeId('deal', dealId)) throw new RefusedError(refuse.noDeal(dealId));
   const [deal, gigs] = await Promise.all([uow.getDeal(dealId), uow.gigsOfDeal(dealId)]);
-  if (!deal) throw new RefusedError(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+  if (!deal) throw new RefusedError(refuse.noDeal(dealId));
   // A closer id that could name no closer is left out: the decider finds it unknown.
   const ids = [...new Set([...gigs.map((g) => g.closerId), ...closerIds])]
     .filter((id): id is string => id !== undefined && couldBeId('closer', id))
@@ -47,6 +47,6 @@ export async function loadGig(uow: UnitOfWork, gigId: string, closerId?: string,
   const named =
     !lockClosers && closerId !== undefined && couldBeId('closer', closerId) ? uow.readCloser(closerId) : undefined;
   const [gig] = await Promise.all([couldBeId('gig', gigId) ? uow.getGig(gigId) : undefined, named]);
-  if (!gig) throw new RefusedError(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
+  if (!gig) throw new RefusedError(refuse.noGig(gigId));
   return { state: await loadDeal(uow, gig.dealId, [closerId], lockClosers), dealId: gig.dealId };
 }

@@ -2,13 +2,18 @@
 // an escalation (D-11) with the suggested closers, the outcome of a gig move, a dry run (D-48).
 // The views (src/views/) turn these into JSON for every door.
 import type { Match } from '../domain/matching.ts';
+import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
+import type { Settlement } from '../domain/settlement.ts';
 import type { Role } from '../domain/stages.ts';
-import type { DryRun } from './dry-run.ts';
 
 /** What a dry run (D-48) answers: the write's value as it would be, and what it would publish and settle. */
-export interface DryRunOutcome<T> extends DryRun {
+export interface DryRunOutcome<T> {
   value: T;
+  /** The public events the real call would publish, in order (D-40). */
+  events: PublicEventDraft[];
+  /** The settlement the real call would make, when it would close the deal won. */
+  settlement?: Settlement;
 }
 
 export interface CloserWithLedger {

@@ -7,29 +7,28 @@ import { type Settlement, settle } from '../domain/settlement.ts';
 import type { DealFilter, EventFilter, GigFilter, Store, StoredEvent, StoreReader } from '../store/store.ts';
 import { withLedger, withLedgers } from './closers.ts';
 import type { CloserWithLedger } from './outcomes.ts';
-import { fail, ok, type Result } from './unit.ts';
+import { fail, ok, type Result } from './result.ts';
 
-export class PipelineQueries {
-  constructor(protected readonly store: Store) {}
+export class Queries {
+  constructor(private readonly store: Store) {}
 
   // ── deals ────────────────────────────────────────────────────────────────────────────────
 
   getDeal(dealId: string): Promise<Result<Deal>> {
-    if (!couldBeId('deal', dealId))
-      return Promise.resolve(fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`)));
+    if (!couldBeId('deal', dealId)) return Promise.resolve(fail(refuse.noDeal(dealId)));
     return this.store.read(
       async (reader) => {
         const deal = await reader.getDeal(dealId);
-        return deal ? ok(deal) : fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+        return deal ? ok(deal) : fail(refuse.noDeal(dealId));
       },
       { oneStatement: true },
     );
   }
 
-  protected async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
+  private async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
     return this.store.read(async (reader): Promise<Result<T>> => {
       const deal = couldBeId('deal', dealId) ? await reader.getDeal(dealId) : undefined;
-      if (!deal) return fail(refuse.notFound('DEAL_NOT_FOUND', `No deal ${dealId}.`));
+      if (!deal) return fail(refuse.noDeal(dealId));
       const value = await then(deal, reader);
       return isRefusal(value) ? fail(value) : ok(value);
     });
@@ -49,7 +48,7 @@ export class PipelineQueries {
   getCloser(closerId: string): Promise<Result<CloserWithLedger>> {
     return this.store.read(async (reader) => {
       const closer = couldBeId('closer', closerId) ? await reader.getCloser(closerId) : undefined;
-      if (!closer) return fail(refuse.notFound('CLOSER_NOT_FOUND', `No closer ${closerId}.`));
+      if (!closer) return fail(refuse.noCloser(closerId));
       return ok(await withLedger(reader, closer));
     });
   }
@@ -65,7 +64,7 @@ export class PipelineQueries {
     return this.store.read(
       async (reader) => {
         const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
-        return gig ? ok(gig) : fail(refuse.notFound('GIG_NOT_FOUND', `No gig ${gigId}.`));
+        return gig ? ok(gig) : fail(refuse.noGig(gigId));
       },
       { oneStatement: true },
     );

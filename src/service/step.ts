@@ -1,17 +1,19 @@
-// One step of a unit of work: decide a command on the loaded state (taking ids only once the gate
-// has accepted, D-28), then write what the decision changed and publish its events (D-40).
-import type { DecisionContext, PipelineCommand } from '../domain/commands.ts';
+// The step of every write: decide its commands on the loaded state (taking ids only once the gate
+// has accepted, D-28), then write what the decisions changed and publish their events (D-40).
+import type { PipelineCommand } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
-import { formatId, type IdKind } from '../domain/ids.ts';
+import { type IdKind, renameIds } from '../domain/ids.ts';
 import { publicEvents } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig } from '../domain/records.ts';
+import type { Role } from '../domain/stages.ts';
 import { evolveAll, type PipelineState } from '../domain/state.ts';
-import { versionMismatch } from '../domain/version.ts';
+import { type IfMatch, versionMismatch } from '../domain/version.ts';
 import type { UnitOfWork } from '../store/store.ts';
 import type { Telemetry } from '../telemetry.ts';
 import { isDryRun } from './dry-run.ts';
-import { RefusedError, type WriteOptions } from './unit.ts';
+import { provisionalIds } from './provisional-ids.ts';
+import { RefusedError } from './result.ts';
 
 /** What a decision needs of the service's configuration. */
 export interface StepSettings {
@@ -19,8 +21,6 @@ export interface StepSettings {
   /** Where the gate's decisions are reported. */
   telemetry: Telemetry;
 }
-
-const PLACEHOLDER_IDS: Record<IdKind, string> = { deal: 'deal_pending', gig: 'gig_pending', closer: 'closer_pending' };
 
 /** The kinds of record a decision creates, each needing a fresh id. */
 function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
@@ -33,9 +33,9 @@ function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
 }
 
 /** D-47: refuses (412, rolling the unit back) when the caller's If-Match names another version. */
-export function expectVersion(state: PipelineState, dealId: string, options: WriteOptions | undefined): void {
-  if (options?.ifMatch === undefined) return;
-  const refusal = versionMismatch(state.deals.get(dealId) as Deal, options.ifMatch);
+export function expectVersion(state: PipelineState, dealId: string, ifMatch: IfMatch | undefined): void {
+  if (ifMatch === undefined) return;
+  const refusal = versionMismatch(state.deals.get(dealId) as Deal, ifMatch);
   if (refusal) throw new RefusedError(refusal);
 }
 
@@ -44,40 +44,58 @@ function addOnce(ids: string[], id: string): void {
 }
 
 /**
- * Decides one command against the loaded state and returns the state after it (persist, below,
- * stores it). Ids are taken only once the gate has accepted (D-28: a refusal takes
- * none, and on PostgreSQL a number once taken is never given back): the command is decided
- * with placeholder ids, the kinds its events create are taken, and it is decided again,
- * deterministically, with them.
+ * Decides one command against the loaded state, once, calling the records it creates by
+ * provisional ids, then gives them their numbers (D-28: only once the gate has accepted, so a
+ * refusal takes none; on a database a number once taken is never given back) and answers the
+ * state after it.
  */
-export async function decideStep(
+async function decideStep(
   uow: UnitOfWork,
   state: PipelineState,
   command: PipelineCommand,
   now: number,
   { claimTtlMs, telemetry }: StepSettings,
 ) {
-  const context = (nextIds: Record<IdKind, string>): DecisionContext => ({ now, claimTtlMs, nextIds });
-  let decision = decide(state, command, context(PLACEHOLDER_IDS));
+  const provisional = provisionalIds();
+  const decision = decide(state, command, { now, claimTtlMs, nextIds: provisional });
   telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
   if (!decision.ok) throw new RefusedError(decision.refusal);
-  const needed = createdKinds(decision.events);
-  if (needed.length > 0) {
-    const ids = { ...PLACEHOLDER_IDS };
-    // A store that can take the numbers with its write reserves the ids (store.ts); a dry run
-    // shows real ids, so it takes them.
-    if (uow.reserveId && !isDryRun(uow)) {
-      for (const kind of needed) ids[kind] = uow.reserveId(kind);
-    } else {
-      const numbers = await Promise.all(needed.map((kind) => uow.takeNumber(kind)));
-      needed.forEach((kind, i) => {
-        ids[kind] = formatId(kind, numbers[i]);
-      });
-    }
-    decision = decide(state, command, context(ids));
-    if (!decision.ok) throw new Error(`decision changed with its ids: ${decision.refusal.message}`);
+  let { events, escalation } = decision;
+  const created = createdKinds(events);
+  if (created.length > 0) {
+    const renames = await uow.numberIds(created.map((kind) => ({ kind, id: provisional[kind] })));
+    if (renames) [events, escalation] = renameIds([events, escalation], renames);
   }
-  return { state: evolveAll(state, decision.events), events: decision.events, escalation: decision.escalation };
+  return { state: evolveAll(state, events), events, escalation };
+}
+
+/**
+ * Decides commands one after the other (`next` names each, given the state so far; it is asked
+ * until it answers undefined or a decision escalates), and answers the state after them, their
+ * events, and `persist`, which stores them all in one go.
+ */
+export async function decideEach(
+  uow: UnitOfWork,
+  before: PipelineState,
+  now: number,
+  settings: StepSettings,
+  next: (state: PipelineState, first: boolean) => PipelineCommand | undefined,
+) {
+  let state = before;
+  const events: PipelineEvent[] = [];
+  let escalation: { role: Role; gigId: string } | undefined;
+  for (let command = next(state, true); command && !escalation; command = next(state, false)) {
+    const step = await decideStep(uow, state, command, now, settings);
+    state = step.state;
+    events.push(...step.events);
+    escalation = step.escalation;
+  }
+  return {
+    state,
+    events,
+    escalation,
+    persist: (recordedAt: number) => persist(uow, before, state, events, now, recordedAt),
+  };
 }
 
 /**
@@ -85,7 +103,7 @@ export async function decideStep(
  * made on) and publishes its public events (D-40) in the same unit of work, recorded at
  * `recordedAt` (machine time, which retention counts; `now` is the platform's, the events' own).
  */
-export async function persist(
+async function persist(
   uow: UnitOfWork,
   before: PipelineState,
   state: PipelineState,

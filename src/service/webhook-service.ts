@@ -1,19 +1,17 @@
 // Subscriptions to the events (D-42): create, list, read, delete, and the attempts made. Each
-// write is one unit of work of the pipeline service (so it is keyed and notifies like any
-// other); the deliveries themselves are the worker's (webhooks/worker.ts).
+// write is a unit command (run by execute.ts, so it is keyed and notifies like any other); the
+// deliveries themselves are the worker's (webhooks/worker.ts).
 import { randomBytes } from 'node:crypto';
 import type { PublicEventType } from '../domain/public-events.ts';
 import { refuse } from '../domain/refusal.ts';
 import { couldBeWebhookId, formatWebhookId, type Webhook } from '../domain/webhooks.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import type { WebhookAttempt } from '../store/webhooks.ts';
-import { fail, ok, RefusedError, type Result, type WriteOptions } from './unit.ts';
+import { fail, ok, RefusedError, type Result } from './result.ts';
+import type { UnitCommand } from './unit-command.ts';
 import { checkWebhookUrl } from './webhooks/url-check.ts';
 
 const webhookNotFound = (id: string) => refuse.notFound('WEBHOOK_NOT_FOUND', `No webhook ${id.slice(0, 64)}.`);
-
-/** The pipeline service's unit of work (a refusal thrown inside rolls it back). */
-type Unit = <T>(work: (uow: UnitOfWork) => Promise<T>, options?: WriteOptions) => Promise<Result<T>>;
 
 export class WebhookService {
   constructor(
@@ -21,7 +19,6 @@ export class WebhookService {
     /** Machine time: webhook times are never on the demo clock. */
     private readonly clock: { now(): number },
     private readonly allowPrivate: boolean,
-    private readonly unit: Unit,
   ) {}
 
   /**
@@ -29,9 +26,9 @@ export class WebhookService {
    * checked before the unit of work (a DNS lookup holds no transaction); its refusal is thrown
    * inside it, so that a keyed request stores it like any other answer.
    */
-  async create(input: { url: string; types?: readonly PublicEventType[] }, options?: WriteOptions) {
+  async create(input: { url: string; types?: readonly PublicEventType[] }): Promise<UnitCommand<Webhook>> {
     const refusal = await checkWebhookUrl(input.url, this.allowPrivate);
-    return this.unit(async (uow) => {
+    const work = async (uow: UnitOfWork) => {
       if (refusal) throw new RefusedError(refusal);
       // The dispatcher's cursor is held first: no event above afterSeq can be dispatched
       // before this webhook is committed (and so seen by the dispatcher).
@@ -50,7 +47,8 @@ export class WebhookService {
       if (input.types !== undefined) hook.types = [...new Set(input.types)];
       await uow.webhooks.put(hook);
       return hook;
-    }, options);
+    };
+    return { work };
   }
 
   list(): Promise<Webhook[]> {
@@ -63,11 +61,13 @@ export class WebhookService {
   }
 
   /** Deletes a webhook: nothing more is delivered to it, its pending deliveries are dropped. */
-  delete(id: string): Promise<Result<true>> {
-    return this.unit(async (uow) => {
-      if (!couldBeWebhookId(id) || !(await uow.webhooks.delete(id))) throw new RefusedError(webhookNotFound(id));
-      return true as const;
-    });
+  delete(id: string): UnitCommand<true> {
+    return {
+      work: async (uow) => {
+        if (!couldBeWebhookId(id) || !(await uow.webhooks.delete(id))) throw new RefusedError(webhookNotFound(id));
+        return true as const;
+      },
+    };
   }
 
   /** The last `limit` delivery attempts of a webhook, oldest first. */

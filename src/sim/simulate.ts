@@ -10,7 +10,7 @@
 // pipeline, where most gigs are opened and paid, recurring.
 import { checkInvariants, type Snapshot, type Violation } from '../domain/invariants.ts';
 import { nextStage } from '../domain/stages.ts';
-import { PipelineService } from '../service/pipeline-service.ts';
+import { createPipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { faultyStore, InjectedFault } from './faulty-store.ts';
 import { seededRandom } from './random.ts';
@@ -51,8 +51,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   // One episode's world: a fresh memory store behind the fault injector, and the service on it.
   const fresh = async () => {
     const store = faultyStore(new MemoryStore());
-    const service = new PipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
-    await service.reset();
+    const service = createPipelineService(store, { now: () => machine }, { claimTtlHours: 72 });
+    await service.run(service.platform.reset());
     return { store, service };
   };
   let { store, service } = await fresh();
@@ -102,21 +102,26 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   });
 
   const commands: [string, number, (s: Snapshot) => Promise<{ ok: boolean } | unknown>][] = [
-    ['create', 8, () => service.createDeal(dealInput())],
-    ['sell', 8, () => service.sell(dealInput())],
+    ['create', 8, () => service.run(service.deals.createDeal(dealInput()))],
+    ['sell', 8, () => service.run(service.deals.sell(dealInput()))],
     [
       'advance',
       14,
       (s) => {
         const to = chance(0.5) ? {} : { advanceTo: anyStage(), ...(chance(0.5) ? { valueUsd: value() } : {}) };
-        return service.advanceDeal(ids(s).deal(), to);
+        return service.run(service.deals.advanceDeal(ids(s).deal(), to));
       },
     ],
-    ['signals', 6, (s) => service.reportSignals(ids(s).deal(), [pick(signals) as string])],
-    ['deescalate', 4, (s) => service.deescalate(ids(s).deal((d) => d.humanTrack === true))],
-    ['reengage', 3, (s) => service.reengage(ids(s).deal((d) => d.stage === 'closed_lost'))],
-    ['enrol', 2, () => service.enrolCloser({ name: `Closer ${Math.floor(random() * 1e4)}`, industries: ['saas'] })],
-    ['claim', 10, (s) => service.claimGig(ids(s).gig('open'), ids(s).closer())],
+    ['signals', 6, (s) => service.run(service.deals.reportSignals(ids(s).deal(), [pick(signals) as string]))],
+    ['deescalate', 4, (s) => service.run(service.deals.deescalate(ids(s).deal((d) => d.humanTrack === true)))],
+    ['reengage', 3, (s) => service.run(service.deals.reengage(ids(s).deal((d) => d.stage === 'closed_lost')))],
+    [
+      'enrol',
+      2,
+      () =>
+        service.run(service.gigs.enrolCloser({ name: `Closer ${Math.floor(random() * 1e4)}`, industries: ['saas'] })),
+    ],
+    ['claim', 10, (s) => service.run(service.gigs.claimGig(ids(s).gig('open'), ids(s).closer()))],
     [
       'gig-advance',
       14,
@@ -127,11 +132,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
         // closed_lost), so that gigs are fulfilled and paid; else any stage, mostly refused.
         const sensible = gig && deal && (gig.role === 'nurturer' ? 'closed_lost' : nextStage(deal.stage));
         const to = chance(0.7) && sensible ? sensible : anyStage();
-        return service.advanceGig(gig?.id ?? ids(s).gig(), {
-          closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
-          advanceTo: to as string,
-          ...(to === 'closed_won' ? { valueUsd: chance(0.8) && deal ? deal.listValueCents / 100 : value() } : {}),
-        });
+        return service.run(
+          service.gigs.advanceGig(gig?.id ?? ids(s).gig(), {
+            closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
+            advanceTo: to as string,
+            ...(to === 'closed_won' ? { valueUsd: chance(0.8) && deal ? deal.listValueCents / 100 : value() } : {}),
+          }),
+        );
       },
     ],
     [
@@ -140,22 +147,28 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       (s) => {
         const nurturing = pick(s.gigs.filter((g) => g.role === 'nurturer' && g.status === 'claimed'));
         const gig = nurturing && chance(0.7) ? nurturing : s.gigs.find((g) => g.id === ids(s).gig('claimed'));
-        return service.clearGoneDark(gig?.id ?? 'gig_0001', {
-          closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
-        });
+        return service.run(
+          service.gigs.clearGoneDark(gig?.id ?? 'gig_0001', {
+            closerId: chance(0.9) ? gig?.closerId : ids(s).closer(),
+          }),
+        );
       },
     ],
-    ['release', 3, (s) => service.releaseGig(ids(s).gig('claimed'), chance(0.8) ? undefined : ids(s).closer())],
-    ['expire', 2, (s) => service.reopenGig(ids(s).gig('claimed'))],
+    [
+      'release',
+      3,
+      (s) => service.run(service.gigs.releaseGig(ids(s).gig('claimed'), chance(0.8) ? undefined : ids(s).closer())),
+    ],
+    ['expire', 2, (s) => service.run(service.gigs.reopenGig(ids(s).gig('claimed')))],
     [
       'clock',
       3,
       async () => {
         machine += Math.floor(random() * 30 * HOUR);
-        return service.advanceClock(chance(0.5) ? 0 : Math.floor(random() * 100));
+        return service.run(service.platform.advanceClock(chance(0.5) ? 0 : Math.floor(random() * 100)));
       },
     ],
-    ['timers', 2, async () => ({ ok: true, fired: await service.runTimers() })],
+    ['timers', 2, async () => ({ ok: true, fired: await service.platform.runTimers() })],
   ];
   const total = commands.reduce((sum, [, weight]) => sum + weight, 0);
   const choose = () => {

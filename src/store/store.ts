@@ -4,7 +4,10 @@ import type { IdKind } from '../domain/ids.ts';
 import type { PublicEventDraft, PublicEventType } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
+import type { EventFilter, StoredEvent } from './feed.ts';
 import type { WebhookReader, WebhookUnit } from './webhooks.ts';
+
+export type { EventFilter, StoredEvent } from './feed.ts';
 
 /** Filters of a page of deals (D-39), all optional; `afterId` is exclusive. */
 export interface DealFilter {
@@ -27,21 +30,6 @@ export interface GigFilter {
   closerId?: string;
   afterId?: string;
   limit?: number;
-}
-
-/** A public event as the feed keeps it (D-40, D-41): what was published and its place in the feed. */
-export interface StoredEvent {
-  /** Positive, increasing in feed order, never reused (not even after a reset). */
-  seq: number;
-  event: PublicEventDraft;
-}
-
-/** A page of the feed (D-41): events with seq > after, in seq order, filtered. */
-export interface EventFilter {
-  after: number;
-  limit: number;
-  type?: PublicEventType;
-  dealId?: string;
 }
 
 export interface StoreReader {
@@ -98,13 +86,12 @@ export interface UnitOfWork extends StoreReader {
   /** Takes the next number of this kind; rolled back with the unit of work. */
   takeNumber(kind: IdKind): Promise<number>;
   /**
-   * A store that writes over a network may offer this instead: an id for a record this unit
-   * creates, whose number the store takes with the unit's write (one round trip fewer). The id
-   * handed out stands in for the real one inside the unit; what the unit writes, and the value
-   * its transaction returns, carry the real id (anything else the unit hands out holds the
-   * stand-in). Not for a dry run, whose answer shows the ids.
+   * Gives the records this unit creates their numbers (D-28): `provisional` are the ids the
+   * decision called them (domain/ids.ts). A store answers the real id of each, or, when its write
+   * takes the numbers (one round trip fewer on a database), answers nothing: what the unit
+   * writes, and the value its transaction returns, then carry the real ids in their place.
    */
-  reserveId?(kind: IdKind): string;
+  numberIds(provisional: readonly { kind: IdKind; id: string }[]): Promise<Map<string, string> | undefined>;
   putDeal(deal: Deal): Promise<void>;
   putGig(gig: Gig): Promise<void>;
   putCloser(closer: Closer): Promise<void>;
@@ -162,7 +149,8 @@ export interface Store {
   read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T>;
   /**
    * One unit of work: all its writes happen or none do (a throw rolls back), and units that
-   * touch the same records never interleave.
+   * touch the same records never interleave. A store may run `work` again from the start after
+   * a deadlock or a serialization failure (D-46): it must keep nothing outside the unit.
    */
   transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
   /**

@@ -3,7 +3,7 @@
 // store contract (test/store/contract.ts) holds them to it.
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Webhook } from '../domain/webhooks.ts';
-import type { StoredEvent } from './store.ts';
+import type { StoredEvent } from './feed.ts';
 
 /** One attempt to deliver an event to a webhook, as GET /webhooks/{id}/deliveries lists it. */
 export interface WebhookAttempt {

@@ -3,24 +3,21 @@
 // its bytes are what is stored and replayed (D-37), so all three agree by construction.
 
 import type { Deal } from '../domain/records.ts';
-import type { RenderedAnswer } from '../service/idempotency.ts';
+import type { Webhook } from '../domain/webhooks.ts';
+import type { Answer, RenderedAnswer } from '../service/idempotency.ts';
 import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranked } from '../service/outcomes.ts';
-import type { Result } from '../service/unit.ts';
+import type { ClockMove } from '../service/platform.ts';
+import type { Result } from '../service/result.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
+import { webhookCreatedView } from './webhooks.ts';
 
 /** Where the closer marketplace is served (the deal service's prefix is configuration). */
 export const MARKETPLACE_PREFIX = '/closers';
 
-export interface Answer {
-  status: number;
-  body: unknown;
-  location?: string;
-  /** D-47: the version of the one deal the answer carries, as an entity tag. */
-  etag?: string;
-}
+export type { Answer } from '../service/idempotency.ts';
 
 /** A deal's version as an entity tag (strong: the version names exactly one state of the deal). */
 export const etagOf = (deal: Deal) => `"${deal.version}"`;
@@ -93,7 +90,11 @@ export function writeAnswers(prefix: string) {
     expireGig: gigOnly,
     resetDemo: (result: Result<string[]>) =>
       answer(result, (seeded) => ({ status: 200, body: { reset: true as const, seeded } })),
-    advanceDemoClock: (result: Result<number>) => answer(result, (now) => ({ status: 200, body: { now: iso(now) } })),
+    advanceDemoClock: (result: Result<ClockMove>) =>
+      answer(result, ({ now }) => ({ status: 200, body: { now: iso(now) } })),
+    createWebhook: (result: Result<Webhook>) =>
+      answer(result, (hook) => ({ status: 201, body: webhookCreatedView(hook), location: `/webhooks/${hook.id}` })),
+    deleteWebhook: (result: Result<true>) => answer(result, () => ({ status: 204, body: undefined })),
   };
 }
 

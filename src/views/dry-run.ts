@@ -1,6 +1,6 @@
 // What a dry run answers (D-48): `{dryRun: true, accepted: true, deal, gig?, settlement?, events}`,
 // the records as the real call would leave them, with every id that call would hand out null.
-import { isPendingId } from '../domain/ids.ts';
+import { isProvisionalId } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/outcomes.ts';
 import { eventData } from './events.ts';
@@ -17,23 +17,23 @@ function recordsOf(value: DryRunnable): { deal: Deal; gig?: Gig } {
   return { deal: value };
 }
 
-/** The fields that hold ids: there (and only there: an account may be named anything) a pending id is null. */
+/** The fields that hold ids: there (and only there: an account may be named anything) a provisional id is null. */
 const ID_FIELDS = new Set(['id', 'dealId', 'gigId', 'closerId', 'revivedFrom']);
 
-function withPendingIdsNull(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withPendingIdsNull);
+function withProvisionalIdsNull(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withProvisionalIdsNull);
   if (node === null || typeof node !== 'object') return node;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     copy[key] =
-      ID_FIELDS.has(key) && typeof value === 'string' && isPendingId(value) ? null : withPendingIdsNull(value);
+      ID_FIELDS.has(key) && typeof value === 'string' && isProvisionalId(value) ? null : withProvisionalIdsNull(value);
   }
   return copy;
 }
 
 export function dryRunView(outcome: DryRunOutcome<DryRunnable>) {
   const { deal, gig } = recordsOf(outcome.value);
-  return withPendingIdsNull({
+  return withProvisionalIdsNull({
     dryRun: true,
     accepted: true,
     deal: dealView(deal),

@@ -1,6 +1,7 @@
 // `audit <base-url>` (issue 15): a live service after a workload of every kind of money-moving
 // path audits clean through the command line; each invariant catches a broken record of its
-// own, in a snapshot read from that service and then damaged by hand.
+// own, in a snapshot read from that service and then damaged by hand; a Register past 2^53 cents
+// is read to the cent (D-205).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -11,7 +12,7 @@ import {
   settlementFromView,
 } from '../../src/audit/from-views.ts';
 import { readDeployment } from '../../src/audit/read-deployment.ts';
-import { checkInvariants, type Snapshot, type Violation } from '../../src/domain/invariants.ts';
+import { checkInvariants, checkRegisters, type Snapshot, type Violation } from '../../src/domain/invariants.ts';
 import type { Gig } from '../../src/domain/records.ts';
 import { cli } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
@@ -163,5 +164,58 @@ describe('audit <base-url>', () => {
         .sort(),
       ['events', 'events'],
     );
+  });
+});
+
+describe('audit reads amounts past 2^53 cents to the cent (D-205)', () => {
+  // A closer whose gross is $90,999,999,999,999.09: 9,099,999,999,999,909 cents, past 2^53. The
+  // service writes every digit (D-198); read as a double it is 90999999999999.09375, whose cents
+  // round to an even number: a Register that disagrees with its gigs by a few cents.
+  const GROSS = '90999999999999.09';
+  const CLOSER = 'closer_0001';
+  const gigView = (n: number, finalValueUsd: string) =>
+    `{"id":"gig_${String(n).padStart(4, '0')}","status":"fulfilled","dealId":"deal_${String(n).padStart(4, '0')}",` +
+    `"role":"closer","brief":{"account":{"name":"A","industry":"saas","actor":"B2B"},"listValueUsd":${finalValueUsd},` +
+    `"stage":"negotiation","signals":[],"floorUsd":1,"activity":[]},"pricing":{"kind":"commission","pct":0.1},` +
+    `"closerId":"${CLOSER}","postedAt":"2030-01-01T00:00:00.000Z","claimedAt":"2030-01-01T00:00:00.000Z",` +
+    `"outcome":"closed_won","finalValueUsd":${finalValueUsd}}`;
+  // 90 wins of $1,000,000,000,000 (the largest deal) and one of $999,999,999,999.09.
+  const gigs = [
+    ...Array.from({ length: 90 }, (_, i) => gigView(i + 1, '1000000000000')),
+    gigView(91, '999999999999.09'),
+  ];
+  const closer = `{"id":"${CLOSER}","name":"Ada","industries":["saas"],"record":{"gigs":91,"wins":91,"grossClosedUsd":${GROSS}},"payouts":[]}`;
+  /** A deployment that answers these texts, as the service writes them. */
+  const answers: Record<string, string> = {
+    '/pipeline/deals': '[]',
+    '/closers/gigs': `[${gigs.join(',')}]`,
+    '/closers/closers': `[${closer}]`,
+    '/events': '{"events":[],"nextAfter":0}',
+  };
+  const fakeFetch = (async (url: string | URL) => {
+    const text = answers[new URL(url).pathname];
+    return new Response(text ?? '{}', { status: text === undefined ? 404 : 200 });
+  }) as typeof fetch;
+
+  it('a Register whose gross passes 2^53 cents agrees with its gigs: no false register violation', async () => {
+    const read = await readDeployment('http://deployment.test', { fetch: fakeFetch });
+    const closers = read.closers.map(closerFromView);
+    assert.equal(closers[0].record.grossClosedCents, 9_099_999_999_999_909n);
+    const snapshot: Snapshot = { deals: [], gigs: read.gigs.map(gigFromView), closers, payouts: [] };
+    assert.deepEqual(checkRegisters(snapshot), []);
+    // And a gross one cent off is still caught.
+    const off = { ...closers[0], record: { ...closers[0].record, grossClosedCents: 9_099_999_999_999_908n } };
+    assert.deepEqual(
+      checkRegisters({ ...snapshot, closers: [off] }).map((violation) => violation.invariant),
+      ['register'],
+    );
+  });
+
+  it('closerFromView takes the exact digits of a gross as text, and a small gross as a number', () => {
+    const view = (gross: unknown) => ({ id: CLOSER, name: 'Ada', record: { gigs: 1, wins: 1, grossClosedUsd: gross } });
+    assert.equal(closerFromView(view(GROSS)).record.grossClosedCents, 9_099_999_999_999_909n);
+    assert.equal(closerFromView(view('-90999999999999.1')).record.grossClosedCents, -9_099_999_999_999_910n);
+    assert.equal(closerFromView(view(41_000.37)).record.grossClosedCents, 4_100_037n);
+    assert.equal(closerFromView(view(0)).record.grossClosedCents, 0n);
   });
 });

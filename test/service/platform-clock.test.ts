@@ -3,7 +3,7 @@
 // none). A deal acted on at a later time by one is never acted on earlier by the other.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PipelineService } from '../../src/service/pipeline-service.ts';
+import { createPipelineService } from '../../src/service/pipeline-service.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -17,8 +17,8 @@ function pair() {
   const store = new MemoryStore();
   const config = { claimTtlHours: 72 };
   return {
-    a: new PipelineService(store, clock, config),
-    b: new PipelineService(store, clock, config),
+    a: createPipelineService(store, clock, config),
+    b: createPipelineService(store, clock, config),
     tick: (ms: number) => {
       machine += ms;
     },
@@ -33,39 +33,39 @@ const value = <T>(result: { ok: true; value: T } | { ok: false }) => {
 describe('the platform clock kept in each instance', () => {
   it('reads the stored offset once, then keeps it: time is the machine clock plus the offset', async () => {
     const { a, b, tick } = pair();
-    const moved = value(await b.advanceClock(10));
+    const moved = value(await b.run(b.platform.advanceClock(10)));
     assert.equal(moved, T0 + 10 * HOUR);
     tick(5);
     // a never read the offset before: its first unit of work reads it.
-    const deal = value(await a.createDeal({ account, listValueUsd: 1000 }));
+    const deal = value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 })));
     assert.equal(deal.activity[0].at, T0 + 10 * HOUR + 5);
   });
 
   it('a deal acted on later by another instance is not acted on earlier: the offset is read again', async () => {
     const { a, b, tick } = pair();
-    const deal = value(await a.createDeal({ account, listValueUsd: 1000 }));
+    const deal = value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 })));
     // b moves the clock a day on and acts; a has not heard of the move.
-    value(await b.advanceClock(24));
-    value(await b.advanceDeal(deal.id, {}));
+    value(await b.run(b.platform.advanceClock(24)));
+    value(await b.run(b.deals.advanceDeal(deal.id, {})));
     tick(1);
-    const after = value(await a.advanceDeal(deal.id, {}));
+    const after = value(await a.run(a.deals.advanceDeal(deal.id, {})));
     assert.equal(after.kind, 'deal');
     assert.ok(after.kind === 'deal');
     const times = after.deal.activity.map((e) => e.at);
     assert.deepEqual(times, [T0, T0 + 24 * HOUR, T0 + 24 * HOUR + 1]);
     // And a now knows the offset for what follows.
-    const next = value(await a.createDeal({ account, listValueUsd: 1000 }));
+    const next = value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 })));
     assert.equal(next.activity[0].at, T0 + 24 * HOUR + 1);
   });
 
   it("an instance learns another's move at its next timer run, and a reset sets it back", async () => {
     const { a, b } = pair();
-    value(await a.createDeal({ account, listValueUsd: 1000 }));
-    value(await b.advanceClock(5));
-    await a.runTimers();
-    assert.equal(value(await a.createDeal({ account, listValueUsd: 1000 })).activity[0].at, T0 + 5 * HOUR);
-    value(await a.reset());
-    assert.equal(value(await a.createDeal({ account, listValueUsd: 1000 })).activity[0].at, T0);
+    value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 })));
+    value(await b.run(b.platform.advanceClock(5)));
+    await a.platform.runTimers();
+    assert.equal(value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 }))).activity[0].at, T0 + 5 * HOUR);
+    value(await a.run(a.platform.reset()));
+    assert.equal(value(await a.run(a.deals.createDeal({ account, listValueUsd: 1000 }))).activity[0].at, T0);
   });
 
   it('a timer run that took its time before another instance acted writes no earlier activity (D-19)', async () => {
@@ -97,26 +97,28 @@ describe('the platform clock kept in each instance', () => {
         return typeof member === 'function' ? member.bind(target) : member;
       },
     }) as Store;
-    const a = new PipelineService(holding, clock, { claimTtlHours: 72 });
-    const b = new PipelineService(store, clock, { claimTtlHours: 72 });
-    const [closerId] = value(await b.reset());
-    const sold = value(await b.sell({ account, listValueUsd: 1000, mandate: { staffing: { closer: 'human' } } }));
+    const a = createPipelineService(holding, clock, { claimTtlHours: 72 });
+    const b = createPipelineService(store, clock, { claimTtlHours: 72 });
+    const [closerId] = value(await b.run(b.platform.reset()));
+    const sold = value(
+      await b.run(b.deals.sell({ account, listValueUsd: 1000, mandate: { staffing: { closer: 'human' } } })),
+    );
     assert.ok(sold.kind === 'escalation', sold.kind);
     const gigId = sold.escalation.gig.id;
     const dealId = sold.escalation.deal.id;
-    value(await b.claimGig(gigId, closerId));
+    value(await b.run(b.gigs.claimGig(gigId, closerId)));
     // The claim is due to expire; a's run reads the offset, takes its time, and is held before
     // it reads the due gigs.
     machine = T0 + 72 * HOUR + 1;
     holdRead = 2;
-    const run = a.runTimers();
+    const run = a.platform.runTimers();
     await atHold;
     // Meanwhile, an hour later, b acts on the deal.
     machine += HOUR;
-    value(await b.reportSignals(dealId, ['budget_confirmed']));
+    value(await b.run(b.deals.reportSignals(dealId, ['budget_confirmed'])));
     release();
     assert.equal(await run, 1);
-    const deal = value(await b.getDeal(dealId));
+    const deal = value(await b.queries.getDeal(dealId));
     const times = deal.activity.map((entry) => entry.at);
     assert.deepEqual(
       times,

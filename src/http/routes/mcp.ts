@@ -12,9 +12,10 @@ import type { FastifyBodyParser, FastifyError, FastifyPluginAsync, FastifyReply,
 import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../public/catalog.ts';
-import { DOMAIN_VALIDATED, ErrorSchema, errorResponses } from '../../schemas/common.ts';
+import { DOMAIN_VALIDATED, ErrorSchema, errorResponses, NoQuery } from '../../schemas/common.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
+import { refuseIdempotencyKey } from '../idempotency-key.ts';
 import { parseBody } from '../json-body.ts';
 
 const JsonRpcId = Type.Union([Type.String(), Type.Integer()]);
@@ -181,12 +182,16 @@ export const mcpRoutes: FastifyPluginAsync<{
       door.url,
       {
         config: { surface: door.surface },
+        // D-37: on the demo door a key is an argument of each writing tool call, never the header.
+        ...(door.surface === 'demo' ? { onRequest: refuseIdempotencyKey } : {}),
         schema: {
           summary: door.summary,
           description: STATELESS,
           operationId: door.operationId,
           tags: door.tags,
           headers: McpHeaders,
+          // D-38: the demo door takes no query parameter (400 INVALID_QUERY for one).
+          ...(door.surface === 'demo' ? { querystring: NoQuery } : {}),
           body: McpBody,
           response: McpResponses,
         },

@@ -1,6 +1,6 @@
 // A unit of work of the in-memory adapter: writes go straight to the tables, each with the step
 // that undoes it; the store runs the undo log backwards when the work throws.
-import type { IdKind } from '../../domain/ids.ts';
+import { formatId, type IdKind } from '../../domain/ids.ts';
 import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
@@ -38,6 +38,11 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     });
     counters[kind] = previous + 1;
     return counters[kind];
+  }
+  async numberIds(provisional: readonly { kind: IdKind; id: string }[]) {
+    const renames = new Map<string, string>();
+    for (const { kind, id } of provisional) renames.set(id, formatId(kind, await this.takeNumber(kind)));
+    return renames;
   }
   async putDeal(deal: Deal) {
     const { deals, stages } = this.data;

@@ -1,26 +1,14 @@
-// Ids a unit of work hands out before it has taken their numbers (issue 14): a create is then
-// one statement after the gate's decision, the write itself taking the number, instead of a
-// round trip for the number and another for the write. Each reserved id is a stand-in with the
-// shape of an id of its kind (so that every check of ids passes), made of digits no sequence
-// reaches and of randomness no request can guess (so that no text a client sends holds one).
-// The write replaces it, in every value it sends, with the id of the number it takes; the unit's
-// result is renamed the same way.
-import { randomInt } from 'node:crypto';
-import { formatId, type IdKind } from '../../domain/ids.ts';
+// The numbers of a unit's new records taken by its write (issue 14): a create is then one
+// statement after the gate's decision, the write itself taking the number, instead of a round
+// trip for the number and another for the write. Until then the records carry their provisional
+// ids (domain/ids.ts); the write replaces each, in every value it sends, with the id of the
+// number it takes, and the unit's result is renamed the same way.
+import { formatId, type IdKind, renameText } from '../../domain/ids.ts';
 
 export interface Reserved {
   kind: IdKind;
-  /** The stand-in: `deal_9` and seventeen digits, of which nine random to each process. */
+  /** The provisional id the decision gave the record. */
   standIn: string;
-}
-
-/** This process's random part of every stand-in; a counter tells a unit's stand-ins apart. */
-const PROCESS_DIGITS = randomInt(1e9).toString().padStart(9, '0');
-let counter = 0;
-
-export function reserve(kind: IdKind): Reserved {
-  counter = (counter + 1) % 1e8;
-  return { kind, standIn: `${kind}_9${PROCESS_DIGITS}${counter.toString().padStart(8, '0')}` };
 }
 
 /** The SQL of a number taken and its id, as formatId writes it (migration 010's take_number). */
@@ -66,32 +54,7 @@ export function renamesOfRow(reserved: readonly Reserved[], row: Record<string, 
   return new Map(reserved.map((r, i) => [r.standIn, formatId(r.kind, Number(row[`n${i}`]))]));
 }
 
-/** A string with every stand-in replaced by its id. */
-function renameText(text: string, renames: Renames): string {
-  let renamed = text;
-  for (const [standIn, id] of renames) if (renamed.includes(standIn)) renamed = renamed.replaceAll(standIn, id);
-  return renamed;
-}
-
 /** Statement parameters with every stand-in in a text replaced by its id. */
 export function renameValues(values: readonly unknown[], renames: Renames): unknown[] {
   return values.map((value) => (typeof value === 'string' ? renameText(value, renames) : value));
-}
-
-/** A value (records, events, answers: plain data) with every stand-in replaced by its id. */
-export function renameDeep<T>(value: T, renames: Renames): T {
-  if (renames.size === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return renameText(v, renames);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
-    if (v instanceof Set) return new Set([...v].map(walk));
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
-      return out;
-    }
-    return v;
-  };
-  return walk(value) as T;
 }

@@ -26,12 +26,12 @@
 // (BEGIN with the first statement, the last write with COMMIT, reads started at once) into one
 // round trip. The server still runs them one after another, each seeing what the last did.
 
+import { renameIds } from '../../domain/ids.ts';
 import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork } from '../store.ts';
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
-import { renameDeep } from './reserved-ids.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
 import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
@@ -134,7 +134,7 @@ export class SqlStore implements Store {
             // the one thrown (Promise.all rejects with the first failure, the write's).
             await Promise.all([begun, uow.flush(), session.query('COMMIT')]);
             if (uow.published) this.sequencer.soon();
-            return renameDeep(result, uow.renames);
+            return renameIds(result, uow.renames);
           } catch (error) {
             await rollback(session);
             throw error;

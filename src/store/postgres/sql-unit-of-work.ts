@@ -8,7 +8,7 @@ import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
-import { type Renames, type Reserved, renamesOfRow, renameValues, reserve, takingNumbers } from './reserved-ids.ts';
+import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
@@ -190,10 +190,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return takeNumber((text, params) => this.session.query(text, params), kind);
   }
 
-  reserveId(kind: IdKind): string {
-    const id = reserve(kind);
-    this.reserved.push(id);
-    return id.standIn;
+  /** The numbers are taken by the unit's write (reserved-ids.ts): nothing is renamed now. */
+  async numberIds(provisional: readonly { kind: IdKind; id: string }[]) {
+    for (const { kind, id } of provisional) this.reserved.push({ kind, standIn: id });
+    return undefined;
   }
 
   async putDeal(deal: Deal) {

@@ -8,12 +8,12 @@
 // or the other receivers.
 
 import { Webhook as Signer } from 'standardwebhooks';
-import { nextAttemptAt, webhookWants } from '../../domain/webhooks.ts';
-import type { Store } from '../../store/store.ts';
-import type { ClaimedDelivery, NewDelivery } from '../../store/webhooks.ts';
-import type { Telemetry } from '../../telemetry.ts';
-import { eventView } from '../../views/events.ts';
-import { stringify } from '../../views/exact-json.ts';
+import { nextAttemptAt, webhookWants } from '../domain/webhooks.ts';
+import type { Store } from '../store/store.ts';
+import type { ClaimedDelivery, NewDelivery } from '../store/webhooks.ts';
+import type { Telemetry } from '../telemetry.ts';
+import { eventView } from '../views/events.ts';
+import { stringify } from '../views/exact-json.ts';
 import { postOnce } from './http-post.ts';
 
 export interface WebhookWorkerOptions {

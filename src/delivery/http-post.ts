@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { checkedLookup, hostOf, isForbiddenAddress } from './address-policy.ts';
+import { checkedLookup, hostOf, isForbiddenAddress } from '../service/webhooks/address-policy.ts';
 
 export const MAX_ANSWER_BYTES = 64 * 1024;
 

@@ -1,0 +1,16 @@
+// The one table of the demo surface's operations: every door and the contract are made from it.
+import { DEAL_OPERATIONS } from './deal-operations.ts';
+import { DEMO_OPERATIONS } from './demo-operations.ts';
+import { EVENT_OPERATIONS } from './event-operations.ts';
+import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
+import type { Operation } from './operation.ts';
+
+export const OPERATIONS: readonly Operation[] = [
+  ...DEMO_OPERATIONS,
+  ...DEAL_OPERATIONS,
+  ...MARKETPLACE_OPERATIONS,
+  ...EVENT_OPERATIONS,
+];
+
+/** The operations offered as tools of the demo MCP door, in the table's order. */
+export const TOOL_OPERATIONS = OPERATIONS.filter((op) => op.tool !== undefined);

@@ -1,0 +1,160 @@
+// How every write runs, whichever door it came through: one unit of work (D-6: a refusal
+// changes nothing), in one of three modes. Plain: the work, then its answer. Keyed (D-37): the
+// answer is stored in the unit of work of the effects, so no crash can leave one without the
+// other, and a key already stored answers its stored bytes (or IDEMPOTENCY_KEY_REUSED) without
+// running anything. Dry (D-48): the work runs against a unit that keeps its writes, then rolls
+// back, and the answer is what it would do.
+import type { Store, UnitOfWork } from '../store/store.ts';
+import { runDry } from './dry-run.ts';
+import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } from './idempotency.ts';
+import type { DryRunOutcome } from './outcomes.ts';
+import { fail, ok, RefusedError, type Result } from './result.ts';
+import type { UnitCommand } from './unit-command.ts';
+
+/** How a request asks for its write to run. */
+export type Mode = { kind: 'plain' } | { kind: 'keyed'; key: string; fingerprint: string } | { kind: 'dry' };
+
+export const PLAIN: Mode = { kind: 'plain' };
+
+/** How a door answers a command's result (src/views/answers.ts makes these). */
+export interface Rendering<T> {
+  answer(result: Result<T>): Answer;
+  /** D-48: the answer of a dry run; a command without one is never run dry. */
+  dry?(result: Result<DryRunOutcome<T>>): Answer;
+  /** The answer as the bytes a key stores and replays. */
+  bytes(answer: Answer): RenderedAnswer;
+}
+
+/** What a run answered: the four ways a write can end. */
+export type Execution =
+  /** Run now; under a key, `stored` is the answer as stored (send those bytes). */
+  | { kind: 'answered'; answer: Answer; stored?: RenderedAnswer }
+  /** The key's stored answer, sent again: nothing ran. */
+  | { kind: 'replayed'; answer: RenderedAnswer }
+  /** The key was first used with another request: nothing ran. */
+  | { kind: 'reused'; key: string }
+  /** What the write would do: nothing was stored. */
+  | { kind: 'dry'; answer: Answer };
+
+/** Machine time: idempotency keys age in real time, not on the demo clock. */
+interface MachineClock {
+  now(): number;
+}
+
+/** Thrown inside a keyed unit of work that found its key stored: nothing was written. */
+class Replayed extends Error {
+  constructor(readonly execution: Execution) {
+    super('replayed');
+  }
+}
+
+export class UnitRunner {
+  /** Told after every unit of work that committed (the feed may have grown). */
+  private readonly commitListeners = new Set<() => void>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: MachineClock,
+  ) {}
+
+  /** Listens for committed units of work; returns the way to stop listening. */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** Runs a command plainly and answers its result (the service's own callers: timers, seeding). */
+  async result<T>(command: UnitCommand<T>): Promise<Result<T>> {
+    if (command.read) return ok(await this.store.read(command.read));
+    let value: T;
+    try {
+      value = await this.store.transaction((uow) => command.work(uow));
+    } catch (error) {
+      if (error instanceof RefusedError) return fail(error.refusal);
+      throw error;
+    }
+    await this.committed(command, value);
+    return ok(value);
+  }
+
+  /** Runs a command as `mode` asks and answers as `rendering` says. */
+  async execute<T>(command: UnitCommand<T>, mode: Mode, rendering: Rendering<T>): Promise<Execution> {
+    if (mode.kind === 'dry') {
+      if (!rendering.dry) throw new Error('a dry run of a command that has no dry answer');
+      const result = await runDry(this.store, (uow) => command.work(uow));
+      return { kind: 'dry', answer: rendering.dry(result) };
+    }
+    if (mode.kind === 'plain') return { kind: 'answered', answer: rendering.answer(await this.result(command)) };
+    return this.keyed(command, mode, rendering);
+  }
+
+  private async committed<T>(command: UnitCommand<T>, value: T): Promise<void> {
+    await command.committed?.(value);
+    for (const listener of this.commitListeners) listener();
+  }
+
+  /**
+   * A new key: the work runs and its answer is stored with its effects. A key already stored:
+   * nothing runs. Racing requests with one key wait for each other on the key's lock, so one
+   * runs and the others replay it.
+   */
+  private async keyed<T>(
+    command: UnitCommand<T>,
+    mode: Extract<Mode, { kind: 'keyed' }>,
+    rendering: Rendering<T>,
+  ): Promise<Execution> {
+    let refused: Result<T>;
+    try {
+      // The answer leaves the unit with its value: a store that reserves ids returns both with
+      // their real ids (store.ts, reserveId).
+      const { value, answer, stored } = await this.store.transaction(async (uow) => {
+        const found = await this.storedAnswer(uow, mode);
+        if (found) throw new Replayed(found);
+        const value = await command.work(uow);
+        const answer = rendering.answer(ok(value));
+        return { value, answer, stored: await this.storeAnswer(uow, mode, rendering.bytes(answer)) };
+      });
+      await this.committed(command, value);
+      return { kind: 'answered', answer, stored };
+    } catch (error) {
+      if (error instanceof Replayed) return error.execution;
+      if (!(error instanceof RefusedError)) throw error;
+      refused = fail(error.refusal);
+    }
+    // The refused unit rolled back having written nothing; its answer is stored in a unit of
+    // its own, unless a request racing with the key stored one meanwhile: that one answers.
+    const answer = rendering.answer(refused);
+    return this.store.transaction(
+      async (uow): Promise<Execution> =>
+        (await this.storedAnswer(uow, mode)) ?? {
+          kind: 'answered',
+          answer,
+          stored: await this.storeAnswer(uow, mode, rendering.bytes(answer)),
+        },
+    );
+  }
+
+  /** Takes the key's lock and answers what its stored answer means, if one is kept. */
+  private async storedAnswer(uow: UnitOfWork, mode: { key: string; fingerprint: string }) {
+    const [, stored] = await Promise.all([uow.lock(`idempotency:${mode.key}`), uow.getAnswer(mode.key)]);
+    if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return undefined;
+    if (stored.fingerprint !== mode.fingerprint) return { kind: 'reused', key: mode.key } satisfies Execution;
+    const { status, body, location, etag } = stored;
+    const answer: RenderedAnswer = { status, body };
+    if (location !== undefined) answer.location = location;
+    if (etag !== undefined) answer.etag = etag;
+    return { kind: 'replayed', answer } satisfies Execution;
+  }
+
+  /** Stores the answer under the key when its status is one a retry must see again. */
+  private async storeAnswer(
+    uow: UnitOfWork,
+    mode: { key: string; fingerprint: string },
+    answer: RenderedAnswer,
+  ): Promise<RenderedAnswer> {
+    if (isStoredStatus(answer.status)) {
+      await uow.putAnswer(mode.key, { fingerprint: mode.fingerprint, ...answer, storedAt: this.clock.now() });
+    }
+    return answer;
+  }
+}
