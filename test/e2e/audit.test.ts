@@ -11,7 +11,7 @@ import {
   payoutsFromView,
   settlementFromView,
 } from '../../src/audit/from-views.ts';
-import { readDeployment } from '../../src/audit/read-deployment.ts';
+import { parseJsonExactly, readDeployment } from '../../src/audit/read-deployment.ts';
 import { checkInvariants, checkRegisters, type Snapshot, type Violation } from '../../src/domain/invariants.ts';
 import type { Gig } from '../../src/domain/records.ts';
 import { cli } from '../support/cli.ts';
@@ -209,6 +209,15 @@ describe('audit reads amounts past 2^53 cents to the cent (D-205)', () => {
       checkRegisters({ ...snapshot, closers: [off] }).map((violation) => violation.invariant),
       ['register'],
     );
+  });
+
+  it('the reader keeps a number with more digits than a double holds as its text, and nothing else', () => {
+    const text =
+      '{"name":"x 12345678901234567 \\" 0.1234567890123456","n":[12345678901234567,-0.0000001234567890123456,1.5,-0,123456789012345]}';
+    assert.deepEqual(parseJsonExactly(text), {
+      name: 'x 12345678901234567 " 0.1234567890123456',
+      n: ['12345678901234567', '-0.0000001234567890123456', 1.5, -0, 123456789012345],
+    });
   });
 
   it('closerFromView takes the exact digits of a gross as text, and a small gross as a number', () => {
