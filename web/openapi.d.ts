@@ -21,66 +21,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Liveness and store counts
-         * @description Liveness and store counts
-         */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/demo/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Wipe all demo state and re-seed two fictional closers
-         * @description Wipe all demo state and re-seed two fictional closers
-         */
-        post: operations["resetDemo"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/demo/clock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Move the demo clock forward and run the platform timers at once
-         * @description Move the demo clock forward and run the platform timers at once
-         */
-        post: operations["advanceDemoClock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/deals": {
         parameters: {
             query?: never;
@@ -301,6 +241,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness and store counts
+         * @description Liveness and store counts
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wipe all demo state and re-seed two fictional closers
+         * @description Wipe all demo state and re-seed two fictional closers
+         */
+        post: operations["resetDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the demo clock forward and run the platform timers at once
+         * @description Move the demo clock forward and run the platform timers at once
+         */
+        post: operations["advanceDemoClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pipeline/deals": {
         parameters: {
             query?: never;
@@ -459,114 +459,6 @@ export interface paths {
          * @description The Seller's way off the human track
          */
         post: operations["deescalateDeal"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The event feed: every committed change after a seq, in seq order
-         * @description Follow `nextAfter` to read every event exactly once, in order, whatever writes meanwhile. A reset empties the feed but seq goes on increasing, so a cursor stays valid.
-         */
-        get: operations["listEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every webhook, in id order (secrets are never shown again)
-         * @description Every webhook, in id order (secrets are never shown again)
-         */
-        get: operations["listWebhooks"];
-        put?: never;
-        /**
-         * Subscribe a url to the events published from now on (signed, retried until delivered)
-         * @description Each matching event is POSTed as its JSON, signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer is the only one that shows the `secret`.
-         */
-        post: operations["createWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One webhook
-         * @description One webhook
-         */
-        get: operations["getWebhook"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a webhook: nothing more is delivered to it
-         * @description Delete a webhook: nothing more is delivered to it
-         */
-        delete: operations["deleteWebhook"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A webhook's last delivery attempts, oldest first: each event's attempts, answers and next try
-         * @description A webhook's last delivery attempts, oldest first: each event's attempts, answers and next try
-         */
-        get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/events/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The event feed, live, as Server-Sent Events
-         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts.
-         */
-        get: operations["streamEvents"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -777,6 +669,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event feed: every committed change after a seq, in seq order
+         * @description Follow `nextAfter` to read every event exactly once, in order, whatever writes meanwhile. A reset empties the feed but seq goes on increasing, so a cursor stays valid.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every webhook, in id order (secrets are never shown again)
+         * @description Every webhook, in id order (secrets are never shown again)
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a url to the events published from now on (signed, retried until delivered)
+         * @description Each matching event is POSTed as its JSON, signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer is the only one that shows the `secret`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook
+         * @description One webhook
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook: nothing more is delivered to it
+         * @description Delete a webhook: nothing more is delivered to it
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's last delivery attempts, oldest first: each event's attempts, answers and next try
+         * @description A webhook's last delivery attempts, oldest first: each event's attempts, answers and next try
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event feed, live, as Server-Sent Events
+         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -807,7 +807,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The demo's MCP server: tools sell, get_deal, advance_deal, list_deals, report_signals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
+         * The demo's MCP server: tools sell, list_deals, get_deal, advance_deal, report_signals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
          * @description Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: application/json, text/event-stream; no session, no SSE stream (GET and DELETE answer 405).
          */
         post: operations["mcpDemo"];
@@ -1992,537 +1992,6 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getHealth: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "closers": 1,
-                     *       "deals": 1
-                     *     }
-                     */
-                    "application/json": {
-                        ok: boolean;
-                        closers: number;
-                        deals: number;
-                    };
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    resetDemo: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description `true` when the answer is replayed under an Idempotency-Key */
-                    "idempotent-replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "reset": true,
-                     *       "seeded": [
-                     *         "text"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        reset: true;
-                        seeded: string[];
-                    };
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
-                     *       "code": "ORIGIN_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large: over 64 KiB */
-            413: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body over 64 KiB.",
-                     *       "code": "BODY_TOO_LARGE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported media type: send application/json */
-            415: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body that is not `application/json`.",
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
-            422: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
-                     *       "code": "IDEMPOTENCY_KEY_REUSED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    advanceDemoClock: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description hours to move the demo clock forward; fractions are rounded half-up to the millisecond */
-                    advanceHours: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description `true` when the answer is replayed under an Idempotency-Key */
-                    "idempotent-replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "now": "2026-01-05T09:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** Format: date-time */
-                        now: string;
-                    };
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
-                     *       "code": "ORIGIN_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large: over 64 KiB */
-            413: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body over 64 KiB.",
-                     *       "code": "BODY_TOO_LARGE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported media type: send application/json */
-            415: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body that is not `application/json`.",
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
-            422: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The gate refused the proposal: Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).",
-                     *       "code": "GATE_BELOW_FLOOR",
-                     *       "gate": {
-                     *         "error": "Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).",
-                     *         "code": "GATE_BELOW_FLOOR"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4006,6 +3475,537 @@ export interface operations {
             };
         };
     };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "closers": 1,
+                     *       "deals": 1
+                     *     }
+                     */
+                    "application/json": {
+                        ok: boolean;
+                        closers: number;
+                        deals: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetDemo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "reset": true,
+                     *       "seeded": [
+                     *         "text"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        reset: true;
+                        seeded: string[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advanceDemoClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description hours to move the demo clock forward; fractions are rounded half-up to the millisecond */
+                    advanceHours: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-01-05T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The gate refused the proposal: Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).",
+                     *       "code": "GATE_BELOW_FLOOR",
+                     *       "gate": {
+                     *         "error": "Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).",
+                     *         "code": "GATE_BELOW_FLOOR"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listDeals: {
         parameters: {
             query?: {
@@ -5255,7 +5255,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Deal, or the escalation {escalated: true, role, gig, suggestedClosers, deal}; with `?dryRun=true`, the `DryRun` of the move */
+            /** @description The Deal, or the escalation {escalated: true, role, gig, suggestedClosers, deal}; with `?dryRun=true`, the `DryRun` of it */
             200: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -5328,7 +5328,7 @@ export interface operations {
                      *       "closedBy": "human"
                      *     }
                      */
-                    "application/json": components["schemas"]["Deal"] | components["schemas"]["Escalation"] | components["schemas"]["DryRun"];
+                    "application/json": (components["schemas"]["Deal"] | components["schemas"]["Escalation"]) | components["schemas"]["DryRun"];
                 };
             };
             /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
@@ -6601,1137 +6601,6 @@ export interface operations {
                      * @example {
                      *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
                      *       "code": "IDEMPOTENCY_KEY_REUSED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listEvents: {
-        parameters: {
-            query?: {
-                /** @description events with a seq above this one; 0 (the default) reads from the oldest kept */
-                after?: number;
-                /** @description events per page */
-                limit?: number;
-                /** @description a public event type */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
-                /** @description events about this deal */
-                dealId?: string;
-            };
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "events": [
-                     *         {
-                     *           "id": "evt_42",
-                     *           "seq": 42,
-                     *           "type": "deal.stage_changed",
-                     *           "at": "2026-01-05T09:00:00.000Z",
-                     *           "data": {
-                     *             "dealId": "deal_0001",
-                     *             "from": "proposal",
-                     *             "to": "negotiation",
-                     *             "by": "agent"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "nextAfter": 0,
-                     *       "lastSeq": 0
-                     *     }
-                     */
-                    "application/json": components["schemas"]["EventPage"];
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listWebhooks: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "whk_0001",
-                     *         "url": "https://receiver.example/hooks/pipeline",
-                     *         "types": [
-                     *           "deal.closed"
-                     *         ],
-                     *         "createdAt": "2026-01-05T09:00:00.000Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["Webhook"][];
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createWebhook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description where each event is POSTed: an http or https URL whose host is not, and does not resolve to, a loopback, private or link-local address
-                     */
-                    url: string;
-                    /** @description the event types to receive; absent: every type */
-                    types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];
-                };
-            };
-        };
-        responses: {
-            /** @description Created: `Location` names what was created */
-            201: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The path of what was created */
-                    Location?: string;
-                    /** @description `true` when the answer is replayed under an Idempotency-Key */
-                    "idempotent-replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "whk_0001",
-                     *       "url": "https://receiver.example/hooks/pipeline",
-                     *       "types": [
-                     *         "deal.closed"
-                     *       ],
-                     *       "createdAt": "2026-01-05T09:00:00.000Z",
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookCreated"];
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
-                     *       "code": "ORIGIN_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large: over 64 KiB */
-            413: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body over 64 KiB.",
-                     *       "code": "BODY_TOO_LARGE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported media type: send application/json */
-            415: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body that is not `application/json`.",
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
-            422: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
-                     *       "code": "IDEMPOTENCY_KEY_REUSED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getWebhook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path: {
-                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description a subscription to the events published after it was created */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "whk_0001",
-                     *       "url": "https://receiver.example/hooks/pipeline",
-                     *       "types": [
-                     *         "deal.closed"
-                     *       ],
-                     *       "createdAt": "2026-01-05T09:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
-                     *       "code": "WEBHOOK_NOT_FOUND"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteWebhook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path: {
-                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description deleted */
-            204: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
-                     *       "code": "WEBHOOK_NOT_FOUND"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large: over 64 KiB */
-            413: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body over 64 KiB.",
-                     *       "code": "BODY_TOO_LARGE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported media type: send application/json */
-            415: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A body that is not `application/json`.",
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: {
-                /** @description the last attempts answered */
-                limit?: number;
-            };
-            header?: {
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path: {
-                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "eventId": "text",
-                     *         "seq": 1,
-                     *         "attempt": 1,
-                     *         "at": "2026-01-05T09:00:00.000Z",
-                     *         "status": 1,
-                     *         "error": "text",
-                     *         "nextAttemptAt": "2026-01-05T09:00:00.000Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["WebhookAttempt"][];
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
-                     *       "code": "WEBHOOK_NOT_FOUND"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
-            429: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request will be accepted */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per minute */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this minute */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the minute resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
-                     *       "code": "RATE_LIMITED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
-            503: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a retry may succeed */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
-                     *       "code": "STORE_BUSY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    streamEvents: {
-        parameters: {
-            query?: {
-                /** @description stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it */
-                after?: number;
-                /** @description a public event type */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
-                /** @description events about this deal */
-                dealId?: string;
-            };
-            header?: {
-                /**
-                 * @description resume after this seq (the `id:` of the last event received; browsers send it when they reconnect); wins over `?after=`
-                 * @example 42
-                 */
-                "last-event-id"?: string;
-                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
-                "x-request-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An event stream (`text/event-stream`) that stays open: `id: <seq>`, `event: <type>`, `data: <event JSON>` per event, and `: heartbeat` comments */
-            200: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example id: 42
-                     *     event: deal.stage_changed
-                     *     data: {"id":"evt_42","seq":42,"type":"deal.stage_changed","at":"2026-01-05T09:00:00.000Z","data":{"dealId":"deal_0001","from":"proposal","to":"negotiation","by":"agent"}}
-                     */
-                    "text/event-stream": string;
-                };
-            };
-            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
-            400: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
-                     *       "code": "INVALID_BODY",
-                     *       "violations": [
-                     *         "listValueUsd: is required"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
-            403: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
-                     *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
-            405: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    /** @description The methods this path serves */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
-                     *       "code": "METHOD_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10654,6 +9523,1137 @@ export interface operations {
                      * @example {
                      *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
                      *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description events with a seq above this one; 0 (the default) reads from the oldest kept */
+                after?: number;
+                /** @description events per page */
+                limit?: number;
+                /** @description a public event type */
+                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
+                /** @description events about this deal */
+                dealId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_42",
+                     *           "seq": 42,
+                     *           "type": "deal.stage_changed",
+                     *           "at": "2026-01-05T09:00:00.000Z",
+                     *           "data": {
+                     *             "dealId": "deal_0001",
+                     *             "from": "proposal",
+                     *             "to": "negotiation",
+                     *             "by": "agent"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextAfter": 0,
+                     *       "lastSeq": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "whk_0001",
+                     *         "url": "https://receiver.example/hooks/pipeline",
+                     *         "types": [
+                     *           "deal.closed"
+                     *         ],
+                     *         "createdAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description where each event is POSTed: an http or https URL whose host is not, and does not resolve to, a loopback, private or link-local address
+                     */
+                    url: string;
+                    /** @description the event types to receive; absent: every type */
+                    types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: `Location` names what was created */
+            201: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The path of what was created */
+                    Location?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_0001",
+                     *       "url": "https://receiver.example/hooks/pipeline",
+                     *       "types": [
+                     *         "deal.closed"
+                     *       ],
+                     *       "createdAt": "2026-01-05T09:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a subscription to the events published after it was created */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_0001",
+                     *       "url": "https://receiver.example/hooks/pipeline",
+                     *       "types": [
+                     *         "deal.closed"
+                     *       ],
+                     *       "createdAt": "2026-01-05T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
+                     *       "code": "WEBHOOK_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
+                     *       "code": "WEBHOOK_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description the last attempts answered */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "eventId": "text",
+                     *         "seq": 1,
+                     *         "attempt": 1,
+                     *         "at": "2026-01-05T09:00:00.000Z",
+                     *         "status": 1,
+                     *         "error": "text",
+                     *         "nextAttemptAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["WebhookAttempt"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
+                     *       "code": "WEBHOOK_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it */
+                after?: number;
+                /** @description a public event type */
+                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
+                /** @description events about this deal */
+                dealId?: string;
+            };
+            header?: {
+                /**
+                 * @description resume after this seq (the `id:` of the last event received; browsers send it when they reconnect); wins over `?after=`
+                 * @example 42
+                 */
+                "last-event-id"?: string;
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (`text/event-stream`) that stays open: `id: <seq>`, `event: <type>`, `data: <event JSON>` per event, and `: heartbeat` comments */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     event: deal.stage_changed
+                     *     data: {"id":"evt_42","seq":42,"type":"deal.stage_changed","at":"2026-01-05T09:00:00.000Z","data":{"dealId":"deal_0001","from":"proposal","to":"negotiation","by":"agent"}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -33,6 +33,15 @@ export function isProvisionalId(id: string): boolean {
 }
 
 const PROVISIONAL = /^(deal|gig|closer)_9\d{17}$/;
+const PROVISIONAL_IN_TEXT = /\b(deal|gig|closer)_9\d{17}\b/g;
+
+/**
+ * A text (an activity note) with each provisional id written as the id numbered 0, which no
+ * record ever has (numbers start at 1): what a dry run's notes say of a record not yet made.
+ */
+export function unnumberedText(text: string): string {
+  return text.includes('_9') ? text.replace(PROVISIONAL_IN_TEXT, (_, kind: IdKind) => formatId(kind, 0)) : text;
+}
 
 /** A string with every provisional id in `renames` replaced by its real id. */
 export function renameText(text: string, renames: ReadonlyMap<string, string>): string {
