@@ -1,5 +1,7 @@
 // Every setting comes from the environment; each is documented in README.md (the limits of
 // D-44 also in docs/limits.md).
+
+import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
 
 export interface Config {
@@ -188,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: maxConnections(env),
     // 0 turns it off, as unset does.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000) || undefined,
-    eventRetentionHours: number(env, 'EVENT_RETENTION_HOURS', 72, 0.001, 24 * 3650),
+    eventRetentionHours: number(env, 'EVENT_RETENTION_HOURS', DEFAULT_EVENT_RETENTION_HOURS, 0.001, 24 * 3650),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 60_000),

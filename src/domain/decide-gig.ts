@@ -200,7 +200,7 @@ export function expireGig(state: PipelineState, gigId: string, ctx: DecisionCont
   const gig = findGig(state, gigId);
   if (isRefusal(gig)) return reject(gig);
   if (gig.status !== 'open' || gig.timerDueAt === undefined || gig.timerDueAt > ctx.now) {
-    return reject(refuse.conflict('NOT_DUE', `Gig ${gig.id} is not due to lapse.`));
+    return reject(refuse.conflict('NOT_DUE', `Gig ${gig.id} is not due to expire.`));
   }
   return withDeal(state, gig.dealId, (deal) =>
     accept([

@@ -6,6 +6,9 @@ import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
 import type { PipelineState } from './state.ts';
 
+/** D-41: how long (real time) the feed keeps an event unless EVENT_RETENTION_HOURS says. */
+export const DEFAULT_EVENT_RETENTION_HOURS = 72;
+
 export type PublicEventDraft =
   | { type: 'deal.created'; at: number; data: { deal: Deal } }
   | { type: 'deal.stage_changed'; at: number; data: { dealId: string; from: Stage; to: Stage; by: Actor } }

@@ -7,6 +7,10 @@
 import { PRICING_LEDGER, PRICING_STATEMENT } from '../public/pricing.ts';
 import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode } from '../views/errors.ts';
+import { exampleOf } from './contract-examples.ts';
+import { links } from './contract-links.ts';
+
+export { exampleOf } from './contract-examples.ts';
 
 type Json = Record<string, unknown>;
 interface Operation extends Json {
@@ -124,57 +128,6 @@ const errorResponse = (status: number) => ({
   content: { 'application/json': { schema: ERROR_REF } },
 });
 
-/** The words a link says when it holds for one shape of an answer that may be several (D-11). */
-const WHEN_DEAL = ' (when the answer is the Deal)';
-const WHEN_ESCALATED = ' (when the answer is the escalation)';
-
-/**
- * Every operation on what a 201 or a gig answer names, as OpenAPI links. Each runtime expression
- * names an id in the body (`Location` is a path, not an id). Where the answer may be the Deal or
- * the escalation, a link holds for one of the two, and its description says which: a gig only
- * where the answer is sure to carry one (the escalation, a gig's outcome), never on a plain Deal
- * or a dry run.
- */
-function links(): Record<string, Record<string, Record<string, Json>>> {
-  const link = (operationId: string, id: string, description: string) => ({
-    operationId,
-    parameters: { id },
-    description,
-  });
-  const onDeal = (id: string) => ({
-    getDeal: link('getDeal', id, 'Read the deal'),
-    advanceDeal: link('advanceDeal', id, 'Propose its next move'),
-    reportSignals: link('reportSignals', id, 'Report signals on it'),
-    getSettlement: link('getSettlement', id, 'Its settlement, once won'),
-  });
-  const onGig = (id: string, when = '') => ({
-    getGig: link('getGig', id, `Read the gig${when}`),
-    claimGig: link('claimGig', id, `Claim it for a closer${when}`),
-    advanceGig: link('advanceGig', id, `Propose a move of its deal${when}`),
-    releaseGig: link('releaseGig', id, `Withdraw it${when}`),
-  });
-  return {
-    createDeal: { 201: onDeal('$response.body#/id') },
-    reengageDeal: { 201: onDeal('$response.body#/id') },
-    sell: {
-      201: {
-        getDeal: link('getDeal', '$response.body#/id', `Read the deal${WHEN_DEAL}`),
-        getSettlement: link('getSettlement', '$response.body#/id', `Its settlement, once won${WHEN_DEAL}`),
-        getEscalatedDeal: link('getDeal', '$response.body#/deal/id', `Read the deal${WHEN_ESCALATED}`),
-        deescalateDeal: link(
-          'deescalateDeal',
-          '$response.body#/deal/id',
-          `Take it off the human track${WHEN_ESCALATED}`,
-        ),
-        ...onGig('$response.body#/gig/id', WHEN_ESCALATED),
-      },
-    },
-    advanceDeal: { 200: onGig('$response.body#/gig/id', WHEN_ESCALATED) },
-    enrolCloser: { 201: { getCloser: link('getCloser', '$response.body#/id', 'Read it') } },
-    claimGig: { 200: onGig('$response.body#/gig/id') },
-  };
-}
-
 /**
  * The contract as served. `generated` is @fastify/swagger's document (not changed: a copy is
  * completed).
@@ -215,59 +168,6 @@ export function completeContract(generated: OpenApi): OpenApi {
     }
   }
   return contract;
-}
-
-/**
- * An example value of a schema: its own `examples`/`example`/`const`/`default` where it has one,
- * else one built from its parts (each property, the first branch of a union), so that every
- * example is valid against its schema (a test holds them to it).
- */
-export function exampleOf(schema: unknown, components: Record<string, Json>, depth = 0): unknown {
-  if (typeof schema !== 'object' || schema === null || depth > 12) return undefined;
-  const node = schema as Json;
-  if (Array.isArray(node.examples) && node.examples.length > 0) return node.examples[0];
-  if (node.example !== undefined) return node.example;
-  if (node.const !== undefined) return node.const;
-  if (node.default !== undefined) return node.default;
-  if (Array.isArray(node.enum)) return node.enum[0];
-  if (typeof node.$ref === 'string')
-    return exampleOf(components[node.$ref.split('/').pop() as string], components, depth + 1);
-  for (const union of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(node[union])) return exampleOf(node[union][0], components, depth + 1);
-  }
-  if (Array.isArray(node.allOf)) {
-    return Object.assign({}, ...node.allOf.map((part) => exampleOf(part, components, depth + 1) as Json));
-  }
-  switch (node.type) {
-    case 'object': {
-      const example: Json = {};
-      for (const [name, property] of Object.entries((node.properties as Record<string, unknown>) ?? {})) {
-        const value = exampleOf(property, components, depth + 1);
-        if (value !== undefined) example[name] = value;
-      }
-      return example;
-    }
-    case 'array': {
-      const item = exampleOf(node.items, components, depth + 1);
-      return item === undefined ? [] : [item];
-    }
-    case 'string':
-      return node.format === 'date-time'
-        ? '2026-01-05T09:00:00.000Z'
-        : typeof node.pattern === 'string'
-          ? undefined
-          : 'text';
-    case 'integer':
-      return typeof node.minimum === 'number' ? node.minimum : 1;
-    case 'number':
-      return typeof node.minimum === 'number' ? node.minimum : 1;
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    default:
-      return undefined;
-  }
 }
 
 function completeOperation(

@@ -2,6 +2,7 @@
 // the spec says. The project's tests run every probe; `sales-pipeline-gate verify <base-url>`
 // runs them against any deployment.
 import { COMMAND } from '../command.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 export interface Probe {
   id: string;
@@ -102,9 +103,9 @@ export const PROBES: readonly Probe[] = [
   },
   {
     id: 'openapi',
-    description: 'GET /openapi.json is the OpenAPI 3.1.0 contract, version 0.1.0',
+    description: `GET /openapi.json is the OpenAPI 3.1.0 contract, version ${SERVICE_VERSION}`,
     request: { method: 'GET', path: '/openapi.json' },
-    expect: { status: 200, json: { openapi: '3.1.0', info: { version: '0.1.0' } } },
+    expect: { status: 200, json: { openapi: '3.1.0', info: { version: SERVICE_VERSION } } },
   },
   {
     id: 'family',
@@ -153,7 +154,11 @@ export const PROBES: readonly Probe[] = [
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
-        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'verify', version: '0.1.0' } },
+        params: {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 'verify', version: SERVICE_VERSION },
+        },
       },
     },
     expect: { status: 200, text: '"serverInfo"' },
@@ -235,7 +240,7 @@ export async function runProbes(baseUrl: string): Promise<{ ok: boolean; results
 export function probeSuiteJson() {
   return {
     suite: 'sales-pipeline-root',
-    version: '0.1.0',
+    version: SERVICE_VERSION,
     description: `Read-only probes every deployment of this service must pass. Run them: npx ${COMMAND} verify <base-url>.`,
     probes: PROBES,
   };

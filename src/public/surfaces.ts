@@ -2,16 +2,18 @@
 // sibling properties, the capability card, the ideal customer profile and llms.txt. Their
 // contents are not in the spec; they describe this service truthfully and point at each other.
 import { COMMAND } from '../command.ts';
-import { DEMO_TOOLS } from '../mcp/demo-server.ts';
-import { ROOT_TOOLS } from '../mcp/root-server.ts';
+import { SERVICE_VERSION } from '../version.ts';
 import { SANDBOX_LABEL } from './catalog.ts';
 
-const ROOT_TOOL_NAMES = ROOT_TOOLS.map((tool) => tool.name);
-const DEMO_TOOL_NAMES = DEMO_TOOLS.map((tool) => tool.name);
+/** The tools each MCP door serves, as the doors name them (src/mcp/): the surfaces list them. */
+export interface DoorTools {
+  root: readonly string[];
+  demo: readonly string[];
+}
 
 export const SERVICE = {
   name: 'Sales pipeline service',
-  version: '0.1.0',
+  version: SERVICE_VERSION,
   summary:
     'A sales pipeline as a typed state machine: deals move through seven stages, agents and human closers only ' +
     'propose moves, and one gate commits or refuses them. Roles that need a human go to a closer marketplace as gigs; ' +
@@ -64,7 +66,7 @@ export function familyDocument() {
   };
 }
 
-export function agentsCard(dealPrefix: string) {
+export function agentsCard(dealPrefix: string, tools: DoorTools) {
   return {
     schemaVersion: '0.1',
     name: SERVICE.name,
@@ -99,9 +101,9 @@ export function agentsCard(dealPrefix: string) {
       },
     ],
     mcp: [
-      { url: '/mcp', transport: 'streamable-http', stateless: true, tools: ROOT_TOOL_NAMES },
-      { url: '/demo/mcp', transport: 'streamable-http', stateless: true, tools: DEMO_TOOL_NAMES },
-      { command: `npx ${COMMAND} mcp`, transport: 'stdio', tools: DEMO_TOOL_NAMES },
+      { url: '/mcp', transport: 'streamable-http', stateless: true, tools: tools.root },
+      { url: '/demo/mcp', transport: 'streamable-http', stateless: true, tools: tools.demo },
+      { command: `npx ${COMMAND} mcp`, transport: 'stdio', tools: tools.demo },
     ],
     sandbox: true,
   };
@@ -137,7 +139,7 @@ export function icpDocument() {
   };
 }
 
-export function llmsTxt(dealPrefix: string): string {
+export function llmsTxt(dealPrefix: string, tools: DoorTools): string {
   return [
     `# ${SERVICE.name}`,
     '',
@@ -157,13 +159,13 @@ export function llmsTxt(dealPrefix: string): string {
     '',
     '- [Deals](/deals): `?stage=`, `?role=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
     '- [Gigs](/gigs): `?role=`, `?status=`, `?limit=`, `?cursor=`; typed envelopes OK, EMPTY, BLOCKED',
-    `- [MCP door](/mcp): tools ${ROOT_TOOL_NAMES.join(', ')} (streamable HTTP, POST)`,
+    `- [MCP door](/mcp): tools ${tools.root.join(', ')} (streamable HTTP, POST)`,
     '',
     '## Demo environment',
     '',
     `- [Sell](${dealPrefix}/sell): POST a deal; the agent works it until it closes or escalates`,
     '- [Gigs](/closers/gigs): the closer marketplace',
-    `- [Demo MCP door](/demo/mcp): tools ${DEMO_TOOL_NAMES.join(', ')}; over stdio from a clone: \`npx ${COMMAND} mcp\``,
+    `- [Demo MCP door](/demo/mcp): tools ${tools.demo.join(', ')}; over stdio from a clone: \`npx ${COMMAND} mcp\``,
     '- [Endpoint index](/): JSON list of every endpoint',
     '',
     '## Optional',

@@ -2,12 +2,14 @@
 // of the marketplace, the platform's own, the webhooks, and the runner every write goes through
 // (execute.ts). A write is a unit command built by its part and run by the runner, so how it
 // runs (plain, keyed or dry) is decided in one place, whichever door it came through.
+
+import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
-import { DEFAULT_EVENT_RETENTION_HOURS, Platform } from './platform.ts';
+import { Platform } from './platform.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { Queries } from './queries.ts';
 import { HOUR_MS, Steps } from './steps.ts';

@@ -18,9 +18,6 @@ export const SEED_CLOSERS = [
   { name: 'Milo Fenwick (fictional)', industries: ['healthcare', 'logistics'] },
 ] as const;
 
-/** D-41: how long (real time) the feed keeps an event unless EVENT_RETENTION_HOURS says. */
-export const DEFAULT_EVENT_RETENTION_HOURS = 72;
-
 /** Where the demo clock stands after a move, and the stored offset that put it there. */
 export interface ClockMove {
   now: number;

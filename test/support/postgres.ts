@@ -2,9 +2,30 @@
 // Outside CI a test file that needs it skips, saying why, when none is reachable; in CI
 // (CI=true) it fails instead, so that the PostgreSQL tests can never silently not run.
 // Each user of the server gets its own schema, so test files and servers run in parallel.
+// Every connection a test process opens through these helpers carries its application_name
+// (TEST_APPLICATION), so that a test can count its own connections on a shared server; a suite
+// that opens many stores takes their connections from one bounded pool (testPool).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createPool } from '../../src/store/postgres/pg-database.ts';
 import { describeError } from '../../src/store/postgres/sql-database.ts';
+
+/** The application_name of every connection this process opens through these helpers. */
+export const TEST_APPLICATION = `pipeline-tests-${process.pid}`;
+
+/**
+ * The connections one test pool may hold. A server shared by other users may have few slots
+ * left (Debian's default max_connections is 100): a suite stays within this many, however many
+ * stores it opens.
+ */
+export const TEST_POOL_SIZE = 8;
+
+/** The URL with this process's application_name, unless it names one of its own. */
+function tagged(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has('application_name')) parsed.searchParams.set('application_name', TEST_APPLICATION);
+  return parsed.toString();
+}
 
 export const inCi = () => !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 
@@ -33,7 +54,7 @@ export async function postgresForTests(): Promise<TestDatabase> {
 }
 
 async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: tagged(url) });
   await client.connect();
   try {
     return await work(client);
@@ -56,7 +77,7 @@ export async function createTestSchema(baseUrl: string, label: string): Promise<
   const name =
     `t_${label.replace(/\W/g, '_')}_${process.pid}_${++made}_${randomBytes(3).toString('hex')}`.toLowerCase();
   await admin(baseUrl, (client) => client.query(`CREATE SCHEMA "${name}"`));
-  const url = new URL(baseUrl);
+  const url = new URL(tagged(baseUrl));
   url.searchParams.set('options', `-c search_path=${name}`);
   return {
     name,
@@ -69,4 +90,47 @@ export async function createTestSchema(baseUrl: string, label: string): Promise<
 /** Runs SQL on a test schema directly (to look behind the store, or to try what it forbids). */
 export function sqlOn<T>(schemaUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   return admin(schemaUrl, work);
+}
+
+/**
+ * One bounded pool of connections to a test schema (its URL), configured as the store's own
+ * (src/store/postgres/pg-database.ts): every store a suite opens on it with
+ * `openPostgresStore(url, { pool })` shares its TEST_POOL_SIZE connections, and closing a store
+ * leaves the pool open. End it when the suite is done.
+ */
+export function testPool(schemaUrl: string, size = TEST_POOL_SIZE): pg.Pool {
+  return createPool(tagged(schemaUrl), size);
+}
+
+/**
+ * Counts, every few milliseconds until stop(), the connections this process holds on the server
+ * (by TEST_APPLICATION, as the server lists them in pg_stat_activity), and answers the most seen
+ * at once. Its own connection is not counted.
+ */
+export async function countConnections(baseUrl: string, everyMs = 20): Promise<{ stop(): Promise<number> }> {
+  const client = new pg.Client({ connectionString: baseUrl, application_name: `${TEST_APPLICATION} (counting)` });
+  await client.connect();
+  let most = 0;
+  let stopped = false;
+  const sample = async () => {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [TEST_APPLICATION],
+    );
+    most = Math.max(most, rows[0].n);
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      await sample();
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      await client.end();
+      return most;
+    },
+  };
 }

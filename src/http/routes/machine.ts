@@ -2,9 +2,14 @@
 // the cards agents read first. All read-only (405 on writes) and readable from any origin.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import { DEMO_TOOLS } from '../../mcp/demo-server.ts';
+import { ROOT_TOOLS } from '../../mcp/root-server.ts';
 import { pricingDocument } from '../../public/pricing.ts';
 import { probeSuiteJson, probeSuiteMarkdown } from '../../public/probes.ts';
-import { agentsCard, familyDocument, icpDocument, llmsTxt, offerStub } from '../../public/surfaces.ts';
+import { agentsCard, type DoorTools, familyDocument, icpDocument, llmsTxt, offerStub } from '../../public/surfaces.ts';
+
+const DOOR_TOOLS: DoorTools = { root: ROOT_TOOLS.map((tool) => tool.name), demo: DEMO_TOOLS.map((tool) => tool.name) };
+
 import {
   AgentsCard,
   FamilyDocument,
@@ -90,7 +95,7 @@ export const machineRoutes: FastifyPluginAsync<{ dealPrefix: string; openapi: ()
       'What an agent can do here, where the contract and the MCP doors are, and how to authenticate (no keys yet).',
       { 200: AgentsCard },
     ),
-    async () => agentsCard(dealPrefix),
+    async () => agentsCard(dealPrefix, DOOR_TOOLS),
   );
   rootGet(
     app,
@@ -106,7 +111,7 @@ export const machineRoutes: FastifyPluginAsync<{ dealPrefix: string; openapi: ()
     route('getLlmsTxt', 'llms.txt: what this service is, with links', 'Plain text for language models.', {
       200: text('text/plain', 'llms.txt'),
     }),
-    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(dealPrefix)),
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(dealPrefix, DOOR_TOOLS)),
   );
   rootGet(
     app,
