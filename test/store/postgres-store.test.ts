@@ -1,6 +1,8 @@
 // The store contract on a real PostgreSQL server (TEST_DATABASE_URL), in a schema of its own,
 // plus what only a server can show: migrations racing from several instances, and the
-// ledger's append-only trigger.
+// ledger's append-only trigger. The whole file holds at most MAX_CONNECTIONS connections at once
+// (counted in pg_stat_activity as it runs): the contract opens a store for every test, all on
+// one bounded pool, so the suite runs on a shared server with few slots left.
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -11,12 +13,21 @@ import { provisionalIds } from '../../src/service/provisional-ids.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
 import { NO_TELEMETRY } from '../../src/telemetry.ts';
-import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
+import {
+  countConnections,
+  createTestSchema,
+  postgresForTests,
+  sqlOn,
+  TEST_POOL_SIZE,
+  type TestSchema,
+  testPool,
+} from '../support/postgres.ts';
 import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
 
 /** A provisional id whose number the unit's write takes (the store answers no renames). */
@@ -76,16 +87,31 @@ function countWrites(port: number): { stop(): number } {
   };
 }
 
+/**
+ * The most connections this file may hold at once: the contract's pool (TEST_POOL_SIZE), or the
+ * five instances racing migrations (two each) and the one that starts after them, with room for
+ * the short admin connections beside them. Before the contract took a pool, its stores (one per
+ * test, 25 connections each, idle ones kept 30 s) held 134 at once here.
+ */
+const MAX_CONNECTIONS = 16;
+
 const server = await postgresForTests();
 
 if (server.skip !== undefined) {
   describe('store contract: postgres', { skip: server.skip }, () => {});
 } else {
   const baseUrl = server.url;
+  const counting = await countConnections(baseUrl);
   const schema = await createTestSchema(baseUrl, 'contract');
   after(() => schema.drop());
 
-  describeStoreContract('postgres', () => createStore(schema.url, { poolSize: 25 }), { durable: true });
+  // A store for every test (the contract opens one in each), all on one bounded pool, ended once
+  // the contract is done; closing a store leaves the pool open for the next.
+  describe('postgres store: the contract, every store on one pool', () => {
+    const pool = testPool(schema.url);
+    after(() => pool.end());
+    describeStoreContract('postgres', () => openPostgresStore(schema.url, { pool }), { durable: true });
+  });
 
   describe('postgres store: migrations', () => {
     let fresh: TestSchema;
@@ -579,6 +605,14 @@ if (server.skip !== undefined) {
       const url = new URL(baseUrl);
       url.searchParams.set('options', '-c search_path=no_such_schema_here');
       await assert.rejects(createStore(url.toString()), /search_path names no existing schema/);
+    });
+  });
+
+  describe('postgres store: connections', () => {
+    it(`the file held at most ${MAX_CONNECTIONS} connections at once (pool of ${TEST_POOL_SIZE})`, async () => {
+      const most = await counting.stop();
+      assert.ok(most > 0, 'the count saw the suite’s connections');
+      assert.ok(most <= MAX_CONNECTIONS, `the file held ${most} connections at once`);
     });
   });
 }

@@ -6,6 +6,8 @@
 // (TEST_APPLICATION), so that a test can count its own connections on a shared server; a suite
 // that opens many stores takes their connections from one bounded pool (testPool).
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createPool } from '../../src/store/postgres/pg-database.ts';
 import { describeError } from '../../src/store/postgres/sql-database.ts';
@@ -102,34 +104,53 @@ export function testPool(schemaUrl: string, size = TEST_POOL_SIZE): pg.Pool {
   return createPool(tagged(schemaUrl), size);
 }
 
+/** The counting loop of countConnections, run in a worker thread (CommonJS, given `pg`'s path). */
+const COUNTING = `
+const { parentPort, workerData } = require('node:worker_threads');
+const pg = require(workerData.pg);
+const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name + ' (counting)' });
+let stopped = false;
+let most = 0;
+parentPort.once('message', () => { stopped = true; });
+(async () => {
+  await client.connect();
+  parentPort.postMessage({ started: true });
+  while (!stopped) {
+    const { rows } = await client.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [workerData.name]);
+    most = Math.max(most, rows[0].n);
+    await new Promise((resolve) => setTimeout(resolve, workerData.everyMs));
+  }
+  await client.end();
+  parentPort.postMessage({ most });
+})().catch((error) => parentPort.postMessage({ error: String(error) }));
+`;
+
 /**
  * Counts, every few milliseconds until stop(), the connections this process holds on the server
  * (by TEST_APPLICATION, as the server lists them in pg_stat_activity), and answers the most seen
- * at once. Its own connection is not counted.
+ * at once. It counts from a worker thread, so that its queries are no writes of this thread's
+ * sockets (which some tests count) and its own connection is not counted.
  */
 export async function countConnections(baseUrl: string, everyMs = 20): Promise<{ stop(): Promise<number> }> {
-  const client = new pg.Client({ connectionString: baseUrl, application_name: `${TEST_APPLICATION} (counting)` });
-  await client.connect();
-  let most = 0;
-  let stopped = false;
-  const sample = async () => {
-    const { rows } = await client.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
-      [TEST_APPLICATION],
-    );
-    most = Math.max(most, rows[0].n);
-  };
-  const loop = (async () => {
-    while (!stopped) {
-      await sample();
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
-  })();
+  const worker = new Worker(COUNTING, {
+    eval: true,
+    workerData: { url: baseUrl, name: TEST_APPLICATION, everyMs, pg: createRequire(import.meta.url).resolve('pg') },
+  });
+  const next = () =>
+    new Promise<{ started?: boolean; most?: number; error?: string }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const started = await next();
+  if (started.error !== undefined) throw new Error(`cannot count connections: ${started.error}`);
   return {
     async stop() {
-      stopped = true;
-      await loop;
-      await client.end();
+      const done = next();
+      worker.postMessage('stop');
+      const { most, error } = await done;
+      await worker.terminate();
+      if (error !== undefined || most === undefined) throw new Error(`cannot count connections: ${error}`);
       return most;
     },
   };

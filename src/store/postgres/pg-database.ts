@@ -10,6 +10,11 @@ import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 export interface PgOptions {
   /** Connections this instance may hold; several instances share the server's max_connections. */
   poolSize?: number;
+  /**
+   * A pool (createPool) to take connections from instead of a pool of its own: closing the
+   * database leaves it open. Tests open many stores on one bounded pool.
+   */
+  pool?: pg.Pool;
 }
 
 /**
@@ -35,28 +40,37 @@ const APPLICATION_NAME = 'sales-pipeline-service';
 /** How long a lost listening connection waits before connecting again. */
 const LISTEN_RETRY_MS = 1000;
 
+/** A pool of at most `max` connections, as the store uses them. */
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // An unreachable server fails a request (and startup) instead of hanging it forever.
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    application_name: APPLICATION_NAME,
+    // Each statement still has its own Sync: an error fails that statement only (and, inside
+    // a transaction, aborts it, so the ones behind it fail too), exactly as if sent one by one.
+    pipeline: true,
+  });
+  // An idle connection the server drops (a restart, a failover) is removed from the pool and
+  // reported here; the next unit of work gets a fresh connection, so there is nothing to do.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export class PgDatabase implements SqlDatabase {
   private readonly pool: pg.Pool;
+  /** Whether the pool is this database's own, ended when it closes (not one it was given). */
+  private readonly ownPool: boolean;
   private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly connectionString: string,
     options: PgOptions = {},
   ) {
-    this.pool = new pg.Pool({
-      connectionString,
-      max: options.poolSize ?? 10,
-      // An unreachable server fails a request (and startup) instead of hanging it forever.
-      connectionTimeoutMillis: 10_000,
-      idleTimeoutMillis: 30_000,
-      application_name: APPLICATION_NAME,
-      // Each statement still has its own Sync: an error fails that statement only (and, inside
-      // a transaction, aborts it, so the ones behind it fail too), exactly as if sent one by one.
-      pipeline: true,
-    });
-    // An idle connection the server drops (a restart, a failover) is removed from the pool and
-    // reported here; the next unit of work gets a fresh connection, so there is nothing to do.
-    this.pool.on('error', () => undefined);
+    this.ownPool = options.pool === undefined;
+    this.pool = options.pool ?? createPool(connectionString, options.poolSize);
   }
 
   async session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
@@ -175,6 +189,6 @@ export class PgDatabase implements SqlDatabase {
 
   async close() {
     for (const stop of [...this.listeners]) stop();
-    await this.pool.end();
+    if (this.ownPool) await this.pool.end();
   }
 }
