@@ -40,9 +40,10 @@ function significantDigits(number: string): number {
 /**
  * D-205: JSON.parse, except that a number of more than 15 significant digits, which a double may
  * not hold exactly, is kept as its text (a string): a closer's gross past 2^53 cents is written
- * with every digit (D-198) and must be compared to the cent. Node 20 has no reviver that sees a
- * number's source text, so the text is read here: strings are matched whole, so only numbers
- * outside strings are quoted. Every other number is parsed as JSON.parse parses it.
+ * with every digit (D-198) and must be compared to the cent. One pass over the text quotes the
+ * long numbers, strings matched whole so that no digit inside one is touched, rather than a
+ * reviver reading `context.source` (Node 21 and later), called back for every value of a page of
+ * a thousand records. Every other number is parsed as JSON.parse parses it.
  */
 export function parseJsonExactly(text: string): unknown {
   let long = false;
