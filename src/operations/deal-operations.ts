@@ -30,6 +30,16 @@ const ORDER = STAGES.filter((stage) => stage !== 'closed_lost').join(' → ');
 
 type Create = Static<typeof CreateDealBody>;
 
+/** What every write on one deal declares: under If-Match, keyed. */
+const onDeal = {
+  method: 'POST',
+  mount: 'deals',
+  tag: 'deals',
+  scope: 'demo',
+  idempotent: true,
+  ifMatch: true,
+} as const;
+
 const createDeal = write({
   id: 'createDeal',
   method: 'POST',
@@ -133,12 +143,10 @@ const getDeal = read({
 });
 
 const advanceDeal = write({
+  ...onDeal,
   id: 'advanceDeal',
-  method: 'POST',
-  mount: 'deals',
   path: '/deals/{id}/advance',
   summary: 'Propose the next move; the gate commits it, refuses it, or the deal escalates to a human',
-  tag: 'deals',
   body: ProposalBody,
   responses: {
     200: {
@@ -148,9 +156,6 @@ const advanceDeal = write({
     },
   },
   errors: [400, 404, 409, 412, 422],
-  scope: 'demo',
-  idempotent: true,
-  ifMatch: true,
   dryRunnable: true,
   command: (service, { id, body, ifMatch }) => service.deals.advanceDeal(id, (body ?? {}) as ProposalInput, ifMatch),
   answer: (answers) => answers.advanceDeal,
@@ -176,18 +181,13 @@ const advanceDeal = write({
 });
 
 const reportSignals = write({
+  ...onDeal,
   id: 'reportSignals',
-  method: 'POST',
-  mount: 'deals',
   path: '/deals/{id}/signals',
   summary: 'Report discovered signals; gone_dark stalls the deal into the nurturer role',
-  tag: 'deals',
   body: SignalsBody,
   responses: { 200: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  scope: 'demo',
-  idempotent: true,
-  ifMatch: true,
   command: (service, { id, body, ifMatch }) =>
     service.deals.reportSignals(id, (body as Static<typeof SignalsBody>).signals, ifMatch),
   answer: (answers) => answers.reportSignals,
@@ -222,35 +222,25 @@ const getSettlement = read({
 });
 
 const reengageDeal = write({
+  ...onDeal,
   id: 'reengageDeal',
-  method: 'POST',
-  mount: 'deals',
   path: '/deals/{id}/reengage',
   summary: 'Open a new deal from a closed_lost one, with lineage',
-  tag: 'deals',
   body: EmptyBody,
   responses: { 201: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  scope: 'demo',
-  idempotent: true,
-  ifMatch: true,
   command: (service, { id, ifMatch }) => service.deals.reengage(id, ifMatch),
   answer: (answers) => answers.reengageDeal,
 });
 
 const deescalateDeal = write({
+  ...onDeal,
   id: 'deescalateDeal',
-  method: 'POST',
-  mount: 'deals',
   path: '/deals/{id}/deescalate',
   summary: "The Seller's way off the human track",
-  tag: 'deals',
   body: EmptyBody,
   responses: { 200: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  scope: 'demo',
-  idempotent: true,
-  ifMatch: true,
   command: (service, { id, ifMatch }) => service.deals.deescalate(id, ifMatch),
   answer: (answers) => answers.deescalateDeal,
 });
