@@ -26,12 +26,10 @@ const FRAMEWORK_CODES: Partial<Record<number, TransportCode>> = {
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) {
     const part = error.validationContext ?? 'body';
-    // The one header with a pattern is Last-Event-ID: said in words rather than as the pattern.
-    const violations = describeViolations(error.validation as never, part).map((line) =>
-      part === 'headers' ? line.replace(/must match pattern .*/, 'must be a non-negative integer (a seq)') : line,
-    );
+    // A header's pattern is said in the words its schema gives (x-pattern-words), not as a regex.
+    const violations = describeViolations(error.validation as never, part);
     // Path parameters are plain strings: an id of any shape is an unknown id (D-5), so only
-    // the body, the query string and a documented header (Last-Event-ID) can fail validation.
+    // the body, the query string and a documented header (Last-Event-ID, If-Match) can fail.
     const [code, what] =
       part === 'querystring'
         ? (['INVALID_QUERY', 'query string'] as const)
