@@ -12,11 +12,12 @@ import type { Store, StoreReader, UnitOfWork } from '../store/store.ts';
 import type { DryRunOutcome } from './outcomes.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 
-/** Thrown at the end of a dry run's unit of work, to roll it back with what it would do. */
-class DryRunDone extends Error {
-  constructor(readonly outcome: DryRunOutcome<unknown>) {
-    super('dry run done');
-  }
+/**
+ * Thrown at the end of a dry run's unit of work, to roll it back with what it would do. Not an
+ * Error: every dry run ends this way, and an Error would capture a stack trace for nothing.
+ */
+class DryRunDone {
+  constructor(readonly outcome: DryRunOutcome<unknown>) {}
 }
 
 /** What a unit of work has beyond a reader's that a dry run passes through: locks and reads. */

@@ -41,11 +41,12 @@ interface MachineClock {
   now(): number;
 }
 
-/** Thrown inside a keyed unit of work that found its key stored: nothing was written. */
-class Replayed extends Error {
-  constructor(readonly execution: Execution) {
-    super('replayed');
-  }
+/**
+ * Thrown inside a keyed unit of work that found its key stored, to roll it back having written
+ * nothing. Not an Error: a replay is an answer, not a failure, and needs no stack trace.
+ */
+class Replayed {
+  constructor(readonly execution: Execution) {}
 }
 
 export class UnitRunner {
@@ -88,8 +89,10 @@ export class UnitRunner {
     return this.keyed(command, mode, rendering);
   }
 
+  /** After a commit: the command's own follow-up, then the listeners. */
   private async committed<T>(command: UnitCommand<T>, value: T): Promise<void> {
-    await command.committed?.(value);
+    const following = command.committed?.(value);
+    if (following) await following;
     for (const listener of this.commitListeners) listener();
   }
 
