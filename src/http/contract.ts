@@ -4,9 +4,13 @@
 // from the rate limit, 400 for a malformed query or key), the headers every answer carries, a
 // description and an example for every response, servers, license, `security: []` (keyless),
 // and links from what an operation creates to the operations on it.
+import { rule } from '../domain/gate.ts';
+import type { Deal } from '../domain/records.ts';
+import type { Refusal } from '../domain/refusal.ts';
+import { versionMismatch } from '../domain/version.ts';
 import { PRICING_LEDGER, PRICING_STATEMENT } from '../public/pricing.ts';
 import { OPTIONAL_BODY } from '../schemas/common.ts';
-import { ERRORS, type ErrorCode } from '../views/errors.ts';
+import { ERRORS, type ErrorCode, refusalBody } from '../views/errors.ts';
 import { exampleOf } from './contract-examples.ts';
 import { links } from './contract-links.ts';
 
@@ -87,6 +91,27 @@ const ETAG = {
 };
 const REQUEST_ID = header('The request id: the caller’s `x-request-id` when well formed, else a fresh one.');
 
+/**
+ * The example deal at negotiation, at version 6 (the contract's other examples hold one too):
+ * its list value $120,000.00 and the default 80% floor.
+ */
+const NEGOTIATION = {
+  id: 'deal_0001',
+  version: 6,
+  stage: 'negotiation',
+  listValueCents: 12_000_000,
+  mandate: { floorPct: 0.8 },
+} as unknown as Deal;
+
+const EXAMPLE_REFUSALS = {
+  GATE_BELOW_FLOOR: (() => {
+    const ruling = rule(NEGOTIATION, { to: 'closed_won', valueCents: 9_000_000 });
+    if (ruling.ok) throw new Error('the example close is above the floor');
+    return ruling.refusal;
+  })(),
+  PRECONDITION_FAILED: versionMismatch(NEGOTIATION, 5) as Refusal,
+};
+
 function errorExample(status: string, method: string, operation: Operation): Json {
   const isGig = /gig/i.test(operation.operationId ?? '');
   const isCloser = /closer/i.test(operation.operationId ?? '') && !/match/i.test(operation.operationId ?? '');
@@ -101,20 +126,9 @@ function errorExample(status: string, method: string, operation: Operation): Jso
     code = method === 'post' && !operation.tags?.includes('root') ? 'ORIGIN_NOT_ALLOWED' : 'HOST_NOT_ALLOWED';
   if (status === '422' && !/advance/i.test(operation.operationId ?? '')) code = 'IDEMPOTENCY_KEY_REUSED';
   const example: Json = { error: `${ERRORS[code].when[0].toUpperCase()}${ERRORS[code].when.slice(1)}.`, code };
-  if (code === 'GATE_BELOW_FLOOR') {
-    const words =
-      'Proposed close value $90,000.00 is below the negotiation floor $96,000.00 (80% of list value $120,000.00).';
-    return { error: `The gate refused the proposal: ${words}`, code, gate: { error: words, code } };
-  }
+  // The gate's and If-Match's refusals in their own words, made by the rules that make them.
+  if (code === 'GATE_BELOW_FLOOR' || code === 'PRECONDITION_FAILED') return { ...refusalBody(EXAMPLE_REFUSALS[code]) };
   if (code === 'INVALID_BODY') example.violations = ['listValueUsd: is required'];
-  if (code === 'PRECONDITION_FAILED') {
-    return {
-      error:
-        'Deal deal_0001 is at version 6 (negotiation), not 5: it changed since it was read. Read it again and decide on what it is now.',
-      code,
-      current: { version: 6, stage: 'negotiation' },
-    };
-  }
   return example;
 }
 
