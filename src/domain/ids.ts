@@ -51,20 +51,34 @@ export function renameText(text: string, renames: ReadonlyMap<string, string>): 
   return renamed;
 }
 
-/** A value (records, events, answers: plain data) with every provisional id in `renames` replaced. */
+/**
+ * A value (records, events, answers: plain data) with every provisional id in `renames` replaced.
+ * What holds none is kept as it is, not copied: a unit's events are mostly ids of records that
+ * exist already, and every copy is garbage.
+ */
 export function renameIds<T>(value: T, renames: ReadonlyMap<string, string>): T {
   if (renames.size === 0) return value;
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return renameText(v, renames);
-    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'string') return v.includes('_9') ? renameText(v, renames) : v;
+    if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const item = walk(v[i]);
+        if (item !== v[i]) (out ??= [...v])[i] = item;
+      }
+      return out ?? v;
+    }
     if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
     if (v instanceof Set) return new Set([...v].map(walk));
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
-      return out;
+    if (Object.getPrototypeOf(v) !== Object.prototype) return v;
+    let out: Record<string, unknown> | undefined;
+    for (const key in v) {
+      const item = (v as Record<string, unknown>)[key];
+      const renamed = walk(item);
+      if (renamed !== item) (out ??= { ...(v as Record<string, unknown>) })[key] = renamed;
     }
-    return v;
+    return out ?? v;
   };
   return walk(value) as T;
 }

@@ -61,6 +61,16 @@ function inspect(value: unknown, depth: number, nul: boolean): Found {
   return undefined;
 }
 
+/** How many `{` and `[` a text holds (inside strings too: an overcount only asks for the walk). */
+function openings(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91) count++;
+  }
+  return count;
+}
+
 /**
  * JSON.parse, then D-200 and D-201: throws the SyntaxError of a text that is not JSON, or a
  * BodyRefusal naming the first string holding U+0000 by its path (e.g. `account.name`), or saying
@@ -68,7 +78,10 @@ function inspect(value: unknown, depth: number, nul: boolean): Found {
  */
 export function parseBody(text: string): unknown {
   const parsed: unknown = JSON.parse(text);
-  const found = inspect(parsed, 1, text.includes('\\u0000'));
+  const nul = text.includes('\\u0000');
+  // A text with no more opening brackets than the limit cannot nest deeper: no walk needed.
+  if (!nul && openings(text) <= MAX_BODY_DEPTH) return parsed;
+  const found = inspect(parsed, 1, nul);
   if (found === undefined) return parsed;
   if (found === 'too deep') {
     throw new BodyRefusal('BODY_TOO_DEEP', `the body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
