@@ -27,8 +27,10 @@ export interface Rendering<T> {
 
 /** What a run answered: the four ways a write can end. */
 export type Execution =
-  /** Run now; under a key, `stored` is the answer as stored (send those bytes). */
-  | { kind: 'answered'; answer: Answer; stored?: RenderedAnswer }
+  /** Run now, without a key: the answer. */
+  | { kind: 'answered'; answer: Answer; stored?: undefined }
+  /** Run now under a key: the answer as stored (send those bytes). */
+  | { kind: 'answered'; stored: RenderedAnswer }
   /** The key's stored answer, sent again: nothing ran. */
   | { kind: 'replayed'; answer: RenderedAnswer }
   /** The key was first used with another request: nothing ran. */
@@ -110,15 +112,15 @@ export class UnitRunner {
     try {
       // The answer leaves the unit with its value: a store that reserves ids returns both with
       // their real ids (store.ts, reserveId).
-      const { value, answer, stored } = await this.store.transaction(async (uow) => {
+      // Only the bytes leave the unit with the value: the answer object has served its turn.
+      const { value, stored } = await this.store.transaction(async (uow) => {
         const found = await this.storedAnswer(uow, mode);
         if (found) throw new Replayed(found);
         const value = await command.work(uow);
-        const answer = rendering.answer(ok(value));
-        return { value, answer, stored: await this.storeAnswer(uow, mode, rendering.bytes(answer)) };
+        return { value, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(ok(value)))) };
       });
       await this.committed(command, value);
-      return { kind: 'answered', answer, stored };
+      return { kind: 'answered', stored };
     } catch (error) {
       if (error instanceof Replayed) return error.execution;
       if (!(error instanceof RefusedError)) throw error;
@@ -126,14 +128,10 @@ export class UnitRunner {
     }
     // The refused unit rolled back having written nothing; its answer is stored in a unit of
     // its own, unless a request racing with the key stored one meanwhile: that one answers.
-    const answer = rendering.answer(refused);
+    const bytes = rendering.bytes(rendering.answer(refused));
     return this.store.transaction(
       async (uow): Promise<Execution> =>
-        (await this.storedAnswer(uow, mode)) ?? {
-          kind: 'answered',
-          answer,
-          stored: await this.storeAnswer(uow, mode, rendering.bytes(answer)),
-        },
+        (await this.storedAnswer(uow, mode)) ?? { kind: 'answered', stored: await this.storeAnswer(uow, mode, bytes) },
     );
   }
 
