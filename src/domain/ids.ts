@@ -65,7 +65,9 @@ export function renameIds<T>(value: T, renames: ReadonlyMap<string, string>): T 
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const item = walk(v[i]);
-        if (item !== v[i]) (out ??= [...v])[i] = item;
+        if (item === v[i]) continue;
+        out ??= [...v];
+        out[i] = item;
       }
       return out ?? v;
     }
@@ -76,7 +78,9 @@ export function renameIds<T>(value: T, renames: ReadonlyMap<string, string>): T 
     for (const key in v) {
       const item = (v as Record<string, unknown>)[key];
       const renamed = walk(item);
-      if (renamed !== item) (out ??= { ...(v as Record<string, unknown>) })[key] = renamed;
+      if (renamed === item) continue;
+      out ??= { ...(v as Record<string, unknown>) };
+      out[key] = renamed;
     }
     return out ?? v;
   };

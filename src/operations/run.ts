@@ -52,7 +52,9 @@ export async function runWrite(
   mode: Mode,
   rendering: Rendering<unknown>,
 ): Promise<Execution> {
-  return service.runner.execute(await op.command(service, call), mode, rendering);
+  const command = op.command(service, call);
+  // Most commands are made at once; only a webhook's waits (its URL is checked first).
+  return service.runner.execute(command instanceof Promise ? await command : command, mode, rendering);
 }
 
 /** One page of a list (D-39): its records after the cursor's id, and the next cursor. */

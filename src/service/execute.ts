@@ -76,7 +76,8 @@ export class UnitRunner {
       if (error instanceof RefusedError) return fail(error.refusal);
       throw error;
     }
-    await this.committed(command, value);
+    const following = this.committed(command, value);
+    if (following) await following;
     return ok(value);
   }
 
@@ -91,10 +92,17 @@ export class UnitRunner {
     return this.keyed(command, mode, rendering);
   }
 
-  /** After a commit: the command's own follow-up, then the listeners. */
-  private async committed<T>(command: UnitCommand<T>, value: T): Promise<void> {
+  /**
+   * After a commit: the command's own follow-up, then the listeners. A promise only when the
+   * command has a follow-up to wait for (most have none: no await, no extra turn).
+   */
+  private committed<T>(command: UnitCommand<T>, value: T): void | Promise<void> {
     const following = command.committed?.(value);
-    if (following) await following;
+    if (following) return following.then(() => this.tell());
+    this.tell();
+  }
+
+  private tell(): void {
     for (const listener of this.commitListeners) listener();
   }
 
@@ -119,7 +127,8 @@ export class UnitRunner {
         const value = await command.work(uow);
         return { value, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(ok(value)))) };
       });
-      await this.committed(command, value);
+      const following = this.committed(command, value);
+      if (following) await following;
       return { kind: 'answered', stored };
     } catch (error) {
       if (error instanceof Replayed) return error.execution;
