@@ -12,6 +12,13 @@ export interface StoreOptions {
   poolSize?: number;
   /** Where units of work run again are reported (GET /metrics). */
   telemetry?: Telemetry;
+  /**
+   * D-57 (keys mode): on PostgreSQL, refuse to start when the role connected as is a superuser
+   * or has BYPASSRLS, to which row-level security does not apply (the error names the role and
+   * the fix). Not made on PGlite, which runs as its superuser (the application's filters are the
+   * wall there), nor in memory.
+   */
+  requireRowSecurity?: boolean;
 }
 
 /** The URL with its password masked, for messages and logs. */
@@ -62,7 +69,11 @@ export async function createStore(databaseUrl?: string, options: StoreOptions = 
     }
     const { openPostgresStore } = await import('./postgres/postgres-store.ts');
     try {
-      return await openPostgresStore(url, { poolSize: options.poolSize }, options.telemetry);
+      return await openPostgresStore(
+        url,
+        { poolSize: options.poolSize, requireRowSecurity: options.requireRowSecurity },
+        options.telemetry,
+      );
     } catch (error) {
       throw new Error(`cannot open the PostgreSQL database at ${redactUrl(url)}: ${describeError(error)}`);
     }

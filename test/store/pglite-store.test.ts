@@ -18,9 +18,9 @@ async function open(): Promise<Store> {
   if (current) return current;
   const store = await createStore(`pglite:${dataDir}`);
   const shared: Store = {
-    read: (work) => store.read(work),
-    transaction: (work) => store.transaction(work),
-    events: (filter) => store.events(filter),
+    read: (work, options) => store.read(work, options),
+    transaction: (work, options) => store.transaction(work, options),
+    events: (filter, options) => store.events(filter, options),
     lastSeq: () => store.lastSeq(),
     watchClockOffset: (listener) => store.watchClockOffset(listener),
     async close() {

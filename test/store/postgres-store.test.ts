@@ -14,7 +14,7 @@ import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
+import { SET_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
@@ -179,6 +179,8 @@ if (server.skip !== undefined) {
 
     it('refuses UPDATE and DELETE of a line, even in plain SQL', async () => {
       await sqlOn(ledger.url, async (c) => {
+        // Row-level security (D-57) hides every line from a connection that names no principal.
+        await c.query("SET pipeline.principal = 'platform'");
         await assert.rejects(c.query('UPDATE payouts SET amount_cents = 1'), /append-only: UPDATE/);
         await assert.rejects(c.query('DELETE FROM payouts'), /append-only: DELETE/);
         await assert.rejects(
@@ -249,11 +251,19 @@ if (server.skip !== undefined) {
       assert.deepEqual(await store.read((r) => r.counts()), { deals: 1, closers: 1 });
     });
 
-    it('a read of one statement sends that statement alone, outside a transaction; a second throws', async () => {
+    it('a read of one statement sends it with the principal, BEGIN and COMMIT, in one write; a second throws', async () => {
       sent.length = 0;
-      const deal = await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true });
-      assert.equal(deal?.id, 'deal_0001');
-      assert.deepEqual(sent, ['SELECT doc FROM deals WHERE id = $1']);
+      const counted = countWrites(Number(new URL(schema.url).port || 5432));
+      let writes = 0;
+      try {
+        const deal = await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true });
+        assert.equal(deal?.id, 'deal_0001');
+      } finally {
+        writes = counted.stop();
+      }
+      // D-57: set_config(…, true) lasts one transaction, so the statement goes inside one.
+      assert.deepEqual(sent, ['BEGIN READ ONLY', SET_PRINCIPAL, 'SELECT doc FROM deals WHERE id = $1', 'COMMIT']);
+      assert.equal(writes, 1, 'four statements, one write (one round trip)');
       await assert.rejects(
         store.read(
           async (r) => {
@@ -280,8 +290,9 @@ if (server.skip !== undefined) {
       });
       assert.deepEqual(sent, [
         'BEGIN',
+        SET_PRINCIPAL,
         'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
-        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY length(id), id FOR UPDATE',
+        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY id_len, id FOR UPDATE',
         'SELECT doc FROM closers WHERE id = $1',
         'SELECT doc FROM closers WHERE id = $1 FOR UPDATE',
         'COMMIT',
@@ -312,20 +323,21 @@ if (server.skip !== undefined) {
       });
       assert.deepEqual(sent, [
         'BEGIN',
+        SET_PRINCIPAL,
         'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
-        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY length(id), id FOR UPDATE',
+        'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY id_len, id FOR UPDATE',
         'SELECT doc FROM closers WHERE id = $1 FOR UPDATE',
-        sent[4],
+        sent[5],
         'COMMIT',
       ]);
-      assert.match(sent[4], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
+      assert.match(sent[5], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
       assert.equal((await store.read((r) => r.gigsOfDeal('deal_0001'))).length, 3);
     });
 
     it('sends the statements of one turn of the event loop in one write to the socket', async () => {
-      // A unit that takes a number itself (as a dry run does): BEGIN with take_number, then the
-      // write with COMMIT.
+      // A unit that takes a number itself (as a dry run does): BEGIN with the principal and
+      // take_number, then the write with COMMIT.
       const counted = countWrites(Number(new URL(schema.url).port || 5432));
       const before = sent.length;
       let writes = 0;
@@ -339,9 +351,10 @@ if (server.skip !== undefined) {
       }
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'SELECT', 'INSERT', 'COMMIT'],
+        ['BEGIN', 'SELECT', 'SELECT', 'INSERT', 'COMMIT'],
       );
-      assert.equal(writes, 2, 'four statements, two writes');
+      assert.equal(sent[before + 1], SET_PRINCIPAL);
+      assert.equal(writes, 2, 'five statements, two writes');
     });
   });
 
@@ -385,10 +398,10 @@ if (server.skip !== undefined) {
       });
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'WITH', 'COMMIT'],
-        'no statement for the numbers',
+        ['BEGIN', 'SELECT', 'WITH', 'COMMIT'],
+        'no statement for the numbers (the SELECT sets the principal)',
       );
-      assert.equal(counted.stop(), 1, 'BEGIN, the write and COMMIT in one write to the socket');
+      assert.equal(counted.stop(), 1, 'BEGIN, the principal, the write and COMMIT in one write to the socket');
       assert.equal(result.dealId, 'deal_0001');
       assert.equal(result.gigId, 'gig_0001');
       assert.equal(result.deal?.id, 'deal_0001');
@@ -419,9 +432,9 @@ if (server.skip !== undefined) {
       assert.deepEqual(read, []);
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'WITH', 'SELECT', 'COMMIT'],
+        ['BEGIN', 'SELECT', 'WITH', 'SELECT', 'COMMIT'],
       );
-      assert.deepEqual(sentParams[before + 2], ['deal_0002']);
+      assert.deepEqual(sentParams[before + 3], ['deal_0002']);
       // A record put after the numbers were taken is written with its id too.
       await store.transaction(async (uow) => {
         const dealId = await numberedByTheWrite(uow, 'deal');

@@ -2,11 +2,11 @@
 // that a filtered page reads only matching events. Seqs here have no gaps (one writer at a
 // time, a rollback takes its seqs back), so an event's seq is its place in the log. What the
 // log holds is live heap that every garbage collection walks, so it holds the least it can:
-// per event its type, two numbers and its data, and for an event whose data is one record
+// per event its type, two numbers, its data and its audience (D-57, usually none), and for an event whose data is one record
 // (`{deal}`, `{gig}`, `{closer}`, `{line}`) the record alone, which the store holds anyway; the
 // event is put back together when read (docs/performance.md measures the growth per event).
 // Purged from the front (retention), in amortized constant time.
-import type { PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
+import type { EventAudience, PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import type { EventFilter, StoredEvent } from '../store.ts';
 
@@ -36,6 +36,17 @@ const RECORD_KEY: Partial<Record<PublicEventType, string>> = {
   'payout.posted': 'line',
 };
 
+/** An event's audience (D-57: its Seller, closer and actor), or undefined when it names none. */
+function audienceOf(event: PublicEventDraft): EventAudience | undefined {
+  const { sellerId, closerId, actor } = event;
+  if (sellerId === undefined && closerId === undefined && actor === undefined) return undefined;
+  const audience: { -readonly [K in keyof EventAudience]: EventAudience[K] } = {};
+  if (sellerId !== undefined) audience.sellerId = sellerId;
+  if (closerId !== undefined) audience.closerId = closerId;
+  if (actor !== undefined) audience.actor = actor;
+  return audience;
+}
+
 /** What the log keeps of an event's data. */
 function kept(event: PublicEventDraft): unknown {
   const key = RECORD_KEY[event.type];
@@ -48,6 +59,8 @@ export class EventLog {
   private ats: number[] = [];
   private datas: unknown[] = [];
   private recordedAt: number[] = [];
+  /** Each event's audience (D-57), undefined for one that names none (the demo's). */
+  private audiences: (EventAudience | undefined)[] = [];
   private base: number;
   private head = 0;
   /** The seqs of each type's events, in order. */
@@ -57,6 +70,8 @@ export class EventLog {
    * on: a service whose readers never filter by deal pays nothing for it on every write.
    */
   private byDeal: Map<string, number[]> | undefined;
+  /** The seqs of each Seller's events, built on the first page filtered by Seller, as byDeal. */
+  private bySeller: Map<string, number[]> | undefined;
 
   /** lastSeq carries on across a reset: seq is never reused (D-41). */
   constructor(lastSeq = 0) {
@@ -76,7 +91,9 @@ export class EventLog {
     const type = this.types[i];
     const key = RECORD_KEY[type];
     const data = key === undefined ? this.datas[i] : { [key]: this.datas[i] };
-    return { type, at: this.ats[i], data } as PublicEventDraft;
+    const audience = this.audiences[i];
+    if (audience === undefined) return { type, at: this.ats[i], data } as PublicEventDraft;
+    return { ...audience, type, at: this.ats[i], data } as PublicEventDraft;
   }
 
   append(event: PublicEventDraft, recordedAt: number): void {
@@ -85,11 +102,13 @@ export class EventLog {
     this.ats.push(event.at);
     this.datas.push(kept(event));
     this.recordedAt.push(recordedAt);
+    this.audiences.push(audienceOf(event));
     push(this.byType, event.type, seq);
     if (this.byDeal) {
       const dealId = eventDealId(event);
       if (dealId !== undefined) push(this.byDeal, dealId, seq);
     }
+    if (this.bySeller && event.sellerId !== undefined) push(this.bySeller, event.sellerId, seq);
   }
 
   /** Takes back the last `count` appends (a rolled-back unit of work). */
@@ -100,7 +119,13 @@ export class EventLog {
       this.ats.pop();
       this.datas.pop();
       this.recordedAt.pop();
+      this.audiences.pop();
       this.byType.get(event.type)?.pop();
+      if (this.bySeller && event.sellerId !== undefined) {
+        const list = this.bySeller.get(event.sellerId) as number[];
+        list.pop();
+        if (list.length === 0) this.bySeller.delete(event.sellerId);
+      }
       const dealId = this.byDeal ? eventDealId(event) : undefined;
       if (this.byDeal && dealId !== undefined) {
         const list = this.byDeal.get(dealId) as number[];
@@ -114,23 +139,30 @@ export class EventLog {
     const firstKept = this.base + this.head;
     const after = Math.max(filter.after, firstKept - 1);
     const found: StoredEvent[] = [];
-    if (filter.type === undefined && filter.dealId === undefined) {
+    if (filter.type === undefined && filter.dealId === undefined && filter.sellerId === undefined) {
       for (let seq = after + 1; seq <= this.lastSeq && found.length < filter.limit; seq++) {
         found.push({ seq, event: this.event(seq - this.base) });
       }
       return found;
     }
-    // The shorter of the two indexes, the other filter checked on each event.
-    let seqs: readonly number[] = filter.type === undefined ? [] : (this.byType.get(filter.type) ?? []);
+    // The shortest of the indexes, the other filters checked on each event.
+    let seqs: readonly number[] | undefined =
+      filter.type === undefined ? undefined : (this.byType.get(filter.type) ?? []);
     if (filter.dealId !== undefined) {
       const ofDeal = this.dealIndex().get(filter.dealId) ?? [];
-      if (filter.type === undefined || ofDeal.length < seqs.length) seqs = ofDeal;
+      if (seqs === undefined || ofDeal.length < seqs.length) seqs = ofDeal;
     }
+    if (filter.sellerId !== undefined) {
+      const ofSeller = this.sellerIndex().get(filter.sellerId) ?? [];
+      if (seqs === undefined || ofSeller.length < seqs.length) seqs = ofSeller;
+    }
+    seqs ??= [];
     for (let i = firstAfter(seqs, after); i < seqs.length && found.length < filter.limit; i++) {
       const seq = seqs[i];
       const event = this.event(seq - this.base);
       if (filter.type !== undefined && event.type !== filter.type) continue;
       if (filter.dealId !== undefined && eventDealId(event) !== filter.dealId) continue;
+      if (filter.sellerId !== undefined && event.sellerId !== filter.sellerId) continue;
       found.push({ seq, event });
     }
     return found;
@@ -160,16 +192,30 @@ export class EventLog {
     return this.byDeal;
   }
 
+  private sellerIndex(): Map<string, number[]> {
+    if (!this.bySeller) {
+      const bySeller = new Map<string, number[]>();
+      for (let i = this.head; i < this.types.length; i++) {
+        const sellerId = this.audiences[i]?.sellerId;
+        if (sellerId !== undefined) push(bySeller, sellerId, this.base + i);
+      }
+      this.bySeller = bySeller;
+    }
+    return this.bySeller;
+  }
+
   private compact(): void {
     const firstKept = this.base + this.head;
     this.types = this.types.slice(this.head);
     this.ats = this.ats.slice(this.head);
     this.datas = this.datas.slice(this.head);
     this.recordedAt = this.recordedAt.slice(this.head);
+    this.audiences = this.audiences.slice(this.head);
     this.base = firstKept;
     this.head = 0;
     this.byType = new Map();
     this.byDeal = undefined;
+    this.bySeller = undefined;
     this.types.forEach((type, i) => {
       push(this.byType, type, firstKept + i);
     });

@@ -2,6 +2,8 @@
 // optional fields absent and keeps numbers exact (cents and epoch milliseconds are integers
 // far below 2^53), so what is read back deep-equals what was put. The payout ledger is plain
 // columns, since it is the money trail a person may query with SQL.
+import type { ActorRef } from '../../domain/access.ts';
+import type { ApiKey } from '../../domain/keys.ts';
 import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 
@@ -38,10 +40,21 @@ export const payoutParams = (line: PayoutLine) => [
   line.at,
 ];
 
-/** The column values of one row of a multi-row upsert, in the table's column order. */
-export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, JSON.stringify(d)];
+/**
+ * The column values of one row of a multi-row upsert, in the table's column order. The owner
+ * columns (D-57: seller_id, closer_id) ride in the same upsert: no statement of their own.
+ */
+export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, d.sellerId ?? null, JSON.stringify(d)];
 
-export const gigValues = (g: Gig) => [g.id, g.dealId, g.status, g.timerDueAt ?? null, JSON.stringify(g)];
+export const gigValues = (g: Gig) => [
+  g.id,
+  g.dealId,
+  g.status,
+  g.timerDueAt ?? null,
+  g.sellerId ?? null,
+  g.closerId ?? null,
+  JSON.stringify(g),
+];
 
 // A closer's gross closed is a bigint (D-24): stored as its digits in a JSON string, read back
 // exactly (a document from before holds a number, which BigInt reads as well).
@@ -54,11 +67,30 @@ export const closerValues = (c: Closer) => [
 export const eventDataJson = (data: unknown) =>
   JSON.stringify(data, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
 
+/** An event's row as read: its audience columns (D-57) only where the query selects them. */
+export interface EventRow {
+  type: string;
+  at: string | number;
+  data: unknown;
+  seller_id?: string | null;
+  closer_id?: string | null;
+  actor?: ActorRef | null;
+}
+
 /** An event as stored → as published (the enrolled closer's record read back exactly). */
-export function eventFromRow(row: { type: string; at: string | number; data: unknown }): PublicEventDraft {
+export function eventFromRow(row: EventRow): PublicEventDraft {
   const event = { type: row.type, at: Number(row.at), data: row.data } as PublicEventDraft;
+  if (row.seller_id != null) event.sellerId = row.seller_id;
+  if (row.closer_id != null) event.closerId = row.closer_id;
+  if (row.actor != null) event.actor = row.actor;
   if (event.type === 'closer.enrolled') return { ...event, data: { closer: closerFromDoc(event.data.closer) } };
   return event;
+}
+
+/** A key as stored → as kept: its last use is a column of its own (touchKeys, migration 011). */
+export function keyFromRow(row: { doc: ApiKey; last_used_at: string | number | null }): ApiKey {
+  const { lastUsedAt: _stored, ...key } = row.doc;
+  return row.last_used_at === null ? key : { ...key, lastUsedAt: Number(row.last_used_at) };
 }
 
 export function closerFromDoc(doc: Closer): Closer {

@@ -3,7 +3,7 @@
 // their seq, and counts the deals and closers they create (/health, migration 009). Run a few
 // milliseconds after a commit that published (commits of that moment share the run) and before
 // every read of the feed, so that a reader sees what it committed.
-import { later, rollback, type SqlDatabase } from './sql-database.ts';
+import { begin, later, PLATFORM, rollback, type SqlDatabase } from './sql-database.ts';
 
 const ignore = () => undefined;
 
@@ -18,12 +18,12 @@ const SEQUENCE_BATCH = 5000;
 const SEQUENCE = `WITH moved AS (
     DELETE FROM event_outbox WHERE xid IN (
       SELECT xid FROM event_outbox ORDER BY position LIMIT ${SEQUENCE_BATCH})
-    RETURNING xid, position, type, deal_id, at, recorded_at, data),
+    RETURNING xid, position, type, deal_id, at, recorded_at, data, seller_id, closer_id, actor),
   units AS (SELECT *, min(position) OVER (PARTITION BY xid) AS first FROM moved),
   inserted AS (
-    INSERT INTO events (seq, type, deal_id, at, recorded_at, data)
+    INSERT INTO events (seq, type, deal_id, at, recorded_at, data, seller_id, closer_id, actor)
     SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY first, position),
-      type, deal_id, at, recorded_at, data FROM units
+      type, deal_id, at, recorded_at, data, seller_id, closer_id, actor FROM units
     RETURNING seq)
   UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted),
     deals = deals + (SELECT count(*) FROM units WHERE type = 'deal.created'),
@@ -82,7 +82,7 @@ export class EventSequencer {
   private async runOnce(): Promise<void> {
     for (;;) {
       const moved = await this.db.session(async (session) => {
-        const begun = later(session.query('BEGIN'));
+        const begun = begin(session, PLATFORM);
         try {
           const locked = later(session.query('SELECT last_seq FROM event_feed FOR UPDATE'));
           const rows = later(session.query<{ moved: string | number }>(SEQUENCE));

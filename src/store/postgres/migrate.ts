@@ -4,7 +4,7 @@
 // others wait, then find it recorded. Migrations only ever add; starting never wipes data.
 import { readdir, readFile } from 'node:fs/promises';
 import { projectFile } from '../../project-files.ts';
-import type { SqlDatabase } from './sql-database.ts';
+import { PLATFORM, SET_PRINCIPAL, type SqlDatabase } from './sql-database.ts';
 
 export interface Migration {
   version: number;
@@ -36,6 +36,8 @@ export async function migrate(db: SqlDatabase, migrations?: Migration[]): Promis
   return db.session(async (session) => {
     await session.query('BEGIN');
     try {
+      // Migrations see and change every row, whatever row-level security holds (D-57, 011).
+      await session.query(SET_PRINCIPAL, [PLATFORM]);
       const [{ schema }] = await session.query<{ schema: string | null }>('SELECT current_schema() AS schema');
       if (!schema) throw new Error('the search_path names no existing schema to create the tables in');
       // Keyed by schema, so that services on different schemas of one database do not wait.

@@ -15,6 +15,11 @@ export interface PgOptions {
    * database leaves it open. Tests open many stores on one bounded pool.
    */
   pool?: pg.Pool;
+  /**
+   * D-57: refuse to open the store when the role connected as is a superuser or has BYPASSRLS
+   * (row-level security would not apply to it; role-check.ts). Keys mode asks for it.
+   */
+  requireRowSecurity?: boolean;
 }
 
 /**

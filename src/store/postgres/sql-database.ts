@@ -50,6 +50,21 @@ export function later<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/**
+ * D-57: the statement that sets the principal row-level security holds a transaction to
+ * (migration 011), for that transaction only (never the pooled connection's): sent right behind
+ * BEGIN, in the same turn of the event loop, so that it costs no round trip of its own.
+ */
+export const SET_PRINCIPAL = "SELECT set_config('pipeline.principal', $1, true)";
+
+/** The principal of the platform's own work (timers, the sequencer, webhook dispatch, the demo). */
+export const PLATFORM = 'platform';
+
+/** Sends BEGIN (with `begin`'s options) and the principal's setting together; their promise. */
+export function begin(session: SqlSession, principal: string, text = 'BEGIN'): Promise<unknown> {
+  return later(Promise.all([session.query(text), session.query(SET_PRINCIPAL, [principal])]));
+}
+
 /** Rolls a session's transaction back. */
 export async function rollback(session: SqlSession): Promise<void> {
   // A failed ROLLBACK means a dead connection; the adapter discards it, the original error stands.

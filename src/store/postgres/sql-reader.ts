@@ -3,13 +3,20 @@
 // reads of records with locked ones). Lists, ledgers, counts and timer scans never lock.
 
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import type { AccountReader } from '../accounts.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
-import { closerFromDoc, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
+import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
+import { SqlAccountReader } from './sql-accounts.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlWebhookReader } from './sql-webhooks.ts';
 
-/** Id order is number order (compareIds): shorter ids first, then byte order ("C" collation). */
-export const BY_ID = 'length(id), id';
+/**
+ * Id order is number order (compareIds): shorter ids first, then byte order ("C" collation).
+ * Deals and gigs keep their ids' length in id_len (migration 011: length() is not leakproof, so
+ * under row-level security a bound on it is no index bound); closers have no such column.
+ */
+export const BY_ID = 'id_len, id';
+const CLOSERS_BY_ID = 'length(id), id';
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 export const ignore = () => undefined;
@@ -26,8 +33,12 @@ export function parameters() {
   };
 }
 
-/** Records after an id in id order (a placeholder for the id). */
+/** Deals or gigs after an id in id order (a placeholder for the id). */
 const afterId = (placeholder: string) =>
+  `(id_len, id) > (length(${placeholder}::text), ${placeholder}::text COLLATE "C")`;
+
+/** Closers after an id in id order. */
+const closerAfterId = (placeholder: string) =>
   `(length(id), id) > (length(${placeholder}::text), ${placeholder}::text COLLATE "C")`;
 
 export class SqlReader implements StoreReader {
@@ -35,6 +46,10 @@ export class SqlReader implements StoreReader {
 
   get webhooks() {
     return new SqlWebhookReader((text, params) => this.send(text, params));
+  }
+
+  get accounts(): AccountReader {
+    return new SqlAccountReader((text, params) => this.send(text, params));
   }
 
   /**
@@ -77,8 +92,8 @@ export class SqlReader implements StoreReader {
   listDeals(filter: DealFilter) {
     const { params, param } = parameters();
     const where: string[] = [];
-    // A stage filter reads the (stage, length(id), id) index from the page's start (migration
-    // 002): as a row comparison the cursor is an index bound, so a rare stage among a million
+    // A stage filter reads the (stage, id_len, id) index from the page's start (migrations
+    // 002, 011): as a row comparison the cursor is an index bound, so a rare stage among a million
     // deals cannot lead the planner to walk the id index and filter. After a cursor, the stage
     // is bounded by row comparisons only, the cursor below and the stage's end above: beside a
     // plain `stage = $1` the index scan started at the stage's first entry and walked to the
@@ -88,8 +103,8 @@ export class SqlReader implements StoreReader {
       const stage = param(filter.stage);
       if (filter.afterId !== undefined) {
         const after = param(filter.afterId);
-        where.push(`(stage, length(id), id) > (${stage}::text, length(${after}::text), ${after}::text COLLATE "C")`);
-        where.push(`(stage, length(id)) < (${stage}::text, 2147483647)`);
+        where.push(`(stage, id_len, id) > (${stage}::text, length(${after}::text), ${after}::text COLLATE "C")`);
+        where.push(`(stage, id_len) < (${stage}::text, 2147483647)`);
       } else {
         where.push(`stage = ${stage}`);
       }
@@ -106,8 +121,9 @@ export class SqlReader implements StoreReader {
       where.push(`(doc->>'humanTrack') ${filter.humanTrack ? '=' : 'IS DISTINCT FROM'} 'true'`);
     }
     if (filter.closerId !== undefined) {
-      where.push(`id IN (SELECT deal_id FROM gigs WHERE doc->>'closerId' = ${param(filter.closerId)})`);
+      where.push(`id IN (SELECT deal_id FROM gigs WHERE closer_id = ${param(filter.closerId)})`);
     }
+    if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
     if (filter.afterId !== undefined && filter.stage === undefined) where.push(afterId(param(filter.afterId)));
     const limit = param(filter.limit);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
@@ -120,7 +136,11 @@ export class SqlReader implements StoreReader {
     if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
     if (filter.role !== undefined) where.push(`doc->>'role' = ${param(filter.role)}`);
     if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
-    if (filter.closerId !== undefined) where.push(`doc->>'closerId' = ${param(filter.closerId)}`);
+    if (filter.closerId !== undefined) where.push(`closer_id = ${param(filter.closerId)}`);
+    if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
+    if (filter.openOrCloserId !== undefined) {
+      where.push(`(status = 'open' OR closer_id = ${param(filter.openOrCloserId)})`);
+    }
     if (filter.afterId !== undefined) where.push(afterId(param(filter.afterId)));
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
     const limit = filter.limit === undefined ? '' : ` LIMIT ${param(filter.limit)}`;
@@ -129,9 +149,9 @@ export class SqlReader implements StoreReader {
 
   listClosers(page: { afterId?: string; limit?: number } = {}) {
     const { params, param } = parameters();
-    const where = page.afterId === undefined ? '' : ` WHERE ${afterId(param(page.afterId))}`;
+    const where = page.afterId === undefined ? '' : ` WHERE ${closerAfterId(param(page.afterId))}`;
     const limit = page.limit === undefined ? '' : ` LIMIT ${param(page.limit)}`;
-    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${BY_ID}${limit}`, params).then((docs) =>
+    return this.docs<Closer>(`SELECT doc FROM closers${where} ORDER BY ${CLOSERS_BY_ID}${limit}`, params).then((docs) =>
       docs.map(closerFromDoc),
     );
   }
@@ -181,8 +201,9 @@ export class SqlReader implements StoreReader {
     const where = [`seq > ${param(filter.after)}`];
     if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
     if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
-    const rows = await this.send<{ seq: string | number; type: string; at: string | number; data: unknown }>(
-      `SELECT seq, type, at, data FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
+    if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
+    const rows = await this.send<EventRow & { seq: string | number }>(
+      `SELECT seq, type, at, data, seller_id, closer_id, actor FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
       params,
     );
     return rows.map((row) => ({

@@ -20,6 +20,9 @@
 //   else can change them before it ends, so reading one again costs no statement. Reading a
 //   gig locks its deal and all the deal's gigs at once, since what reads a gig loads its deal.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
+// - D-57: every transaction (reads, units of work, the feed, the sequencer, migrations) sets the
+//   principal row-level security holds it to (migration 011), transaction-local, sent with
+//   BEGIN: UnitOptions.principal, or `platform` for the platform's own work.
 //
 // Round trips: every method sends its statements when it is called, never after an await, so
 // statements reach the server in call order and the `pg` adapter pipelines those sent together
@@ -28,12 +31,12 @@
 
 import { renameIds } from '../../domain/ids.ts';
 import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
-import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork } from '../store.ts';
+import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork, UnitOptions } from '../store.ts';
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
-import { later, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { begin, later, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { SqlUnitOfWork } from './sql-unit-of-work.ts';
 
@@ -86,10 +89,11 @@ export class SqlStore implements Store {
   }
 
   read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T> {
-    if (options?.oneStatement) return this.readOne(work);
+    const principal = options?.principal ?? PLATFORM;
+    if (options?.oneStatement) return this.readOne(work, principal);
     return this.db.session(async (session) => {
-      // Not awaited: BEGIN goes out with the first read (one round trip on `pg`).
-      const begun = later(session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+      // Not awaited: BEGIN and the principal (D-57) go out with the first read (one round trip on `pg`).
+      const begun = begin(session, principal, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
         const result = await work(new SqlReader(session));
         await begun;
@@ -102,29 +106,47 @@ export class SqlStore implements Store {
     });
   }
 
-  /** A read of one statement, outside any transaction (ReadOptions.oneStatement). */
-  private readOne<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
-    return this.db.session((session) => {
-      let sent = false;
+  /**
+   * A read of one statement (ReadOptions.oneStatement). Row-level security needs the principal
+   * set, and set_config(…, true) lasts one transaction: the statement goes out between BEGIN with
+   * the setting and COMMIT, all four in one write and one round trip (the server answers them
+   * together), as the statement alone did before.
+   */
+  private readOne<T>(work: (reader: StoreReader) => Promise<T>, principal: string): Promise<T> {
+    return this.db.session(async (session) => {
+      let ended: Promise<unknown> | undefined;
       const once: SqlSession = {
-        query: (text, params) => {
-          if (sent) return Promise.reject(new Error(`a read of one statement sent a second: ${text.slice(0, 80)}`));
-          sent = true;
-          return session.query(text, params);
+        query: <R>(text: string, params?: readonly unknown[]) => {
+          if (ended) return Promise.reject(new Error(`a read of one statement sent a second: ${text.slice(0, 80)}`));
+          const begun = begin(session, principal, 'BEGIN READ ONLY');
+          const rows = session.query<R>(text, params);
+          // A failed statement aborts the transaction: the server answers COMMIT by rolling back.
+          ended = later(Promise.all([begun, session.query('COMMIT')]));
+          return rows;
         },
         exec: () => Promise.reject(new Error('a read of one statement sent a script')),
       };
-      return work(new SqlReader(once));
+      try {
+        const result = await work(new SqlReader(once));
+        await ended;
+        return result;
+      } catch (error) {
+        // The connection goes back to the pool with no transaction open.
+        await ended?.catch(() => rollback(session));
+        throw error;
+      }
     });
   }
 
-  async transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (uow: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T> {
+    const principal = options?.principal ?? PLATFORM;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.session(async (session) => {
-          // Not awaited: BEGIN goes out with the unit's first statement (one round trip on `pg`).
-          // BEGIN fails only with its connection, and then so does every statement behind it.
-          const begun = later(session.query('BEGIN'));
+          // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
+          // round trip on `pg`). BEGIN fails only with its connection, and then so does every
+          // statement behind it.
+          const begun = begin(session, principal);
           try {
             const uow = new SqlUnitOfWork(session);
             const result = await work(uow);
@@ -151,10 +173,10 @@ export class SqlStore implements Store {
     }
   }
 
-  async events(filter: EventFilter): Promise<StoredEvent[]> {
+  async events(filter: EventFilter, options?: UnitOptions): Promise<StoredEvent[]> {
     // What the caller committed is in the feed before it reads (D-167).
     await this.sequencer.run();
-    return this.read((reader) => (reader as SqlReader).eventsPage(filter));
+    return this.read((reader) => (reader as SqlReader).eventsPage(filter), options);
   }
 
   async lastSeq(): Promise<number> {

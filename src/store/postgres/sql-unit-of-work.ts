@@ -9,6 +9,7 @@ import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../sto
 import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
+import { SqlAccountUnit } from './sql-accounts.ts';
 import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
@@ -39,6 +40,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private readonly heldClosers = new Map<string, Closer>();
   /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
   private readonly dealsWithGigs = new Set<string>();
+
+  override get accounts() {
+    return new SqlAccountUnit((text, params) => this.send(text, params));
+  }
 
   override get webhooks() {
     return new SqlWebhookUnit(
@@ -214,9 +219,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   async appendPayout(line: PayoutLine) {
     // The primary key on gig_id refuses a second line; DO NOTHING keeps the transaction usable
     // and waits for a racing writer of the same line to finish before deciding.
+    // Its Seller is its deal's (D-57), taken in the same statement.
     const inserted = await this.session.query(
-      `INSERT INTO payouts (gig_id, closer_id, deal_id, role, kind, amount_cents, at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (gig_id) DO NOTHING RETURNING gig_id`,
+      `INSERT INTO payouts (gig_id, closer_id, deal_id, role, kind, amount_cents, at, seller_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT seller_id FROM deals WHERE id = $3))
+       ON CONFLICT (gig_id) DO NOTHING RETURNING gig_id`,
       payoutParams(line),
     );
     if (inserted.length === 0) throw new DuplicatePayoutError(line.gigId);
@@ -234,12 +241,15 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   async getAnswer(key: string) {
     const [row] = await this.send<{
       fingerprint: string;
+      owner: string | null;
       status: number;
       body: string;
       location: string | null;
       etag: string | null;
       stored_at: string | number;
-    }>('SELECT fingerprint, status, body, location, etag, stored_at FROM idempotency_keys WHERE key = $1', [key]);
+    }>('SELECT fingerprint, owner, status, body, location, etag, stored_at FROM idempotency_keys WHERE key = $1', [
+      key,
+    ]);
     if (!row) return undefined;
     const answer: StoredAnswer = {
       fingerprint: row.fingerprint,
@@ -247,6 +257,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       body: row.body,
       storedAt: Number(row.stored_at),
     };
+    if (row.owner !== null) answer.owner = row.owner;
     if (row.location !== null) answer.location = row.location;
     if (row.etag !== null) answer.etag = row.etag;
     return answer;
@@ -272,6 +283,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
         event.at,
         recordedAt,
         eventDataJson(event.data),
+        // D-57: who the event concerns and who caused it, beside its data.
+        event.sellerId ?? null,
+        event.closerId ?? null,
+        event.actor === undefined ? null : JSON.stringify(event.actor),
       ]);
     }
     if (events.length > 0) this.published = true;
@@ -302,9 +317,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       // reset that truncated first would hold the tables the sequencer waits for while waiting
       // for the row the sequencer holds, and one of the two would die of a deadlock.
       // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
-      // this transaction (migration 008).
+      // this transaction (migration 008). Sellers and keys stay, and their numbers go on
+      // (owned by no table, migration 011); closers' keys go with the closers (D-51).
       `SELECT last_seq FROM event_feed FOR UPDATE;
        TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
+       DELETE FROM api_keys WHERE principal LIKE 'closer\\_%';
        UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
        SELECT ${notifyClock('0', true)}`,
     );

@@ -29,7 +29,11 @@ interface HookRow {
   secret: string;
   created_at: Num;
   after_seq: Num;
+  owner: string | null;
 }
+
+/** D-57: the principal that made a webhook (keys mode), when the record names one. */
+type Owned = { owner?: string };
 
 function hookFromRow(row: HookRow): Webhook {
   const hook: Webhook = {
@@ -40,10 +44,11 @@ function hookFromRow(row: HookRow): Webhook {
     afterSeq: Number(row.after_seq),
   };
   if (row.types !== null) hook.types = row.types;
+  if (row.owner !== null) (hook as Owned).owner = row.owner;
   return hook;
 }
 
-const HOOK_COLUMNS = 'id, url, types, secret, created_at, after_seq';
+const HOOK_COLUMNS = 'id, url, types, secret, created_at, after_seq, owner';
 
 export class SqlWebhookReader implements WebhookReader {
   constructor(protected readonly send: Send) {}
@@ -95,7 +100,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
 
   async put(hook: Webhook) {
     await this.send(
-      `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3::json, $4, $5, $6)
+      `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3::json, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET url = excluded.url, types = excluded.types, secret = excluded.secret`,
       [
         hook.id,
@@ -104,6 +109,7 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
         hook.secret,
         hook.createdAt,
         hook.afterSeq,
+        (hook as Owned).owner ?? null,
       ],
     );
   }
