@@ -1,10 +1,18 @@
 // Every setting comes from the environment; each is documented in README.md (the limits of
 // D-44 also in docs/limits.md).
 
+import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
 
 export interface Config {
+  /**
+   * D-50: `demo`, anonymous and open (the default on the in-memory store); `keys`, every request
+   * to the demo surface holds a key (the default as soon as DATABASE_URL is set).
+   */
+  auth: 'demo' | 'keys';
+  /** D-52: keys mode's first operator key (OPERATOR_KEY); required in keys mode. */
+  operatorKey?: string;
   port: number;
   host: string;
   dealPrefix: string;
@@ -69,7 +77,32 @@ const RESERVED_PREFIXES = [
   '/webhooks',
   '/console',
   '/metrics',
+  '/keys',
+  '/sellers',
 ];
+
+/** D-50: AUTH, defaulting by the store: a durable store is never open to anyone unless asked. */
+function auth(env: NodeJS.ProcessEnv): { auth: Config['auth']; operatorKey?: string } {
+  const raw = env.AUTH;
+  if (raw !== undefined && raw !== '' && raw !== 'demo' && raw !== 'keys') {
+    throw new Error(`AUTH must be demo or keys, got ${JSON.stringify(raw)}`);
+  }
+  const mode = raw === 'demo' || raw === 'keys' ? raw : env.DATABASE_URL ? 'keys' : 'demo';
+  const operatorKey = env.OPERATOR_KEY || undefined;
+  if (mode === 'keys') {
+    if (operatorKey === undefined) {
+      throw new Error(
+        `keys mode (AUTH=keys${raw ? '' : ', the default with DATABASE_URL'}) needs OPERATOR_KEY, the operator's first key: 32 to 256 visible ASCII characters, e.g. from \`openssl rand -base64 48\` (or set AUTH=demo for an anonymous demo anyone can reset)`,
+      );
+    }
+    if (!isValidOperatorKey(operatorKey)) {
+      throw new Error(
+        `OPERATOR_KEY must be 32 to 256 visible ASCII characters with no spaces (got ${operatorKey.length} characters)`,
+      );
+    }
+  }
+  return mode === 'keys' ? { auth: mode, operatorKey } : { auth: mode };
+}
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -174,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = number(env, 'PORT', 3000, 0, 65535);
   if (!Number.isInteger(port)) throw new Error('PORT must be an integer');
   return {
+    ...auth(env),
     port,
     host: env.HOST || '127.0.0.1',
     dealPrefix,

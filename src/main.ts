@@ -7,10 +7,17 @@ try {
   const server = await startServer();
   // The line says which store is in use: a service started on memory by mistake loses its data.
   const store = describeStore(server.config.databaseUrl);
+  const { auth } = server.config;
   server.app.log.info(
-    { store },
-    `sales pipeline service listening on ${server.url} (deal prefix ${server.config.dealPrefix}, store ${store})`,
+    { store, auth },
+    `sales pipeline service listening on ${server.url} (deal prefix ${server.config.dealPrefix}, store ${store}, AUTH=${auth})`,
   );
+  // D-50: an anonymous durable store was asked for; say what it means.
+  if (auth === 'demo' && server.config.databaseUrl !== undefined) {
+    server.app.log.warn(
+      `AUTH=demo on a durable store: anyone who can reach this service can read and change every deal, and wipe the store with POST /demo/reset; set AUTH=keys (the default with DATABASE_URL) and OPERATOR_KEY for a deployment with accounts`,
+    );
+  }
   // Graceful shutdown: no new connection or request is taken (a request on a kept-alive
   // connection is answered 503), the requests and units of work in flight finish, the event
   // streams end, the timers' run in progress and the webhook sends finish, the store closes;

@@ -50,11 +50,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     claimTtlHours: config.claimTtlHours,
     eventRetentionHours: config.eventRetentionHours,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    auth: config.auth,
   });
   await service.platform.seedIfEmpty();
+  if (service.keyRing) {
+    // D-52: keys mode starts with the operator's key and every key known.
+    if (config.operatorKey === undefined) throw new Error('keys mode needs OPERATOR_KEY');
+    await service.accounts.ensureOperatorKey(config.operatorKey);
+    await service.keyRing.start();
+  }
   const catalog = await sandboxCatalog();
   const app = await buildApp({
     service,
+    auth: config.auth,
     catalog,
     dealPrefix: config.dealPrefix,
     logLevel: options.log === false ? undefined : config.logLevel,
@@ -138,7 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         clearInterval(sweep);
       }
       await running;
-      service.close();
+      await service.close();
       await store.close();
     },
   };

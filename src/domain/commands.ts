@@ -8,7 +8,8 @@ export interface ProposalInput {
 }
 
 export type PipelineCommand =
-  | { type: 'CreateDeal'; account: Account; listValueUsd: number; mandate?: unknown }
+  /** sellerId: the Seller that will own it (keys mode, D-51); absent in the demo. */
+  | { type: 'CreateDeal'; account: Account; listValueUsd: number; mandate?: unknown; sellerId?: string }
   | { type: 'AdvanceDeal'; dealId: string; proposal: ProposalInput }
   | { type: 'ReportSignals'; dealId: string; signals: readonly string[] }
   | { type: 'Deescalate'; dealId: string }

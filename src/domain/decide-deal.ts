@@ -27,6 +27,7 @@ export function createDeal(command: Extract<PipelineCommand, { type: 'CreateDeal
   if (!resolved.ok) return reject(refuse.mandate(resolved.violations));
   const deal: Deal = {
     id: ctx.nextIds.deal,
+    ...(command.sellerId !== undefined ? { sellerId: command.sellerId } : {}),
     version: 1,
     account: command.account,
     listValueCents,
@@ -50,6 +51,8 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
   }
   const revived: Deal = {
     id: ctx.nextIds.deal,
+    // The revived deal belongs to the Seller of the lost one.
+    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     version: 1,
     account: deal.account,
     listValueCents: deal.listValueCents,
@@ -92,6 +95,7 @@ function escalate(state: PipelineState, deal: Deal, ctx: DecisionContext): Decis
 
   const gig: Gig = {
     id: ctx.nextIds.gig,
+    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     status: 'open',
     dealId: deal.id,
     role,

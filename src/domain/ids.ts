@@ -1,7 +1,7 @@
 // D-28: a prefix and a number padded to four digits (more digits past 9999).
 export type IdKind = 'deal' | 'gig' | 'closer';
 
-export function formatId(kind: IdKind, n: number): string {
+export function formatId(kind: ListKind, n: number): string {
   return `${kind}_${String(n).padStart(4, '0')}`;
 }
 
@@ -10,14 +10,23 @@ export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-const SHAPES: Record<IdKind, RegExp> = { deal: /^deal_\d{4,}$/, gig: /^gig_\d{4,}$/, closer: /^closer_\d{4,}$/ };
+/** Every kind of numbered id, those of the accounts (D-51, D-52) too. */
+export type ListKind = IdKind | 'seller' | 'key';
+
+const SHAPES: Record<ListKind, RegExp> = {
+  deal: /^deal_\d{4,}$/,
+  gig: /^gig_\d{4,}$/,
+  closer: /^closer_\d{4,}$/,
+  seller: /^seller_\d{4,}$/,
+  key: /^key_\d{4,}$/,
+};
 
 /**
  * Whether a string could be an id of this kind. Ids are only ever made by formatId, so one of
  * any other shape (too long, a NUL byte, anything) names nothing: it is unknown, never an error
  * (D-5), and no store is asked about it.
  */
-export function couldBeId(kind: IdKind, id: string): boolean {
+export function couldBeId(kind: ListKind, id: string): boolean {
   return id.length <= 24 && SHAPES[kind].test(id);
 }
 

@@ -1,6 +1,7 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
 // issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
+import type { ActorRef } from './access.ts';
 import type { PipelineEvent } from './events.ts';
 import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
@@ -9,7 +10,20 @@ import type { PipelineState } from './state.ts';
 /** D-41: how long (real time) the feed keeps an event unless EVENT_RETENTION_HOURS says. */
 export const DEFAULT_EVENT_RETENTION_HOURS = 72;
 
-export type PublicEventDraft =
+/**
+ * Who an event concerns and who caused it, beside its data (never in the JSON of the event
+ * itself): the Seller owning its deal and the closer it is about (D-57: stored with the event,
+ * so that a reader sees only its own), and D-56's actor of the request that wrote it.
+ */
+export interface EventAudience {
+  sellerId?: string;
+  closerId?: string;
+  actor?: ActorRef;
+}
+
+export type PublicEventDraft = EventAudience & PublicEventBody;
+
+type PublicEventBody =
   | { type: 'deal.created'; at: number; data: { deal: Deal } }
   | { type: 'deal.stage_changed'; at: number; data: { dealId: string; from: Stage; to: Stage; by: Actor } }
   | { type: 'deal.escalated'; at: number; data: { dealId: string; role: Role; gigId: string } }

@@ -1,6 +1,7 @@
 // The records the service keeps. Money is in integer cents, time in epoch milliseconds;
 // the HTTP layer turns them into USD and ISO 8601 text. Records are never mutated in place:
 // evolve() returns new objects, so a store may hand out references safely.
+import type { ActorRef } from './access.ts';
 import type { Cents } from './money.ts';
 import type { Role, Stage } from './stages.ts';
 
@@ -34,10 +35,14 @@ export interface ActivityEntry {
   readonly by: Actorship;
   readonly stage: Stage;
   readonly note: string;
+  /** D-56: the principal and key of the request that wrote it (keys mode; timers write none). */
+  readonly actor?: ActorRef;
 }
 
 export interface Deal {
   readonly id: string;
+  /** D-51, D-57: the Seller that owns it (keys mode); absent in the demo. */
+  readonly sellerId?: string;
   /**
    * D-47: 1 when created, one more with every accepted decision that changed the deal or one of
    * its gigs (evolveAll counts them), so a client's If-Match names the state it last read.
@@ -79,6 +84,8 @@ export type GigOutcome = 'closed_won' | 'closed_lost' | 'meeting' | 'revived';
 
 export interface Gig {
   readonly id: string;
+  /** D-57: the Seller that owns its deal (keys mode), kept on the gig so that a page is filtered by it. */
+  readonly sellerId?: string;
   readonly status: GigStatus;
   readonly dealId: string;
   readonly role: Role;
@@ -129,4 +136,11 @@ export interface PayoutLine {
   readonly role: Role;
   readonly kind: 'commission' | 'fee';
   readonly amountCents: Cents;
+}
+
+/** D-51: a Seller, the tenant that owns deals (keys mode). */
+export interface Seller {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: number;
 }

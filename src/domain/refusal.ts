@@ -8,7 +8,8 @@ export type RefusalKind =
   | 'gate'
   | 'mandate'
   | 'limit'
-  | 'forbidden';
+  | 'forbidden'
+  | 'denied';
 
 export const REFUSAL_KINDS = {
   INVALID_BODY: 'invalid',
@@ -16,6 +17,12 @@ export const REFUSAL_KINDS = {
   GIG_NOT_FOUND: 'not_found',
   CLOSER_NOT_FOUND: 'not_found',
   WEBHOOK_NOT_FOUND: 'not_found',
+  SELLER_NOT_FOUND: 'not_found',
+  KEY_NOT_FOUND: 'not_found',
+  PRINCIPAL_NOT_FOUND: 'not_found',
+  KEY_REVOKED: 'conflict',
+  INSUFFICIENT_SCOPE: 'denied',
+  CLOSER_MISMATCH: 'denied',
   DEAL_TERMINAL: 'conflict',
   DEAL_NOT_CLOSED_WON: 'conflict',
   DEAL_NOT_CLOSED_LOST: 'conflict',
@@ -50,6 +57,8 @@ export interface Refusal {
   readonly violations?: readonly string[];
   /** PRECONDITION_FAILED: the deal as it is (D-47), so the client can read it again. */
   readonly current?: { readonly version: number; readonly stage: string };
+  /** INSUFFICIENT_SCOPE: the scope that would allow it (D-55). */
+  readonly requiredScope?: string;
 }
 
 export const refuse = {
@@ -64,6 +73,13 @@ export const refuse = {
   gate: (code: CodeOf<'gate'>, message: string): Refusal => ({ kind: 'gate', code, message }),
   limit: (code: CodeOf<'limit'>, message: string): Refusal => ({ kind: 'limit', code, message }),
   forbidden: (code: CodeOf<'forbidden'>, message: string): Refusal => ({ kind: 'forbidden', code, message }),
+  /** D-55: a key that may not do this (403). */
+  denied: (code: CodeOf<'denied'>, message: string, requiredScope?: string): Refusal => ({
+    kind: 'denied',
+    code,
+    message,
+    ...(requiredScope !== undefined ? { requiredScope } : {}),
+  }),
   precondition: (
     code: CodeOf<'precondition'>,
     message: string,
@@ -78,6 +94,8 @@ export const refuse = {
   noDeal: (id: string): Refusal => refuse.notFound('DEAL_NOT_FOUND', `No deal ${id}.`),
   noGig: (id: string): Refusal => refuse.notFound('GIG_NOT_FOUND', `No gig ${id}.`),
   noCloser: (id: string): Refusal => refuse.notFound('CLOSER_NOT_FOUND', `No closer ${id}.`),
+  noSeller: (id: string): Refusal => refuse.notFound('SELLER_NOT_FOUND', `No seller ${id}.`),
+  noKey: (id: string): Refusal => refuse.notFound('KEY_NOT_FOUND', `No key ${id}.`),
   /** D-7: any move, signal or advance on a closed deal. */
   terminal: (deal: { id: string; stage: string }): Refusal =>
     refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`),

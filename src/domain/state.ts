@@ -114,6 +114,7 @@ function copyDeal(deal: Deal): DealDraft {
   if (deal.finalValueCents !== undefined) copy.finalValueCents = deal.finalValueCents;
   if (deal.closedBy !== undefined) copy.closedBy = deal.closedBy;
   if (deal.lineage !== undefined) copy.lineage = deal.lineage;
+  if (deal.sellerId !== undefined) copy.sellerId = deal.sellerId;
   return copy;
 }
 

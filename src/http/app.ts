@@ -10,6 +10,7 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
+import { requireKeys } from './authenticate.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { answerError } from './error-handler.ts';
@@ -44,6 +45,8 @@ export interface LogStream {
 
 export interface AppOptions {
   service: PipelineService;
+  /** D-50: `keys` holds every demo request to a key (the service's key ring); default `demo`. */
+  auth?: 'demo' | 'keys';
   /** The ROOT sandbox collections (D-29). */
   catalog: RootCatalog;
   dealPrefix: string;
@@ -189,6 +192,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   methodTable.watch(app);
   const index = collectIndex(app);
 
+  // D-50: keys mode asks every request for its key, before the rate limit (counted per key).
+  const auth = options.auth ?? 'demo';
+  if (auth === 'keys') {
+    if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
+    requireKeys(app, options.service.keyRing);
+  }
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined) await registerRateLimit(app, options.rateLimitPerMinute);
   // An unknown path counts too (it is no route, so the plugin does not see it by itself).
@@ -202,7 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoute, { index });
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
-  await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix });
+  await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix, auth });
   await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix });
   if (metrics) await app.register(metricsRoutes, { metrics });

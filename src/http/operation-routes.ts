@@ -38,6 +38,7 @@ function ifMatchOf(request: Request): IfMatch | undefined {
 
 function callOf(request: Request, op: Operation): Call {
   const call: Call = { id: request.params?.id ?? '', body: request.body, query: request.query ?? {} };
+  if (request.caller !== undefined) call.caller = request.caller;
   if (op.kind === 'write' && op.ifMatch) {
     const ifMatch = ifMatchOf(request);
     if (ifMatch !== undefined) call.ifMatch = ifMatch;
@@ -106,7 +107,7 @@ function readHandler(service: PipelineService, op: ReadOperation) {
 
 function pageHandler(service: PipelineService, op: PageOperation) {
   return async (request: Request, reply: FastifyReply) => {
-    const page = await readListPage(service, op, request.query);
+    const page = await readListPage(service, op, request.query, request.caller);
     if (page.records === undefined) {
       return reply
         .code(400)
@@ -140,12 +141,16 @@ function routeOf(
   op: Operation,
   prefix: string,
   rendering: (op: WriteOperation) => Rendering<unknown>,
+  keys: boolean,
 ): RouteOptions {
   const path = pathOf(op, prefix);
   const dryRunnable = op.kind === 'write' && op.dryRunnable === true;
+  const body = keys ? (op.keysBody ?? op.body) : op.body;
   const route: RouteOptions = {
     method: op.method,
     url: path.replace(/\{(\w+)\}/g, ':$1'),
+    // D-53: what the caller's key must allow, checked before anything else is read (authenticate.ts).
+    config: { access: op.scope },
     schema: {
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
@@ -155,8 +160,8 @@ function routeOf(
       ...(op.kind === 'write' && op.ifMatch ? { headers: IfMatchHeaders } : {}),
       // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY).
       querystring: op.query ?? (dryRunnable ? DryRunQuery : NoQuery),
-      ...(op.body ? { body: op.body } : {}),
-      response: { ...successResponses(op), ...errorResponses(...op.errors) },
+      ...(body ? { body } : {}),
+      response: { ...successResponses(op), ...errorResponses(...op.errors, ...(keys ? authErrors(op) : [])) },
     },
     handler: (op.kind === 'write'
       ? writeHandler(service, op, rendering(op))
@@ -169,11 +174,27 @@ function routeOf(
   return route;
 }
 
-/** Every operation of the table as an HTTP route. */
-export const operationRoutes: FastifyPluginAsync<{ service: PipelineService; dealPrefix: string }> = async (
-  app,
-  { service, dealPrefix },
-) => {
+/** D-55: what keys mode may answer beside an operation's own errors: 401, and 403 unless any key will do. */
+function authErrors(op: Operation): number[] {
+  if (op.scope === 'open') return [];
+  return op.scope === 'key' ? [401] : [401, 403];
+}
+
+/**
+ * Every operation of the table as an HTTP route; in keys mode (D-50) the accounts' too. An
+ * operation without a declared scope is never served (the type requires one; this checks it).
+ */
+export const operationRoutes: FastifyPluginAsync<{
+  service: PipelineService;
+  dealPrefix: string;
+  auth: 'demo' | 'keys';
+}> = async (app, { service, dealPrefix, auth }) => {
   const rendering = renderings(writeAnswers(dealPrefix));
-  for (const op of OPERATIONS) app.route(routeOf(service, op, dealPrefix, rendering));
+  const keys = auth === 'keys';
+  for (const op of OPERATIONS) {
+    if (op.scope === undefined || (Array.isArray(op.scope) && op.scope.length === 0))
+      throw new Error(`operation ${op.id} declares no scope: it cannot be served`);
+    if (op.keysOnly && !keys) continue;
+    app.route(routeOf(service, op, dealPrefix, rendering, keys));
+  }
 };

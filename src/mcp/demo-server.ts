@@ -1,6 +1,7 @@
 // The demo's MCP server (D-33): the tools of the deal service and of the closer marketplace over
 // a PipelineService, each answering the JSON of the HTTP operation it stands for. Served at POST
 // /demo/mcp on the live service's store, and over stdio (`sales-pipeline-gate mcp`) on a fresh in-memory one.
+import type { Caller } from '../domain/access.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
@@ -24,7 +25,7 @@ const instructions = (prefix: string) =>
   `${MARKETPLACE_PREFIX}); a refusal is an error result carrying the HTTP error body {error, code, ...}. Every ` +
   'writing tool takes an optional idempotencyKey: retry with the same key and arguments, never without one.';
 
-export function createDemoMcpServer(service: PipelineService, dealPrefix: string): Server {
-  const context = demoContext(service, dealPrefix);
+export function createDemoMcpServer(service: PipelineService, dealPrefix: string, caller?: Caller): Server {
+  const context = demoContext(service, dealPrefix, caller);
   return createToolServer({ name: DEMO_MCP_NAME, version: MCP_VERSION }, instructions(dealPrefix), DEMO_TOOLS, context);
 }

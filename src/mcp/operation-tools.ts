@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { Refusal } from '../domain/refusal.ts';
 import type { IfMatch } from '../domain/version.ts';
+import type { Caller } from '../domain/access.ts';
 import type { Call, Operation, WriteOperation } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
 import { TOOL_OPERATIONS } from '../operations/table.ts';
@@ -22,13 +23,15 @@ import { defineTool, errorResult, type McpTool, toolResult } from './tool-server
 /** What every call of the demo door is served with. */
 export interface DemoContext {
   service: PipelineService;
+  /** Keys mode: who the request's key belongs to; every tool call acts as it. */
+  caller?: Caller;
   /** The deal service's prefix (DEAL_PREFIX), in descriptions. */
   prefix: string;
   rendering(op: WriteOperation): Rendering<unknown>;
 }
 
-export function demoContext(service: PipelineService, prefix: string): DemoContext {
-  return { service, prefix, rendering: renderings(writeAnswers(prefix)) };
+export function demoContext(service: PipelineService, prefix: string, caller?: Caller): DemoContext {
+  return { service, prefix, rendering: renderings(writeAnswers(prefix)), ...(caller ? { caller } : {}) };
 }
 
 /** D-47: a version as HTTP's If-Match names it (one, or any). */
@@ -124,11 +127,12 @@ function toolOf(op: Operation): McpTool<DemoContext> {
     annotations: tool.annotations,
     argumentsAre: asQuery ? 'query' : 'body',
     ...(op.kind === 'write' && op.idempotent ? { screen: screenKey } : {}),
-    async run({ service, rendering }, args) {
+    async run({ service, rendering, caller }, args) {
       const { id = '', idempotencyKey, ifMatch, dryRun, ...rest } = args as Record<string, unknown> & Extra;
       const call: Call = asQuery ? { id, body: undefined, query: rest } : { id, body: rest, query: {} };
+      if (caller !== undefined) call.caller = caller;
       if (op.kind === 'page') {
-        const page = await readListPage(service, op, rest as Record<string, never>);
+        const page = await readListPage(service, op, rest as Record<string, never>, caller);
         if (page.records === undefined) return errorResult(INVALID_CURSOR);
         const records = page.records.map(op.view);
         return toolResult(200, { [op.list]: records, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });

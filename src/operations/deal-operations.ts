@@ -35,10 +35,15 @@ const onDeal = {
   method: 'POST',
   mount: 'deals',
   tag: 'deals',
-  scope: 'demo',
   idempotent: true,
   ifMatch: true,
 } as const;
+
+// D-53, D-54: who may call each (keys mode). Reads are open to a closer's key too: it sees the
+// deals of its gigs, and nothing else (the service answers the rest as unknown).
+const READ_DEALS = ['deals:read', 'gigs:read', 'admin'] as const;
+const WRITE_DEALS = ['deals:write'] as const;
+const PROPOSE = ['deals:propose'] as const;
 
 const createDeal = write({
   id: 'createDeal',
@@ -50,10 +55,10 @@ const createDeal = write({
   body: CreateDealBody,
   responses: { 201: Type.Ref(DealSchema) },
   errors: [400, 422],
-  scope: 'demo',
+  scope: WRITE_DEALS,
   idempotent: true,
   dryRunnable: true,
-  command: (service, { body }) => service.deals.createDeal(body as Create),
+  command: (service, { body, caller }) => service.deals.createDeal(body as Create, caller),
   answer: (answers) => answers.createDeal,
 });
 
@@ -67,10 +72,10 @@ const sell = write({
   body: CreateDealBody,
   responses: { 201: DealOrEscalationSchema },
   errors: [400, 422],
-  scope: 'demo',
+  scope: WRITE_DEALS,
   idempotent: true,
   dryRunnable: true,
-  command: (service, { body }) => service.deals.sell(body as Create),
+  command: (service, { body, caller }) => service.deals.sell(body as Create, caller),
   answer: (answers) => answers.sell,
   tool: {
     name: 'sell',
@@ -101,10 +106,10 @@ const listDeals = page({
   query: DealListQuery,
   responses: { 200: Type.Array(Type.Ref(DealSchema)) },
   errors: [400],
-  scope: 'demo',
+  scope: READ_DEALS,
   idKind: 'deal',
   list: 'deals',
-  fetch: (service, filter, afterId, limit) => service.queries.listDeals({ ...filter, afterId, limit }),
+  fetch: (service, filter, afterId, limit, caller) => service.queries.listDeals({ ...filter, afterId, limit }, caller),
   view: dealView,
   tool: {
     name: 'list_deals',
@@ -127,8 +132,8 @@ const getDeal = read({
   tag: 'deals',
   responses: { 200: Type.Ref(DealSchema) },
   errors: [404],
-  scope: 'demo',
-  read: (service, { id }) => service.queries.getDeal(id),
+  scope: READ_DEALS,
+  read: (service, { id, caller }) => service.queries.getDeal(id, caller),
   view: dealView,
   json: dealJson,
   etag: etagOf,
@@ -156,8 +161,10 @@ const advanceDeal = write({
     },
   },
   errors: [400, 404, 409, 412, 422],
+  scope: PROPOSE,
   dryRunnable: true,
-  command: (service, { id, body, ifMatch }) => service.deals.advanceDeal(id, (body ?? {}) as ProposalInput, ifMatch),
+  command: (service, { id, body, ifMatch, caller }) =>
+    service.deals.advanceDeal(id, (body ?? {}) as ProposalInput, ifMatch, caller),
   answer: (answers) => answers.advanceDeal,
   tool: {
     name: 'advance_deal',
@@ -188,8 +195,9 @@ const reportSignals = write({
   body: SignalsBody,
   responses: { 200: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  command: (service, { id, body, ifMatch }) =>
-    service.deals.reportSignals(id, (body as Static<typeof SignalsBody>).signals, ifMatch),
+  scope: PROPOSE,
+  command: (service, { id, body, ifMatch, caller }) =>
+    service.deals.reportSignals(id, (body as Static<typeof SignalsBody>).signals, ifMatch, caller),
   answer: (answers) => answers.reportSignals,
   tool: {
     name: 'report_signals',
@@ -216,8 +224,8 @@ const getSettlement = read({
   tag: 'deals',
   responses: { 200: Type.Ref(SettlementSchema) },
   errors: [404, 409],
-  scope: 'demo',
-  read: (service, { id }) => service.queries.settlement(id),
+  scope: READ_DEALS,
+  read: (service, { id, caller }) => service.queries.settlement(id, caller),
   view: settlementView,
 });
 
@@ -229,7 +237,8 @@ const reengageDeal = write({
   body: EmptyBody,
   responses: { 201: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  command: (service, { id, ifMatch }) => service.deals.reengage(id, ifMatch),
+  scope: WRITE_DEALS,
+  command: (service, { id, ifMatch, caller }) => service.deals.reengage(id, ifMatch, caller),
   answer: (answers) => answers.reengageDeal,
 });
 
@@ -241,7 +250,8 @@ const deescalateDeal = write({
   body: EmptyBody,
   responses: { 200: Type.Ref(DealSchema) },
   errors: [400, 404, 409, 412],
-  command: (service, { id, ifMatch }) => service.deals.deescalate(id, ifMatch),
+  scope: WRITE_DEALS,
+  command: (service, { id, ifMatch, caller }) => service.deals.deescalate(id, ifMatch, caller),
   answer: (answers) => answers.deescalateDeal,
 });
 

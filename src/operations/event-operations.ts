@@ -15,6 +15,13 @@ import { attemptView, webhookView } from '../views/webhooks.ts';
 import { read, write } from './operation.ts';
 import { DEMO_STORE, READ_HINTS } from './tool-notes.ts';
 
+/**
+ * Webhooks deliver every event: until a webhook belongs to the principal that made it and
+ * delivers only what it may see (issue 25), only the operator's key manages them (deny by
+ * default, not a Seller's webhooks:manage).
+ */
+const WEBHOOKS = ['admin'] as const;
+
 const listEvents = read({
   id: 'listEvents',
   method: 'GET',
@@ -27,11 +34,12 @@ const listEvents = read({
   query: EventFeedQuery,
   responses: { 200: Type.Ref(EventPageSchema) },
   errors: [400],
-  scope: 'demo',
-  read: async (service, { query }) =>
+  // D-54: a Seller reads the events of its deals, a closer those about itself, the operator all.
+  scope: ['events:read', 'admin'],
+  read: async (service, { query, caller }) =>
     ok(
       await eventPage(
-        (filter) => service.queries.events(filter),
+        (filter) => service.queries.events(filter, caller),
         query as Static<typeof EventFeedQuery>,
         () => service.queries.lastSeq(),
       ),
@@ -64,7 +72,7 @@ const createWebhook = write({
   body: WebhookBody,
   responses: { 201: Type.Ref(WebhookCreatedSchema) },
   errors: [400, 422],
-  scope: 'demo',
+  scope: WEBHOOKS,
   idempotent: true,
   command: (service, { body }) => {
     const { url, types } = body as Static<typeof WebhookBody>;
@@ -82,7 +90,7 @@ const listWebhooks = read({
   tag: 'events',
   responses: { 200: Type.Array(Type.Ref(WebhookSchema)) },
   errors: [400],
-  scope: 'demo',
+  scope: WEBHOOKS,
   read: async (service) => ok(await service.webhooks.list()),
   view: (hooks) => hooks.map(webhookView),
 });
@@ -96,7 +104,7 @@ const getWebhook = read({
   tag: 'events',
   responses: { 200: Type.Ref(WebhookSchema) },
   errors: [404],
-  scope: 'demo',
+  scope: WEBHOOKS,
   read: (service, { id }) => service.webhooks.get(id),
   view: webhookView,
 });
@@ -110,7 +118,7 @@ const deleteWebhook = write({
   tag: 'events',
   responses: { 204: Type.Null({ description: 'deleted' }) },
   errors: [404],
-  scope: 'demo',
+  scope: WEBHOOKS,
   idempotent: false,
   command: (service, { id }) => service.webhooks.delete(id),
   answer: (answers) => answers.deleteWebhook,
@@ -126,7 +134,7 @@ const listWebhookDeliveries = read({
   query: AttemptsQuery,
   responses: { 200: Type.Array(Type.Ref(WebhookAttemptSchema)) },
   errors: [400, 404],
-  scope: 'demo',
+  scope: WEBHOOKS,
   read: (service, { id, query }) => service.webhooks.attempts(id, (query as Static<typeof AttemptsQuery>).limit ?? 100),
   view: (attempts) => attempts.map(attemptView),
 });

@@ -11,6 +11,7 @@ import {
   GigListQuery,
   GigOutcomeSchema,
   GigSchema,
+  KeysClaimBody,
   MatchBody,
   MatchSchema,
   ReleaseBody,
@@ -19,6 +20,7 @@ import {
 import type { CloserWithLedger } from '../service/outcomes.ts';
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
 import { closerView, gigView } from '../views/records.ts';
+import { actingCloser, claimant } from './closer-of.ts';
 import { page, read, write } from './operation.ts';
 import {
   CLAIMANT,
@@ -33,6 +35,9 @@ import {
   UNKNOWN_GIG,
 } from './tool-notes.ts';
 
+/** D-54: a closer's key reads open gigs and its own; a Seller's the gigs of its deals. */
+const READ_GIGS = ['gigs:read', 'deals:read', 'admin'] as const;
+
 const enrolCloser = write({
   id: 'enrolCloser',
   method: 'POST',
@@ -43,11 +48,12 @@ const enrolCloser = write({
   body: EnrolBody,
   responses: { 201: Type.Ref(CloserSchema) },
   errors: [400],
-  scope: 'demo',
+  // D-51: in keys mode the operator enrols closers.
+  scope: ['admin'],
   idempotent: true,
-  command: (service, { body }) => {
+  command: (service, { body, caller }) => {
     const { name, industries } = body as Static<typeof EnrolBody>;
-    return service.gigs.enrolCloser({ name, industries: industries ?? [] });
+    return service.gigs.enrolCloser({ name, industries: industries ?? [] }, caller);
   },
   answer: (answers) => answers.enrolCloser,
 });
@@ -62,10 +68,11 @@ const listClosers = page({
   query: CloserListQuery,
   responses: { 200: Type.Array(Type.Ref(CloserSchema)) },
   errors: [400],
-  scope: 'demo',
+  // D-54: any key lists closers and their Registers (payouts: the closer's own and the operator's).
+  scope: 'key',
   idKind: 'closer',
   list: 'closers',
-  fetch: (service, _filter, afterId, limit) => service.queries.listClosers({ afterId, limit }),
+  fetch: (service, _filter, afterId, limit, caller) => service.queries.listClosers({ afterId, limit }, caller),
   view: closerView,
   idOf: (c: CloserWithLedger) => c.closer.id,
 });
@@ -79,8 +86,8 @@ const getCloser = read({
   tag: 'marketplace',
   responses: { 200: Type.Ref(CloserSchema) },
   errors: [404],
-  scope: 'demo',
-  read: (service, { id }) => service.queries.getCloser(id),
+  scope: 'key',
+  read: (service, { id, caller }) => service.queries.getCloser(id, caller),
   view: closerView,
 });
 
@@ -94,11 +101,11 @@ const matchClosers = write({
   body: MatchBody,
   responses: { 200: Type.Array(MatchSchema) },
   errors: [400],
-  scope: 'demo',
+  scope: 'key',
   idempotent: true,
-  command: (service, { body }) => {
+  command: (service, { body, caller }) => {
     const { industry, limit } = body as Static<typeof MatchBody>;
-    return service.gigs.match(industry, limit);
+    return service.gigs.match(industry, limit, caller);
   },
   answer: (answers) => answers.matchClosers,
 });
@@ -113,10 +120,10 @@ const listGigs = page({
   query: GigListQuery,
   responses: { 200: Type.Array(Type.Ref(GigSchema)) },
   errors: [400],
-  scope: 'demo',
+  scope: READ_GIGS,
   idKind: 'gig',
   list: 'gigs',
-  fetch: (service, filter, afterId, limit) => service.queries.listGigs({ ...filter, afterId, limit }),
+  fetch: (service, filter, afterId, limit, caller) => service.queries.listGigs({ ...filter, afterId, limit }, caller),
   view: gigView,
   tool: {
     name: 'list_gigs',
@@ -139,8 +146,8 @@ const getGig = read({
   tag: 'marketplace',
   responses: { 200: Type.Ref(GigSchema) },
   errors: [404],
-  scope: 'demo',
-  read: (service, { id }) => service.queries.getGig(id),
+  scope: READ_GIGS,
+  read: (service, { id, caller }) => service.queries.getGig(id, caller),
   view: gigView,
 });
 
@@ -149,7 +156,7 @@ const onGig = {
   method: 'POST',
   mount: 'marketplace',
   tag: 'marketplace',
-  scope: 'demo',
+  scope: ['gigs:work'],
   idempotent: true,
   ifMatch: true,
 } as const;
@@ -162,10 +169,11 @@ const claimGig = write({
   path: '/gigs/{id}/claim',
   summary: 'Claim an open gig for a closer; 409 unless open',
   body: ClaimBody,
+  keysBody: KeysClaimBody,
   responses: { 200: GigOutcomeSchema },
-  errors: [400, 404, 409, 412],
-  command: (service, { id, body, ifMatch }) =>
-    service.gigs.claimGig(id, (body as Static<typeof ClaimBody>).closerId, ifMatch),
+  errors: [400, 403, 404, 409, 412],
+  command: (service, { id, body, ifMatch, caller }) =>
+    service.gigs.claimGig(id, actingCloser(caller, (body as Static<typeof KeysClaimBody>).closerId), ifMatch, caller),
   answer: (answers) => answers.claimGig,
   tool: {
     name: 'claim_gig',
@@ -187,10 +195,12 @@ const advanceGig = write({
   summary: "Propose a move of the gig's deal to the gate",
   body: GigAdvanceBody,
   responses: { 200: { ...GigOutcomeSchema, description: 'The gig and its deal after the move' } },
-  errors: [400, 404, 409, 412, 422],
+  errors: [400, 403, 404, 409, 412, 422],
   dryRunnable: true,
-  command: (service, { id, body, ifMatch }) =>
-    service.gigs.advanceGig(id, body as Static<typeof GigAdvanceBody>, ifMatch),
+  command: (service, { id, body, ifMatch, caller }) => {
+    const input = body as Static<typeof GigAdvanceBody>;
+    return service.gigs.advanceGig(id, { ...input, ...claimant(caller, input.closerId) }, ifMatch, caller);
+  },
   answer: (answers) => answers.advanceGig,
   tool: {
     name: 'advance_gig',
@@ -221,9 +231,11 @@ const reviveGig = write({
   summary: 'A nurturer revives a stalled deal: gone_dark cleared, fee paid',
   body: ReviveBody,
   responses: { 200: GigOutcomeSchema },
-  errors: [400, 404, 409, 412],
-  command: (service, { id, body, ifMatch }) =>
-    service.gigs.clearGoneDark(id, (body ?? {}) as Static<typeof ReviveBody>, ifMatch),
+  errors: [400, 403, 404, 409, 412],
+  command: (service, { id, body, ifMatch, caller }) => {
+    const input = (body ?? {}) as Static<typeof ReviveBody>;
+    return service.gigs.clearGoneDark(id, { ...input, ...claimant(caller, input.closerId) }, ifMatch, caller);
+  },
   answer: (answers) => answers.reviveGig,
   tool: {
     name: 'revive_gig',
@@ -245,9 +257,13 @@ const releaseGig = write({
   summary: 'Withdraw an open or claimed gig; the deal returns to matching',
   body: ReleaseBody,
   responses: { 200: Type.Ref(GigSchema) },
-  errors: [400, 404, 409, 412],
-  command: (service, { id, body, ifMatch }) =>
-    service.gigs.releaseGig(id, (body as Static<typeof ReleaseBody> | undefined)?.closerId, ifMatch),
+  errors: [400, 403, 404, 409, 412],
+  // A closer releases a gig it claimed; a Seller a gig of its own deal (D-53).
+  scope: ['gigs:work', 'deals:write'],
+  command: (service, { id, body, ifMatch, caller }) => {
+    const closerId = (body as Static<typeof ReleaseBody> | undefined)?.closerId;
+    return service.gigs.releaseGig(id, claimant(caller, closerId).closerId, ifMatch, caller);
+  },
   answer: (answers) => answers.releaseGig,
   tool: {
     name: 'release_gig',
@@ -270,7 +286,9 @@ const expireGig = write({
   body: EmptyBody,
   responses: { 200: Type.Ref(GigSchema) },
   errors: [400, 404, 409, 412],
-  command: (service, { id, ifMatch }) => service.gigs.reopenGig(id, ifMatch),
+  // Platform-owned: the operator's in keys mode.
+  scope: ['admin'],
+  command: (service, { id, ifMatch, caller }) => service.gigs.reopenGig(id, ifMatch, caller),
   answer: (answers) => answers.expireGig,
 });
 

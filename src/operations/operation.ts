@@ -5,7 +5,8 @@
 // (table.ts), so both doors behave alike by construction.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { IdKind } from '../domain/ids.ts';
+import type { Access, Caller } from '../domain/access.ts';
+import type { ListKind } from '../domain/ids.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { Answer } from '../service/idempotency.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
@@ -14,20 +15,26 @@ import type { UnitCommand } from '../service/unit-command.ts';
 import { MARKETPLACE_PREFIX, type WriteAnswers } from '../views/answers.ts';
 
 /**
- * What a caller must be allowed to do to call an operation. Today every demo operation is open
- * to anyone ('demo'); keys (issue 24) give each its own. An operation must declare one.
+ * What a caller's key must allow to call an operation in keys mode (D-53): `open`, `key` (any
+ * valid key) or any one of a list of scopes. Every operation declares one (deny by default: the
+ * type has no default, and the HTTP door refuses to serve a route without one). In the demo
+ * mode nothing is asked of anyone.
  */
-export type Scope = 'demo';
+export type Scope = Access;
 
 /** Where an operation's path is served: under the deal prefix (DEAL_PREFIX), the marketplace's, or at the root. */
 export type Mount = 'deals' | 'marketplace' | 'root';
 
-/** A request as both doors hand it to an operation: the path's id, the query, the body, the If-Match. */
+/**
+ * A request as both doors hand it to an operation: the path's id, the query, the body, the
+ * If-Match, and in keys mode who is calling (D-54: what it may see and act on).
+ */
 export interface Call<B = unknown, Q = unknown> {
   id: string;
   body: B;
   query: Q;
   ifMatch?: IfMatch;
+  caller?: Caller;
 }
 
 /** How an operation is offered as an MCP tool of the demo door. */
@@ -48,7 +55,7 @@ interface Common {
   path: string;
   summary: string;
   description?: string;
-  tag: 'deals' | 'marketplace' | 'events' | 'demo';
+  tag: 'deals' | 'marketplace' | 'events' | 'demo' | 'accounts';
   query?: TObject;
   body?: TSchema;
   /** The successful answers' schemas, by status. */
@@ -56,6 +63,10 @@ interface Common {
   /** The error statuses it may answer (their schema is the catalogue's). */
   errors: readonly number[];
   scope: Scope;
+  /** Served in keys mode only (the accounts: Sellers and keys); the demo has no such path. */
+  keysOnly?: true;
+  /** Keys mode's body, where it differs from the demo's (a closer's claim names no closer). */
+  keysBody?: TSchema;
   tool?: ToolSpec;
 }
 
@@ -87,7 +98,7 @@ export interface ReadOperation<T = unknown> extends Common {
 export interface PageOperation<T = unknown> extends Common {
   kind: 'page';
   /** The kind of id the cursor names. */
-  idKind: IdKind;
+  idKind: ListKind;
   /** The property the MCP tool answers the page in. */
   list: string;
   fetch(
@@ -95,6 +106,7 @@ export interface PageOperation<T = unknown> extends Common {
     filter: Record<string, unknown>,
     afterId: string | undefined,
     limit: number,
+    caller: Caller | undefined,
   ): Promise<T[]>;
   view(record: T): unknown;
   idOf?(record: T): string;

@@ -1,8 +1,9 @@
 // What both doors do with an operation's request, so that they do it alike: how a write runs
 // (its mode: dry, keyed or plain), what identifies it under a key, and how its result is answered.
-import type { IdKind } from '../domain/ids.ts';
+import type { Caller } from '../domain/access.ts';
 import { type Execution, type Mode, PLAIN, type Rendering } from '../service/execute.ts';
 import { fingerprint } from '../service/idempotency.ts';
+import { fail, RefusedError } from '../service/result.ts';
 import type { DryRunOutcome } from '../service/outcomes.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { Result } from '../service/result.ts';
@@ -21,7 +22,10 @@ const DRY: Mode = { kind: 'dry' };
 export function modeOf(op: WriteOperation, call: Call, key: string | undefined, dryRun: boolean): Mode {
   if (dryRun && op.dryRunnable) return DRY;
   if (key === undefined) return PLAIN;
-  return { kind: 'keyed', key, fingerprint: fingerprint(op.id, call.id === '' ? [] : [call.id], call.body) };
+  const print = fingerprint(op.id, call.id === '' ? [] : [call.id], call.body);
+  // D-54: a key is its caller's own: another principal's same key is another request.
+  if (call.caller !== undefined) return { kind: 'keyed', key, fingerprint: print, owner: call.caller.principal };
+  return { kind: 'keyed', key, fingerprint: print };
 }
 
 /** Each write's rendering, made once per door (the answers depend on the deal prefix). */
@@ -52,9 +56,21 @@ export async function runWrite(
   mode: Mode,
   rendering: Rendering<unknown>,
 ): Promise<Execution> {
-  const command = op.command(service, call);
+  let command: ReturnType<WriteOperation['command']>;
+  try {
+    command = op.command(service, call);
+  } catch (error) {
+    // A request refused before any unit of work (a closer's key naming another closer).
+    if (error instanceof RefusedError) return { kind: 'answered', answer: rendering.answer(fail(error.refusal)) };
+    throw error;
+  }
   // Most commands are made at once; only a webhook's waits (its URL is checked first).
-  return service.runner.execute(command instanceof Promise ? await command : command, mode, rendering);
+  return service.runner.execute(
+    command instanceof Promise ? await command : command,
+    mode,
+    rendering,
+    call.caller?.principal,
+  );
 }
 
 /** One page of a list (D-39): its records after the cursor's id, and the next cursor. */
@@ -62,12 +78,13 @@ export function readListPage(
   service: PipelineService,
   op: PageOperation,
   query: { limit?: number; cursor?: string } & Record<string, unknown>,
+  caller: Caller | undefined,
 ): Promise<Page<unknown>> {
   const { limit, cursor, ...filter } = query;
   return readPage(
-    op.idKind as IdKind,
+    op.idKind,
     { limit, cursor },
-    (afterId, max) => op.fetch(service, filter, afterId, max),
+    (afterId, max) => op.fetch(service, filter, afterId, max, caller),
     op.idOf,
   );
 }

@@ -1,4 +1,5 @@
 // The one table of the demo surface's operations: every door and the contract are made from it.
+import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 import { DEAL_OPERATIONS } from './deal-operations.ts';
 import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
@@ -10,6 +11,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...DEAL_OPERATIONS,
   ...MARKETPLACE_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

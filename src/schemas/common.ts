@@ -87,6 +87,9 @@ export const ErrorSchema = Type.Object(
         { description: 'PRECONDITION_FAILED: the deal as it is now' },
       ),
     ),
+    requiredScope: Type.Optional(
+      Type.String({ description: 'INSUFFICIENT_SCOPE: the scope a key needs for this (keys mode)' }),
+    ),
   },
   { $id: 'Error' },
 );

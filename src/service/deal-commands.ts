@@ -2,6 +2,7 @@
 // needs, asks the pure decider through the step (steps.ts), and answers the records as they are
 // after it. No HTTP here, no rules either: the rules are src/domain's.
 
+import { actorOf, type Caller } from '../domain/access.ts';
 import type { ProposalInput } from '../domain/commands.ts';
 import type { PipelineEvent } from '../domain/events.ts';
 import type { Deal } from '../domain/records.ts';
@@ -16,16 +17,22 @@ import type { UnitCommand } from './unit-command.ts';
 /** The agent's advances a sell makes at most: more than the stages it can pass. */
 const MAX_SELL_STEPS = 10;
 
+/** D-51: a deal created by a Seller's key belongs to that Seller. */
+const ownedBy = (caller: Caller | undefined) =>
+  caller?.kind === 'seller' ? { sellerId: caller.principal } : {};
+
 const isTerminal = (deal: Deal) => deal.stage === 'closed_won' || deal.stage === 'closed_lost';
 
 export class DealCommands {
   constructor(private readonly steps: Steps) {}
 
-  createDeal(input: DealInput): UnitCommand<Deal> {
+  /** The caller (keys mode) is a Seller, which owns what it creates (D-51). */
+  createDeal(input: DealInput, caller?: Caller): UnitCommand<Deal> {
     return {
       work: async (uow) => {
         const now = await this.steps.now(uow);
-        const created = await this.steps.apply(uow, initialState(), { type: 'CreateDeal', ...input }, now);
+        const create = { type: 'CreateDeal' as const, ...input, ...ownedBy(caller) };
+        const created = await this.steps.apply(uow, initialState(), create, now, actorOf(caller));
         return [...created.state.deals.values()][0] as Deal;
       },
     };
@@ -35,46 +42,53 @@ export class DealCommands {
    * Creates a deal and lets the agent advance it until it closes or escalates: one unit of
    * work, its records written once at the end.
    */
-  sell(input: DealInput): UnitCommand<AdvanceOutcome> {
+  sell(input: DealInput, caller?: Caller): UnitCommand<AdvanceOutcome> {
     return {
       work: async (uow) => {
         const now = await this.steps.now(uow);
         let advances = 0;
-        const sold = await this.steps.applyEach(uow, initialState(), now, (state, first) => {
-          if (first) return { type: 'CreateDeal', ...input };
-          const deal = [...state.deals.values()][0] as Deal;
-          if (isTerminal(deal) || advances++ === MAX_SELL_STEPS) return undefined;
-          return { type: 'AdvanceDeal', dealId: deal.id, proposal: {} };
-        });
-        return this.outcome(uow, sold, [...sold.state.deals.keys()][0] as string);
+        const sold = await this.steps.applyEach(
+          uow,
+          initialState(),
+          now,
+          (state, first) => {
+            if (first) return { type: 'CreateDeal', ...input, ...ownedBy(caller) };
+            const deal = [...state.deals.values()][0] as Deal;
+            if (isTerminal(deal) || advances++ === MAX_SELL_STEPS) return undefined;
+            return { type: 'AdvanceDeal', dealId: deal.id, proposal: {} };
+          },
+          actorOf(caller),
+        );
+        return this.outcome(uow, sold, [...sold.state.deals.keys()][0] as string, caller);
       },
     };
   }
 
-  advanceDeal(dealId: string, proposal: ProposalInput, ifMatch?: IfMatch): UnitCommand<AdvanceOutcome> {
+  advanceDeal(dealId: string, proposal: ProposalInput, ifMatch?: IfMatch, caller?: Caller): UnitCommand<AdvanceOutcome> {
     return {
       work: async (uow) => {
-        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch);
-        const advanced = await this.steps.apply(uow, state, { type: 'AdvanceDeal', dealId, proposal }, now);
-        return this.outcome(uow, advanced, dealId);
+        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch, caller);
+        const command = { type: 'AdvanceDeal' as const, dealId, proposal };
+        const advanced = await this.steps.apply(uow, state, command, now, actorOf(caller));
+        return this.outcome(uow, advanced, dealId, caller);
       },
     };
   }
 
-  reportSignals(dealId: string, signals: readonly string[], ifMatch?: IfMatch): UnitCommand<Deal> {
-    return this.onDeal(dealId, ifMatch, { type: 'ReportSignals', dealId, signals });
+  reportSignals(dealId: string, signals: readonly string[], ifMatch?: IfMatch, caller?: Caller): UnitCommand<Deal> {
+    return this.onDeal(dealId, ifMatch, { type: 'ReportSignals', dealId, signals }, caller);
   }
 
-  deescalate(dealId: string, ifMatch?: IfMatch): UnitCommand<Deal> {
-    return this.onDeal(dealId, ifMatch, { type: 'Deescalate', dealId });
+  deescalate(dealId: string, ifMatch?: IfMatch, caller?: Caller): UnitCommand<Deal> {
+    return this.onDeal(dealId, ifMatch, { type: 'Deescalate', dealId }, caller);
   }
 
   /** A closed_lost deal opens a new one with lineage: the answer is the new deal. */
-  reengage(dealId: string, ifMatch?: IfMatch): UnitCommand<Deal> {
+  reengage(dealId: string, ifMatch?: IfMatch, caller?: Caller): UnitCommand<Deal> {
     return {
       work: async (uow) => {
-        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch);
-        const applied = await this.steps.apply(uow, state, { type: 'Reengage', dealId }, now);
+        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch, caller);
+        const applied = await this.steps.apply(uow, state, { type: 'Reengage', dealId }, now, actorOf(caller));
         const created = applied.events.find((e) => e.type === 'DealCreated');
         return (created as Extract<PipelineEvent, { type: 'DealCreated' }>).deal;
       },
@@ -85,11 +99,12 @@ export class DealCommands {
     dealId: string,
     ifMatch: IfMatch | undefined,
     command: Parameters<Steps['apply']>[2],
+    caller: Caller | undefined,
   ): UnitCommand<Deal> {
     return {
       work: async (uow) => {
-        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch);
-        const applied = await this.steps.apply(uow, state, command, now);
+        const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch, caller);
+        const applied = await this.steps.apply(uow, state, command, now, actorOf(caller));
         return applied.state.deals.get(dealId) as Deal;
       },
     };
@@ -100,9 +115,10 @@ export class DealCommands {
     uow: UnitOfWork,
     decided: Awaited<ReturnType<Steps['apply']>>,
     dealId: string,
+    caller: Caller | undefined,
   ): Promise<AdvanceOutcome> {
     if (!decided.escalation) return { kind: 'deal', deal: decided.state.deals.get(dealId) as Deal };
     const { role, gigId } = decided.escalation;
-    return { kind: 'escalation', escalation: await escalationOf(uow, decided.state, dealId, role, gigId) };
+    return { kind: 'escalation', escalation: await escalationOf(uow, decided.state, dealId, role, gigId, caller) };
   }
 }

@@ -94,6 +94,7 @@ function dryUnit(uow: UnitOfWork, kept: Kept): UnitOfWork {
 export async function runDry<T>(
   store: Store,
   work: (uow: UnitOfWork) => Promise<T>,
+  principal?: string,
 ): Promise<Result<DryRunOutcome<T>>> {
   try {
     await store.transaction(async (uow) => {
@@ -103,7 +104,7 @@ export async function runDry<T>(
       const settlement = await wouldSettle(uow, kept);
       if (settlement) outcome.settlement = settlement;
       throw new DryRunDone(outcome);
-    });
+    }, principal === undefined ? undefined : { principal });
   } catch (error) {
     if (error instanceof DryRunDone) return ok(error.outcome as DryRunOutcome<T>);
     if (error instanceof RefusedError) return fail(error.refusal);

@@ -12,7 +12,11 @@ import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 
 /** How a request asks for its write to run. */
-export type Mode = { kind: 'plain' } | { kind: 'keyed'; key: string; fingerprint: string } | { kind: 'dry' };
+/** `owner`: D-54, the principal whose keys these are (keys mode): another's never share an answer. */
+export type Mode =
+  | { kind: 'plain' }
+  | { kind: 'keyed'; key: string; fingerprint: string; owner?: string }
+  | { kind: 'dry' };
 
 export const PLAIN: Mode = { kind: 'plain' };
 
@@ -37,6 +41,11 @@ export type Execution =
   | { kind: 'reused'; key: string }
   /** What the write would do: nothing was stored. */
   | { kind: 'dry'; answer: Answer };
+
+type KeyedMode = Extract<Mode, { kind: 'keyed' }>;
+
+/** D-54: a principal's keys are its own: the key is stored under its owner's name. */
+const storedKey = (mode: KeyedMode) => (mode.owner === undefined ? mode.key : `${mode.owner}:${mode.key}`);
 
 /** Machine time: idempotency keys age in real time, not on the demo clock. */
 interface MachineClock {
@@ -67,11 +76,12 @@ export class UnitRunner {
   }
 
   /** Runs a command plainly and answers its result (the service's own callers: timers, seeding). */
-  async result<T>(command: UnitCommand<T>): Promise<Result<T>> {
-    if (command.read) return ok(await this.store.read(command.read));
+  async result<T>(command: UnitCommand<T>, principal?: string): Promise<Result<T>> {
+    const options = principal === undefined ? undefined : { principal };
+    if (command.read) return ok(await this.store.read(command.read, options));
     let value: T;
     try {
-      value = await this.store.transaction((uow) => command.work(uow));
+      value = await this.store.transaction((uow) => command.work(uow), options);
     } catch (error) {
       if (error instanceof RefusedError) return fail(error.refusal);
       throw error;
@@ -81,15 +91,19 @@ export class UnitRunner {
     return ok(value);
   }
 
-  /** Runs a command as `mode` asks and answers as `rendering` says. */
-  async execute<T>(command: UnitCommand<T>, mode: Mode, rendering: Rendering<T>): Promise<Execution> {
+  /**
+   * Runs a command as `mode` asks and answers as `rendering` says; `principal` is whom the
+   * store holds its statements to (D-57), unset for the demo.
+   */
+  async execute<T>(command: UnitCommand<T>, mode: Mode, rendering: Rendering<T>, principal?: string): Promise<Execution> {
     if (mode.kind === 'dry') {
       if (!rendering.dry) throw new Error('a dry run of a command that has no dry answer');
-      const result = await runDry(this.store, (uow) => command.work(uow));
+      const result = await runDry(this.store, (uow) => command.work(uow), principal);
       return { kind: 'dry', answer: rendering.dry(result) };
     }
-    if (mode.kind === 'plain') return { kind: 'answered', answer: rendering.answer(await this.result(command)) };
-    return this.keyed(command, mode, rendering);
+    if (mode.kind === 'plain')
+      return { kind: 'answered', answer: rendering.answer(await this.result(command, principal)) };
+    return this.keyed(command, mode, rendering, principal);
   }
 
   /**
@@ -115,7 +129,9 @@ export class UnitRunner {
     command: UnitCommand<T>,
     mode: Extract<Mode, { kind: 'keyed' }>,
     rendering: Rendering<T>,
+    principal: string | undefined,
   ): Promise<Execution> {
+    const options = principal === undefined ? undefined : { principal };
     let refused: Result<T>;
     try {
       // The answer leaves the unit with its value: a store that reserves ids returns both with
@@ -126,7 +142,7 @@ export class UnitRunner {
         if (found) throw new Replayed(found);
         const value = await command.work(uow);
         return { value, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(ok(value)))) };
-      });
+      }, options);
       const following = this.committed(command, value);
       if (following) await following;
       return { kind: 'answered', stored };
@@ -141,12 +157,14 @@ export class UnitRunner {
     return this.store.transaction(
       async (uow): Promise<Execution> =>
         (await this.storedAnswer(uow, mode)) ?? { kind: 'answered', stored: await this.storeAnswer(uow, mode, bytes) },
+      options,
     );
   }
 
   /** Takes the key's lock and answers what its stored answer means, if one is kept. */
-  private async storedAnswer(uow: UnitOfWork, mode: { key: string; fingerprint: string }) {
-    const [, stored] = await Promise.all([uow.lock(`idempotency:${mode.key}`), uow.getAnswer(mode.key)]);
+  private async storedAnswer(uow: UnitOfWork, mode: KeyedMode) {
+    const key = storedKey(mode);
+    const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
     if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (stored.fingerprint !== mode.fingerprint) return { kind: 'reused', key: mode.key } satisfies Execution;
     const { status, body, location, etag } = stored;
@@ -159,11 +177,12 @@ export class UnitRunner {
   /** Stores the answer under the key when its status is one a retry must see again. */
   private async storeAnswer(
     uow: UnitOfWork,
-    mode: { key: string; fingerprint: string },
+    mode: KeyedMode,
     answer: RenderedAnswer,
   ): Promise<RenderedAnswer> {
     if (isStoredStatus(answer.status)) {
-      await uow.putAnswer(mode.key, { fingerprint: mode.fingerprint, ...answer, storedAt: this.clock.now() });
+      const stored = { fingerprint: mode.fingerprint, ...answer, storedAt: this.clock.now() };
+      await uow.putAnswer(storedKey(mode), mode.owner === undefined ? stored : { ...stored, owner: mode.owner });
     }
     return answer;
   }

@@ -18,7 +18,8 @@ export interface DryRunOutcome<T> {
 
 export interface CloserWithLedger {
   closer: Closer;
-  payouts: PayoutLine[];
+  /** Absent when the caller may not see it (D-54): the closer itself and the operator may. */
+  payouts?: PayoutLine[];
 }
 
 export interface Escalation {

@@ -5,6 +5,8 @@
 
 import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
+import { Accounts } from './accounts.ts';
+import { KeyRing } from './key-ring.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
@@ -30,6 +32,8 @@ export interface ServiceConfig {
   webhookAllowPrivate?: boolean;
   /** Where the gate's decisions and the timers' runs are reported (GET /metrics); none unless set. */
   telemetry?: Telemetry;
+  /** D-50: `keys` holds every request to a key (the key ring); `demo` (the default) is open. */
+  auth?: 'demo' | 'keys';
 }
 
 export interface PipelineService {
@@ -40,10 +44,14 @@ export interface PipelineService {
   readonly gigs: GigCommands;
   readonly platform: Platform;
   readonly webhooks: WebhookService;
+  /** Sellers and keys (D-51, D-52). */
+  readonly accounts: Accounts;
+  /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
+  readonly keyRing?: KeyRing;
   /** Runs a command plainly: what the service's own callers use (the sandbox, the simulation). */
   run<T>(command: UnitCommand<T> | Promise<UnitCommand<T>>): Promise<Result<T>>;
-  /** Stops listening to the store (the service is closing). */
-  close(): void;
+  /** Stops listening to the store, and writes the keys' last use (the service is closing). */
+  close(): Promise<void>;
 }
 
 export function createPipelineService(store: Store, clock: Clock, config: ServiceConfig): PipelineService {
@@ -52,9 +60,13 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     store.read((reader) => reader.clockOffsetMs(), { oneStatement: true }),
   );
   // Another instance's move of the demo clock (PostgreSQL): learned when it commits.
-  const stopWatchingClock = store.watchClockOffset((offsetMs, reset) =>
-    reset ? platformClock.replace(offsetMs) : platformClock.learn(offsetMs),
-  );
+  const keyRing = config.auth === 'keys' ? new KeyRing(store, clock) : undefined;
+  const stopWatchingClock = store.watchClockOffset((offsetMs, reset) => {
+    if (!reset) return platformClock.learn(offsetMs);
+    platformClock.replace(offsetMs);
+    // Another instance's reset deleted closers' keys.
+    void keyRing?.reload().catch(() => undefined);
+  });
   const steps = new Steps(platformClock, clock, { claimTtlMs: config.claimTtlHours * HOUR_MS, telemetry });
   const runner = new UnitRunner(store, clock);
   const retention = config.eventRetentionHours ?? DEFAULT_EVENT_RETENTION_HOURS;
@@ -63,9 +75,16 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     queries: new Queries(store),
     deals: new DealCommands(steps),
     gigs: new GigCommands(steps),
-    platform: new Platform(store, runner, steps, clock, telemetry, retention),
+    platform: new Platform(store, runner, steps, clock, telemetry, retention, () => {
+      void keyRing?.reload().catch(() => undefined);
+    }),
     webhooks: new WebhookService(store, clock, config.webhookAllowPrivate === true),
+    accounts: new Accounts(store, clock, (key) => keyRing?.learn(key)),
+    ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),
-    close: stopWatchingClock,
+    close: async () => {
+      stopWatchingClock();
+      await keyRing?.close();
+    },
   };
 }

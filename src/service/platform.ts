@@ -32,6 +32,8 @@ export class Platform {
     private readonly clock: Clock,
     private readonly telemetry: Telemetry,
     private readonly eventRetentionHours: number,
+    /** After a reset committed (keys mode: the key ring forgets closers' keys). */
+    private readonly afterReset: () => void = () => undefined,
   ) {}
 
   /** D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers. */
@@ -45,7 +47,10 @@ export class Platform {
         await uow.publish([{ type: 'demo.reset', at: now, data: {} }], now);
         return this.seed(uow, now);
       },
-      committed: () => this.steps.platform.replace(0),
+      committed: () => {
+        this.steps.platform.replace(0);
+        this.afterReset();
+      },
     };
   }
 

@@ -1,87 +1,169 @@
 // The reads: answers from committed state, each in one read of the store (one statement where it
 // can be), outside any unit of work. An id that could name nothing is answered without a read.
-import { couldBeId } from '../domain/ids.ts';
-import type { Deal, Gig } from '../domain/records.ts';
+import { type Caller, seesDeal, seesGig, seesSeller, visibilityOf } from '../domain/access.ts';
+import { compareIds, couldBeId } from '../domain/ids.ts';
+import type { Deal, Gig, Seller } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
-import type { DealFilter, EventFilter, GigFilter, Store, StoredEvent, StoreReader } from '../store/store.ts';
+import type {
+  DealFilter,
+  EventFilter,
+  GigFilter,
+  ReadOptions,
+  Store,
+  StoredEvent,
+  StoreReader,
+} from '../store/store.ts';
 import { withLedger, withLedgers } from './closers.ts';
 import type { CloserWithLedger } from './outcomes.ts';
 import { fail, ok, type Result } from './result.ts';
+
+/** D-57: the principal a read runs for (the store may hold its statements to it). */
+const as = (caller: Caller | undefined): ReadOptions => (caller === undefined ? {} : { principal: caller.principal });
 
 export class Queries {
   constructor(private readonly store: Store) {}
 
   // ── deals ────────────────────────────────────────────────────────────────────────────────
 
-  getDeal(dealId: string): Promise<Result<Deal>> {
+  /** A deal, or unknown when the caller may not see it (D-54: the same answer as no deal). */
+  getDeal(dealId: string, caller?: Caller): Promise<Result<Deal>> {
     if (!couldBeId('deal', dealId)) return Promise.resolve(fail(refuse.noDeal(dealId)));
+    // A closer sees a deal by its gigs: a second statement, so not a one-statement read.
+    if (caller?.kind === 'closer') return this.readDeal(dealId, caller, async (deal) => deal);
     return this.store.read(
       async (reader) => {
         const deal = await reader.getDeal(dealId);
-        return deal ? ok(deal) : fail(refuse.noDeal(dealId));
+        return deal && seesDeal(caller, deal, []) ? ok(deal) : fail(refuse.noDeal(dealId));
       },
-      { oneStatement: true },
+      { oneStatement: true, ...as(caller) },
     );
   }
 
-  private async readDeal<T>(dealId: string, then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>) {
+  private async readDeal<T>(
+    dealId: string,
+    caller: Caller | undefined,
+    then: (deal: Deal, reader: StoreReader) => Promise<T | Refusal>,
+  ) {
     return this.store.read(async (reader): Promise<Result<T>> => {
       const deal = couldBeId('deal', dealId) ? await reader.getDeal(dealId) : undefined;
       if (!deal) return fail(refuse.noDeal(dealId));
+      const gigs = caller?.kind === 'closer' ? await reader.gigsOfDeal(dealId) : [];
+      if (!seesDeal(caller, deal, gigs)) return fail(refuse.noDeal(dealId));
       const value = await then(deal, reader);
       return isRefusal(value) ? fail(value) : ok(value);
-    });
+    }, as(caller));
   }
 
-  settlement(dealId: string): Promise<Result<Settlement>> {
-    return this.readDeal(dealId, async (deal, reader) => settle(deal, await reader.payoutsOfDeal(deal.id)));
+  settlement(dealId: string, caller?: Caller): Promise<Result<Settlement>> {
+    return this.readDeal(dealId, caller, async (deal, reader) => settle(deal, await reader.payoutsOfDeal(deal.id)));
   }
 
   // ── marketplace ──────────────────────────────────────────────────────────────────────────
 
   /** A page of closers with their ledgers (the ledgers of that page only). */
-  listClosers(page: { afterId?: string; limit?: number } = {}): Promise<CloserWithLedger[]> {
-    return this.store.read(async (reader) => withLedgers(reader, await reader.listClosers(page)));
+  /** A page of closers with their ledgers (the ledgers of that page only, those the caller may see). */
+  listClosers(page: { afterId?: string; limit?: number } = {}, caller?: Caller): Promise<CloserWithLedger[]> {
+    return this.store.read(async (reader) => withLedgers(reader, await reader.listClosers(page), caller), as(caller));
   }
 
-  getCloser(closerId: string): Promise<Result<CloserWithLedger>> {
+  getCloser(closerId: string, caller?: Caller): Promise<Result<CloserWithLedger>> {
     return this.store.read(async (reader) => {
       const closer = couldBeId('closer', closerId) ? await reader.getCloser(closerId) : undefined;
       if (!closer) return fail(refuse.noCloser(closerId));
-      return ok(await withLedger(reader, closer));
-    });
+      return ok(await withLedger(reader, closer, caller));
+    }, as(caller));
   }
 
-  /** A page of gigs (D-39); a dealId or closerId that could name nothing matches nothing. */
-  async listGigs(filter: GigFilter = {}): Promise<Gig[]> {
+  /**
+   * A page of gigs (D-39), of those the caller may see (D-54); a dealId or closerId that could
+   * name nothing matches nothing.
+   */
+  async listGigs(filter: GigFilter = {}, caller?: Caller): Promise<Gig[]> {
     if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
     if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
-    return this.store.read((reader) => reader.listGigs(filter), { oneStatement: true });
+    const { sellerId, closerId } = visibilityOf(caller);
+    const visible: GigFilter = { ...filter };
+    if (sellerId !== undefined) visible.sellerId = sellerId;
+    if (closerId !== undefined) visible.openOrCloserId = closerId;
+    return this.store.read((reader) => reader.listGigs(visible), { oneStatement: true, ...as(caller) });
   }
 
-  getGig(gigId: string): Promise<Result<Gig>> {
+  getGig(gigId: string, caller?: Caller): Promise<Result<Gig>> {
     return this.store.read(
       async (reader) => {
         const gig = couldBeId('gig', gigId) ? await reader.getGig(gigId) : undefined;
-        return gig ? ok(gig) : fail(refuse.noGig(gigId));
+        return gig && seesGig(caller, gig) ? ok(gig) : fail(refuse.noGig(gigId));
       },
-      { oneStatement: true },
+      { oneStatement: true, ...as(caller) },
     );
   }
 
-  /** A page of deals (D-39); a closerId that could name nothing matches nothing. */
-  async listDeals(filter: DealFilter): Promise<Deal[]> {
+  /**
+   * A page of deals (D-39), of those the caller may see (D-54); a closerId that could name
+   * nothing matches nothing, and so does another closer's for a closer.
+   */
+  async listDeals(filter: DealFilter, caller?: Caller): Promise<Deal[]> {
     if (filter.closerId !== undefined && !couldBeId('closer', filter.closerId)) return [];
-    return this.store.read((reader) => reader.listDeals(filter), { oneStatement: true });
+    const { sellerId, closerId } = visibilityOf(caller);
+    if (closerId !== undefined && filter.closerId !== undefined && filter.closerId !== closerId) return [];
+    const visible: DealFilter = { ...filter };
+    if (sellerId !== undefined) visible.sellerId = sellerId;
+    if (closerId !== undefined) visible.closerId = closerId;
+    return this.store.read((reader) => reader.listDeals(visible), { oneStatement: true, ...as(caller) });
   }
 
   // ── events ───────────────────────────────────────────────────────────────────────────────
 
-  /** A page of the feed (D-41); a dealId that could name no deal matches nothing. */
-  async events(filter: EventFilter): Promise<StoredEvent[]> {
+  /**
+   * A page of the feed (D-41), of the events the caller may see (D-54: a Seller those of its
+   * deals); a dealId that could name no deal matches nothing.
+   */
+  async events(filter: EventFilter, caller?: Caller): Promise<StoredEvent[]> {
     if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
-    return this.store.events(filter);
+    const { sellerId, closerId } = visibilityOf(caller);
+    if (closerId !== undefined) return this.closerEvents(filter, closerId, caller as Caller);
+    return this.store.events(sellerId === undefined ? filter : { ...filter, sellerId }, as(caller));
+  }
+
+  /**
+   * A closer's page of the feed: events about it (its claims, fulfilments, payouts). The rest of
+   * what a closer may see of the feed (the postings of open gigs) comes with the event feed's
+   * keys (issue 25); until then a closer reads no other event.
+   */
+  private async closerEvents(filter: EventFilter, closerId: string, caller: Caller): Promise<StoredEvent[]> {
+    const found: StoredEvent[] = [];
+    let after = filter.after;
+    // The feed is read a page at a time and filtered, until the page is full or the feed ends.
+    for (;;) {
+      const page = await this.store.events({ ...filter, after, limit: 500 }, as(caller));
+      for (const stored of page) {
+        if (stored.event.closerId === closerId) found.push(stored);
+        if (found.length === filter.limit) return found;
+      }
+      if (page.length < 500) return found;
+      after = page[page.length - 1].seq;
+    }
+  }
+
+  // ── accounts ─────────────────────────────────────────────────────────────────────────────
+
+  listSellers(page: { afterId?: string; limit?: number }, caller?: Caller): Promise<Seller[]> {
+    return this.store.read(async (reader) => {
+      // A Seller lists itself only.
+      if (caller?.kind === 'seller') {
+        const own = await reader.accounts.getSeller(caller.principal);
+        return own && (page.afterId === undefined || compareIds(page.afterId, own.id) < 0) ? [own] : [];
+      }
+      return reader.accounts.listSellers(page);
+    }, as(caller));
+  }
+
+  getSeller(sellerId: string, caller?: Caller): Promise<Result<Seller>> {
+    return this.store.read(async (reader) => {
+      const seller = couldBeId('seller', sellerId) ? await reader.accounts.getSeller(sellerId) : undefined;
+      return seller && seesSeller(caller, sellerId) ? ok(seller) : fail(refuse.noSeller(sellerId));
+    }, as(caller));
   }
 
   /** The highest seq in the feed so far. */

@@ -1,10 +1,11 @@
 // The step of every write: decide its commands on the loaded state (taking ids only once the gate
 // has accepted, D-28), then write what the decisions changed and publish their events (D-40).
+import type { ActorRef } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { type IdKind, renameIds } from '../domain/ids.ts';
-import { publicEvents } from '../domain/public-events.ts';
+import { eventDealId, type PublicEventDraft, publicEvents } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig } from '../domain/records.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, type PipelineState } from '../domain/state.ts';
@@ -20,6 +21,53 @@ export interface StepSettings {
   claimTtlMs: number;
   /** Where the gate's decisions are reported. */
   telemetry: Telemetry;
+}
+
+/**
+ * D-56: every activity entry a request's decision writes carries who made the request (keys
+ * mode), whichever entry it is (a gig's posting that a Seller's advance caused too); the
+ * platform's timers write none.
+ */
+function attributed(events: PipelineEvent[], actor: ActorRef | undefined): PipelineEvent[] {
+  if (actor === undefined) return events;
+  return events.map((event) => {
+    if (event.type === 'ActivityRecorded') return { ...event, entry: { ...event.entry, actor } };
+    if (event.type === 'DealCreated')
+      return { ...event, deal: { ...event.deal, activity: event.deal.activity.map((entry) => ({ ...entry, actor })) } };
+    return event;
+  });
+}
+
+/** The Seller and closer each public event concerns (D-57), and its actor (D-56). */
+function withAudience(drafts: PublicEventDraft[], state: PipelineState, actor: ActorRef | undefined) {
+  for (const draft of drafts) {
+    const dealId = eventDealId(draft);
+    const sellerId = dealId === undefined ? undefined : state.deals.get(dealId)?.sellerId;
+    if (sellerId !== undefined) draft.sellerId = sellerId;
+    const closerId = closerOf(draft, state);
+    if (closerId !== undefined) draft.closerId = closerId;
+    if (actor !== undefined) draft.actor = actor;
+  }
+  return drafts;
+}
+
+function closerOf(draft: PublicEventDraft, state: PipelineState): string | undefined {
+  switch (draft.type) {
+    case 'payout.posted':
+      return draft.data.line.closerId;
+    case 'gig.posted':
+      return undefined;
+    case 'gig.claimed':
+      return draft.data.closerId;
+    case 'gig.fulfilled':
+      return draft.data.closerId ?? state.gigs.get(draft.data.gigId)?.closerId;
+    case 'gig.released':
+    case 'gig.reopened':
+    case 'gig.expired':
+      return state.gigs.get(draft.data.gigId)?.closerId;
+    default:
+      return undefined;
+  }
 }
 
 /** The kinds of record a decision creates, each needing a fresh id. */
@@ -55,12 +103,14 @@ async function decideStep(
   command: PipelineCommand,
   now: number,
   { claimTtlMs, telemetry }: StepSettings,
+  actor: ActorRef | undefined,
 ) {
   const provisional = provisionalIds();
   const decision = decide(state, command, { now, claimTtlMs, nextIds: provisional });
   telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
   if (!decision.ok) throw new RefusedError(decision.refusal);
-  let { events, escalation } = decision;
+  let { escalation } = decision;
+  let events = attributed(decision.events, actor);
   const created = createdKinds(events);
   if (created.length > 0) {
     const renames = await uow.numberIds(created.map((kind) => ({ kind, id: provisional[kind] })));
@@ -80,12 +130,13 @@ export async function decideEach(
   now: number,
   settings: StepSettings,
   next: (state: PipelineState, first: boolean) => PipelineCommand | undefined,
+  actor?: ActorRef,
 ) {
   let state = before;
   const events: PipelineEvent[] = [];
   let escalation: { role: Role; gigId: string } | undefined;
   for (let command = next(state, true); command && !escalation; command = next(state, false)) {
-    const step = await decideStep(uow, state, command, now, settings);
+    const step = await decideStep(uow, state, command, now, settings, actor);
     state = step.state;
     events.push(...step.events);
     escalation = step.escalation;
@@ -94,7 +145,7 @@ export async function decideEach(
     state,
     events,
     escalation,
-    persist: (recordedAt: number) => persist(uow, before, state, events, now, recordedAt),
+    persist: (recordedAt: number) => persist(uow, before, state, events, now, recordedAt, actor),
   };
 }
 
@@ -110,6 +161,7 @@ async function persist(
   events: PipelineEvent[],
   now: number,
   recordedAt: number,
+  actor: ActorRef | undefined,
 ) {
   // Lists, not sets: a unit of work touches a record or two of each kind.
   const deals: string[] = [];
@@ -132,6 +184,6 @@ async function persist(
   // Appended in event order, sent together (one round trip on a database).
   await Promise.all([
     ...events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])),
-    uow.publish(publicEvents(before, events, now), recordedAt),
+    uow.publish(withAudience(publicEvents(before, events, now), state, actor), recordedAt),
   ]);
 }

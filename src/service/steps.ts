@@ -2,13 +2,16 @@
 // may touch (load.ts), the platform's time read behind their locks and never before the deal's
 // latest activity (D-19), the caller's If-Match (D-47), and the step that decides and writes
 // (step.ts). Deal, gig and platform commands all go through here.
+import { type ActorRef, type Caller, seesDeal, seesGig } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
-import type { Deal } from '../domain/records.ts';
+import type { Deal, Gig } from '../domain/records.ts';
+import { refuse } from '../domain/refusal.ts';
 import type { PipelineState } from '../domain/state.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { UnitOfWork } from '../store/store.ts';
 import { loadDeal, loadGig } from './load.ts';
 import type { Clock, PlatformClock } from './platform-clock.ts';
+import { RefusedError } from './result.ts';
 import { decideEach, expectVersion, type StepSettings } from './step.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -50,23 +53,40 @@ export class Steps {
     return Math.max(latest, await this.platform.refresh(() => uow.clockOffsetMs()));
   }
 
-  /** A deal with its gigs and closers, held to the caller's If-Match, and the time behind its locks. */
-  async onDeal(uow: UnitOfWork, dealId: string, ifMatch?: IfMatch) {
+  /**
+   * A deal with its gigs and closers, held to the caller's If-Match, and the time behind its
+   * locks. A deal the caller may not see is unknown to it (D-54), checked before its version.
+   */
+  async onDeal(uow: UnitOfWork, dealId: string, ifMatch?: IfMatch, caller?: Caller) {
     const state = await loadDeal(uow, dealId);
+    if (caller !== undefined && !seesDeal(caller, state.deals.get(dealId) as Deal, [...state.gigs.values()]))
+      throw new RefusedError(refuse.noDeal(dealId));
     expectVersion(state, dealId, ifMatch);
     return { state, now: await this.nowFor(uow, state.deals.get(dealId)) };
   }
 
-  /** A gig and its deal's state (loadGig), held to the caller's If-Match, and the time behind its locks. */
-  async onGig(uow: UnitOfWork, gigId: string, closerId: string | undefined, lockClosers: boolean, ifMatch?: IfMatch) {
+  /**
+   * A gig and its deal's state (loadGig), held to the caller's If-Match, and the time behind
+   * its locks. A gig the caller may not see is unknown to it (D-54).
+   */
+  async onGig(
+    uow: UnitOfWork,
+    gigId: string,
+    closerId: string | undefined,
+    lockClosers: boolean,
+    ifMatch?: IfMatch,
+    caller?: Caller,
+  ) {
     const { state, dealId } = await loadGig(uow, gigId, closerId, lockClosers);
+    if (caller !== undefined && !seesGig(caller, state.gigs.get(gigId) as Gig))
+      throw new RefusedError(refuse.noGig(gigId));
     expectVersion(state, dealId, ifMatch);
     return { state, now: await this.nowFor(uow, state.deals.get(dealId)) };
   }
 
-  /** One command decided on the loaded state and stored with its events. */
-  apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number) {
-    return this.applyEach(uow, state, now, (_state, first) => (first ? command : undefined));
+  /** One command decided on the loaded state and stored with its events; `actor` as D-56. */
+  apply(uow: UnitOfWork, state: PipelineState, command: PipelineCommand, now: number, actor?: ActorRef) {
+    return this.applyEach(uow, state, now, (_state, first) => (first ? command : undefined), actor);
   }
 
   /**
@@ -79,8 +99,9 @@ export class Steps {
     state: PipelineState,
     now: number,
     next: (state: PipelineState, first: boolean) => PipelineCommand | undefined,
+    actor?: ActorRef,
   ) {
-    const decided = await decideEach(uow, state, now, this.settings, next);
+    const decided = await decideEach(uow, state, now, this.settings, next, actor);
     await decided.persist(this.clock.now());
     return decided;
   }

@@ -15,4 +15,6 @@ export interface EventFilter {
   limit: number;
   type?: PublicEventType;
   dealId?: string;
+  /** D-54: only events about this Seller's deals. */
+  sellerId?: string;
 }

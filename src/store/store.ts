@@ -1,6 +1,7 @@
 // The store port. Adapters (memory now, PostgreSQL next) implement it and are held to one
 // contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
 import type { IdKind } from '../domain/ids.ts';
+import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
@@ -18,6 +19,8 @@ export interface DealFilter {
   humanTrack?: boolean;
   /** Deals with a gig of this closer. */
   closerId?: string;
+  /** D-54: deals of this Seller. */
+  sellerId?: string;
   afterId?: string;
   limit: number;
 }
@@ -28,6 +31,10 @@ export interface GigFilter {
   role?: Role;
   dealId?: string;
   closerId?: string;
+  /** D-54: gigs of this Seller's deals. */
+  sellerId?: string;
+  /** D-54: what a closer sees: open gigs, and its own in any state. */
+  openOrCloserId?: string;
   afterId?: string;
   limit?: number;
 }
@@ -59,12 +66,16 @@ export interface StoreReader {
   dueDeals(now: number, limit: number): Promise<Deal[]>;
   /** The webhooks of D-42 and their deliveries (src/store/webhooks.ts). */
   readonly webhooks: WebhookReader;
+  /** Sellers and keys (D-51, D-52; src/store/accounts.ts). */
+  readonly accounts: AccountReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
 export interface StoredAnswer {
   /** Identifies the request: method, path and body (src/service/idempotency.ts). */
   fingerprint: string;
+  /** D-54, D-57: the principal that made the request (keys mode): only it is answered again. */
+  owner?: string;
   status: number;
   /** The answer's bytes, as sent. */
   body: string;
@@ -78,6 +89,7 @@ export interface StoredAnswer {
 export interface UnitOfWork extends StoreReader {
   /** The webhooks of D-42: subscriptions, the dispatcher's cursor, deliveries and attempts. */
   readonly webhooks: WebhookUnit;
+  readonly accounts: AccountUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).
@@ -128,14 +140,24 @@ export interface UnitOfWork extends StoreReader {
   /** Forgets the feed's events recorded before `before` (machine ms); returns how many. */
   purgeEvents(before: number): Promise<number>;
   /**
-   * Deletes every record, stored answer, event of the feed, webhook and delivery, and restarts
-   * the id counters and the demo clock. The feed's seq is not restarted: a reader's cursor stays
+   * Deletes every record, stored answer, event of the feed, webhook and delivery, and closers'
+   * keys, and restarts the id counters and the demo clock; Sellers and their and the operator's
+   * keys stay (D-51), and so do the numbers of Sellers and keys. The feed's seq is not restarted: a reader's cursor stays
    * valid (D-41), and neither is the webhook dispatcher's cursor on it.
    */
   wipe(): Promise<void>;
 }
 
-export interface ReadOptions {
+/**
+ * D-57: the principal a read or unit of work runs for (keys mode), which a store may hold its
+ * statements to (PostgreSQL's row-level security). Unset: the platform's own work, or the demo,
+ * which sees everything.
+ */
+export interface UnitOptions {
+  principal?: string;
+}
+
+export interface ReadOptions extends UnitOptions {
   /**
    * The read is one statement (one record, one page, the counts): consistent by itself, so a
    * database runs it without a transaction around it (one statement instead of three). A second
@@ -152,13 +174,13 @@ export interface Store {
    * touch the same records never interleave. A store may run `work` again from the start after
    * a deadlock or a serialization failure (D-46): it must keep nothing outside the unit.
    */
-  transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  transaction<T>(work: (uow: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
    * A page of the feed (D-41). A reader that follows it (each page's last seq as the next
    * `after`) sees every committed event once, in seq order, however many instances write: an
    * event never enters the feed below a seq already readable.
    */
-  events(filter: EventFilter): Promise<StoredEvent[]>;
+  events(filter: EventFilter, options?: UnitOptions): Promise<StoredEvent[]>;
   /** The highest seq in the feed so far (0 before the first event). */
   lastSeq(): Promise<number>;
   /**

@@ -2,12 +2,14 @@
 // created (D-4, D-38). HTTP sends it, the demo MCP tools wrap it, and under an idempotency key
 // its bytes are what is stored and replayed (D-37), so all three agree by construction.
 
-import type { Deal } from '../domain/records.ts';
+import type { Deal, Seller } from '../domain/records.ts';
 import type { Webhook } from '../domain/webhooks.ts';
+import type { IssuedKey } from '../service/accounts.ts';
 import type { Answer, RenderedAnswer } from '../service/idempotency.ts';
 import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranked } from '../service/outcomes.ts';
 import type { ClockMove } from '../service/platform.ts';
 import type { Result } from '../service/result.ts';
+import { keyView, sellerView } from './accounts.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
@@ -95,6 +97,12 @@ export function writeAnswers(prefix: string) {
     createWebhook: (result: Result<Webhook>) =>
       answer(result, (hook) => ({ status: 201, body: webhookCreatedView(hook), location: `/webhooks/${hook.id}` })),
     deleteWebhook: (result: Result<true>) => answer(result, () => ({ status: 204, body: undefined })),
+    createSeller: (result: Result<Seller>) =>
+      answer(result, (seller) => ({ status: 201, body: sellerView(seller), location: `/sellers/${seller.id}` })),
+    /** A new key (created or rolled): the only answer that ever holds its text. */
+    issuedKey: (result: Result<IssuedKey>) =>
+      answer(result, ({ key, text }) => ({ status: 201, body: keyView(key, text), location: `/keys/${key.id}` })),
+    revokeKey: (result: Result<IssuedKey>) => answer(result, ({ key }) => ({ status: 200, body: keyView(key) })),
   };
 }
 

@@ -15,6 +15,7 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   mandate: 422,
   limit: 422,
   forbidden: 422,
+  denied: 403,
 };
 
 interface Entry {
@@ -58,6 +59,22 @@ export const ERRORS = {
     status: 400,
     when: 'an `Idempotency-Key` (or the `idempotencyKey` argument of a demo MCP tool) that is not 1 to 255 visible ASCII characters, or any `Idempotency-Key` header on `/demo/mcp` (one MCP request may carry several tool calls: keys are tool arguments there)',
   },
+  UNAUTHENTICATED: {
+    status: 401,
+    when: 'keys mode: the request carries no key, or its `Authorization` is not `Bearer <key>` (a key is never taken from the query string); `WWW-Authenticate` names the scheme. Nothing was changed',
+  },
+  INVALID_KEY: {
+    status: 401,
+    when: 'keys mode: the bearer key is not one the service issued, or it was revoked, or it expired (a rolled key expires when its grace period ends). Nothing was changed',
+  },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    when: "keys mode: the key's scopes do not allow this operation, or a key would be given scopes beyond its creator's own; `requiredScope` names the scope that would, and `WWW-Authenticate` says it too. Nothing was changed",
+  },
+  CLOSER_MISMATCH: {
+    status: 403,
+    when: "keys mode: a closer's key names another closer as `closerId` (a closer acts only as itself; leave `closerId` out). Nothing was changed",
+  },
   HOST_NOT_ALLOWED: {
     status: 403,
     when: 'the `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read',
@@ -80,6 +97,12 @@ export const ERRORS = {
     status: 404,
     when: 'unknown webhook id, of any shape or length (also after a reset, which deletes every webhook)',
   },
+  SELLER_NOT_FOUND: { status: 404, when: 'unknown seller id, of any shape or length, or a Seller the key may not see' },
+  KEY_NOT_FOUND: { status: 404, when: 'unknown key id, of any shape or length, or a key of another principal' },
+  PRINCIPAL_NOT_FOUND: {
+    status: 404,
+    when: "a key's `principal` that names no Seller or closer (or one the caller may not name)",
+  },
   METHOD_NOT_ALLOWED: { status: 405, when: 'a known path with a method it does not serve; `Allow` lists the methods' },
   DEAL_TERMINAL: {
     status: 409,
@@ -98,6 +121,7 @@ export const ERRORS = {
   GIG_NOT_NURTURER: { status: 409, when: 'revive of a setter or closer gig' },
   GIG_NOT_ACTIVE: { status: 409, when: 'release of a gig that is neither `open` nor `claimed`' },
   NOT_CLAIMANT: { status: 409, when: 'a gig move naming a `closerId` other than the claimant' },
+  KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked: issue a new key instead' },
   NOT_DUE: {
     status: 409,
     when: 'internal: a platform timer that is no longer due is skipped, never answered',
@@ -174,6 +198,7 @@ export interface ErrorBody {
   violations?: string[];
   gate?: { error: string; code: string };
   current?: { version: number; stage: string };
+  requiredScope?: string;
 }
 
 /** A transport error's body; the message defaults to the catalogue's words, capitalised. */
@@ -199,6 +224,7 @@ export function refusalBody(refusal: Refusal): ErrorBody {
     code: refusal.code,
     ...(refusal.violations ? { violations: [...refusal.violations] } : {}),
     ...(refusal.current ? { current: { version: refusal.current.version, stage: refusal.current.stage } } : {}),
+    ...(refusal.requiredScope !== undefined ? { requiredScope: refusal.requiredScope } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // One page of a demo list (D-39), whichever door asks: `limit` (default 100) records after the
 // id an opaque cursor names, and the cursor of the next page when there is one. HTTP sends that
 // cursor in a Link header, MCP tools in their result.
-import type { IdKind } from '../domain/ids.ts';
+import type { ListKind } from '../domain/ids.ts';
 import { DEFAULT_PAGE } from '../schemas/common.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
@@ -16,7 +16,7 @@ export interface Page<T> {
  * whether a next page exists).
  */
 export async function readPage<T>(
-  kind: IdKind,
+  kind: ListKind,
   query: { limit?: number; cursor?: string },
   fetch: (afterId: string | undefined, limit: number) => Promise<T[]>,
   idOf: (record: T) => string = (record) => (record as { id: string }).id,

@@ -106,7 +106,7 @@ export function closerView({ closer, payouts }: CloserWithLedger) {
       wins: closer.record.wins,
       grossClosedUsd: usdOfBigCents(closer.record.grossClosedCents),
     },
-    payouts: payouts.map(payoutView),
+    ...(payouts !== undefined ? { payouts: payouts.map(payoutView) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ function everyField(): Required<Deal> {
   assert.ok(resolved.ok);
   return {
     id: 'deal_0007',
+    sellerId: 'seller_0002',
     version: 3,
     account: { name: 'Every Field Fictional', industry: 'saas', actor: 'B2B' },
     listValueCents: 12_345_600,

@@ -47,6 +47,9 @@ export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
   app.get(
     '/events/stream',
     {
+      // Keys mode: the operator's key, until a stream shows each principal only what it may
+      // see (issue 25); GET /events is filtered already.
+      config: { access: ['admin'] },
       sse: { kind: 'manual', heartbeat: false },
       schema: {
         summary: 'The event feed, live, as Server-Sent Events',

@@ -165,7 +165,7 @@ export const mcpRoutes: FastifyPluginAsync<{
       operationId: 'mcpRoot',
       tags: ['root'],
       summary: 'MCP door of the ROOT origin: tools listDeals, getDeal, listGigs over the sandbox collections',
-      create: () => createRootMcpServer(catalog),
+      create: (_request: FastifyRequest) => createRootMcpServer(catalog),
     },
     {
       url: '/demo/mcp',
@@ -173,7 +173,9 @@ export const mcpRoutes: FastifyPluginAsync<{
       operationId: 'mcpDemo',
       tags: ['demo'],
       summary: `The demo's MCP server: tools ${DEMO_TOOLS.map((tool) => tool.name).join(', ')} over the demo store`,
-      create: () => createDemoMcpServer(service, dealPrefix),
+      // Keys mode: the operator's key until every tool acts with D-54's visibility (issue 25).
+      access: ['admin'] as const,
+      create: (request: FastifyRequest) => createDemoMcpServer(service, dealPrefix, request.caller),
     },
   ];
 
@@ -181,7 +183,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     app.post(
       door.url,
       {
-        config: { surface: door.surface },
+        config: { surface: door.surface, ...('access' in door ? { access: door.access } : {}) },
         // D-37: on the demo door a key is an argument of each writing tool call, never the header.
         ...(door.surface === 'demo' ? { onRequest: refuseIdempotencyKey } : {}),
         schema: {
@@ -196,7 +198,7 @@ export const mcpRoutes: FastifyPluginAsync<{
           response: McpResponses,
         },
       },
-      (request, reply) => serve(request, reply, door.create(), door.surface),
+      (request, reply) => serve(request, reply, door.create(request), door.surface),
     );
   }
 };

@@ -3,6 +3,7 @@
 import type { IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { StoredAnswer } from '../store.ts';
+import { AccountTables } from './account-tables.ts';
 import { DueIndex } from './due-index.ts';
 import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
@@ -30,9 +31,11 @@ export interface Data {
   /** Deals by stall time and gigs by timer time, for the platform timers (due-index.ts). */
   dealTimers: DueIndex;
   gigTimers: DueIndex;
+  /** Sellers and keys (D-51, D-52): a wipe keeps them, but for closers' keys. */
+  accounts: AccountTables;
 }
 
-export function emptyData(lastSeq = 0, webhookCursor = 0): Data {
+export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new AccountTables()): Data {
   const deals = new NumberedTable<Deal>('deal');
   const gigs = new NumberedTable<Gig>('gig');
   return {
@@ -51,6 +54,7 @@ export function emptyData(lastSeq = 0, webhookCursor = 0): Data {
     webhooks: new WebhookTables(webhookCursor),
     dealTimers: new DueIndex((n, dueAt) => deals.at(n)?.stallDueAt === dueAt),
     gigTimers: new DueIndex((n, dueAt) => gigs.at(n)?.timerDueAt === dueAt),
+    accounts,
   };
 }
 

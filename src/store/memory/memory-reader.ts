@@ -5,6 +5,7 @@ import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
 import type { Data } from './memory-data.ts';
+import { MemoryAccountReader } from './account-tables.ts';
 import { MemoryWebhookReader } from './webhook-tables.ts';
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -14,14 +15,17 @@ export class MemoryReader implements StoreReader {
   get webhooks() {
     return new MemoryWebhookReader(this.data.webhooks);
   }
+  get accounts() {
+    return new MemoryAccountReader(this.data.accounts);
+  }
   async getDeal(id: string) {
     return this.data.deals.get(id);
   }
   async listDeals(filter: DealFilter) {
     const { deals, stages } = this.data;
     let after = filter.afterId === undefined ? -1 : (deals.numberOf(filter.afterId) ?? -1);
-    const { role, humanTrack, closerId } = filter;
-    if (role === undefined && humanTrack === undefined && closerId === undefined) {
+    const { role, humanTrack, closerId, sellerId } = filter;
+    if (role === undefined && humanTrack === undefined && closerId === undefined && sellerId === undefined) {
       return stages.page(filter.stage, after, filter.limit).map((n) => deals.at(n) as Deal);
     }
     // Other filters read the stage's deals in batches until the page is full.
@@ -33,6 +37,7 @@ export class MemoryReader implements StoreReader {
         if (role !== undefined && owningRole(deal) !== role) continue;
         if (humanTrack !== undefined && (deal.humanTrack === true) !== humanTrack) continue;
         if (closerId !== undefined && !this.hasGigOf(deal.id, closerId)) continue;
+        if (sellerId !== undefined && deal.sellerId !== sellerId) continue;
         found.push(deal);
         if (found.length === filter.limit) return found;
       }
@@ -68,6 +73,9 @@ export class MemoryReader implements StoreReader {
       if (filter.status !== undefined && gig.status !== filter.status) continue;
       if (filter.role !== undefined && gig.role !== filter.role) continue;
       if (filter.closerId !== undefined && gig.closerId !== filter.closerId) continue;
+      if (filter.sellerId !== undefined && gig.sellerId !== filter.sellerId) continue;
+      if (filter.openOrCloserId !== undefined && gig.status !== 'open' && gig.closerId !== filter.openOrCloserId)
+        continue;
       found.push(gig);
     }
     return found;

@@ -5,6 +5,7 @@ import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
+import { MemoryAccountUnit } from './account-tables.ts';
 import { MemoryReader } from './memory-reader.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
 
@@ -24,6 +25,10 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get webhooks() {
     return new MemoryWebhookUnit(this.data.webhooks, this.data.events, this.undo);
+  }
+
+  override get accounts() {
+    return new MemoryAccountUnit(this.data.accounts, this.undo);
   }
 
   async nextNumbers() {
@@ -143,7 +148,7 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   async wipe() {
     const previous = this.data;
     this.undo.push(() => this.replace(previous));
-    const fresh = emptyData(previous.events.lastSeq, previous.webhooks.cursor);
+    const fresh = emptyData(previous.events.lastSeq, previous.webhooks.cursor, previous.accounts.withoutClosers());
     this.replace(fresh);
     this.data = fresh;
   }

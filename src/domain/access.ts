@@ -1,0 +1,122 @@
+// Who may do what (D-51, D-53, D-54): the principals, the scopes a key may carry, and what each
+// principal may see. Pure rules: the doors ask them (src/operations/authorize.ts), the service
+// and the stores apply them. In the demo mode there is no caller (undefined): everything is open
+// to everyone, exactly as the specification's demo.
+import type { Deal, Gig } from './records.ts';
+
+/** The platform: one principal, whose keys carry `admin`. */
+export const OPERATOR = 'operator';
+
+export const SELLER_SCOPES = [
+  'deals:read',
+  'deals:write',
+  'deals:propose',
+  'events:read',
+  'webhooks:manage',
+  'keys:manage',
+] as const;
+export const CLOSER_SCOPES = ['gigs:read', 'gigs:work', 'events:read', 'webhooks:manage', 'keys:manage'] as const;
+export const OPERATOR_SCOPES = ['admin'] as const;
+
+export type KeyScope =
+  | (typeof SELLER_SCOPES)[number]
+  | (typeof CLOSER_SCOPES)[number]
+  | (typeof OPERATOR_SCOPES)[number];
+
+export const ALL_SCOPES: readonly KeyScope[] = [...new Set([...SELLER_SCOPES, ...CLOSER_SCOPES, ...OPERATOR_SCOPES])];
+
+export type PrincipalKind = 'operator' | 'seller' | 'closer';
+
+/** The kind of a principal id (`operator`, `seller_NNNN`, `closer_NNNN`), undefined for anything else. */
+export function kindOf(principal: string): PrincipalKind | undefined {
+  if (principal === OPERATOR) return 'operator';
+  if (/^seller_\d{4,}$/.test(principal)) return 'seller';
+  if (/^closer_\d{4,}$/.test(principal)) return 'closer';
+  return undefined;
+}
+
+/** Every scope a key of this kind of principal may carry; a key's default. */
+export function scopesOf(kind: PrincipalKind): readonly KeyScope[] {
+  return kind === 'operator' ? OPERATOR_SCOPES : kind === 'seller' ? SELLER_SCOPES : CLOSER_SCOPES;
+}
+
+export function isKeyScope(scope: string): scope is KeyScope {
+  return (ALL_SCOPES as readonly string[]).includes(scope);
+}
+
+/** A request's caller in keys mode: the principal its key belongs to, the key, its scopes. */
+export interface Caller {
+  readonly principal: string;
+  readonly kind: PrincipalKind;
+  readonly keyId: string;
+  readonly scopes: ReadonlySet<KeyScope>;
+}
+
+/** D-56: who did it, as activity entries and events carry it. */
+export interface ActorRef {
+  readonly principal: string;
+  readonly keyId: string;
+}
+
+export const actorOf = (caller: Caller | undefined): ActorRef | undefined =>
+  caller === undefined ? undefined : { principal: caller.principal, keyId: caller.keyId };
+
+/**
+ * What an operation asks of its caller (declared once per operation in the table): `open` to
+ * anyone, even without a key (GET /health); `key` to any valid key; otherwise any one of the
+ * listed scopes. There is no default: an operation without one cannot be served.
+ */
+export type Access = 'open' | 'key' | readonly [KeyScope, ...KeyScope[]];
+
+/** Whether a caller's scopes allow an operation; the scope it lacks when they do not. */
+export function allows(access: Access, caller: Caller): { ok: true } | { ok: false; requiredScope: KeyScope } {
+  if (access === 'open' || access === 'key') return { ok: true };
+  for (const scope of access) if (caller.scopes.has(scope)) return { ok: true };
+  // The scope named is the first one a key of the caller's kind could carry, if any.
+  const own = scopesOf(caller.kind);
+  return { ok: false, requiredScope: access.find((scope) => own.includes(scope)) ?? access[0] };
+}
+
+// ── who sees what (D-54) ─────────────────────────────────────────────────────────────────────
+// Anything a caller may not see is answered exactly as an unknown id.
+
+/** Whether the caller sees every record (the demo, or the operator). */
+export const seesAll = (caller: Caller | undefined): boolean => caller === undefined || caller.kind === 'operator';
+
+/** A Seller its own deals; a closer the deals of gigs it claimed (`gigs` are the deal's). */
+export function seesDeal(caller: Caller | undefined, deal: Deal, gigs: readonly Gig[]): boolean {
+  if (seesAll(caller)) return true;
+  const who = caller as Caller;
+  if (who.kind === 'seller') return deal.sellerId === who.principal;
+  return gigs.some((gig) => gig.closerId === who.principal);
+}
+
+/** A Seller the gigs of its deals; a closer every open gig (the marketplace's offer) and its own. */
+export function seesGig(caller: Caller | undefined, gig: Gig): boolean {
+  if (seesAll(caller)) return true;
+  const who = caller as Caller;
+  if (who.kind === 'seller') return gig.sellerId === who.principal;
+  return gig.status === 'open' || gig.closerId === who.principal;
+}
+
+/** A closer's payouts ledger: the closer itself and the operator (absent for everyone else). */
+export const seesPayoutsOf = (caller: Caller | undefined, closerId: string): boolean =>
+  seesAll(caller) || caller?.principal === closerId;
+
+/** Only the operator acts on sellers, closers' enrolment and every key; a Seller sees itself. */
+export const seesSeller = (caller: Caller | undefined, sellerId: string): boolean =>
+  seesAll(caller) || caller?.principal === sellerId;
+
+/** The filters a list adds for a caller, so that a page holds only what it may see. */
+export interface Visibility {
+  /** Deals (and their gigs) of this Seller only. */
+  sellerId?: string;
+  /** Closer lists: deals with a gig of this closer; gigs open or of this closer. */
+  closerId?: string;
+}
+
+export function visibilityOf(caller: Caller | undefined): Visibility {
+  if (seesAll(caller)) return {};
+  const who = caller as Caller;
+  return who.kind === 'seller' ? { sellerId: who.principal } : { closerId: who.principal };
+}

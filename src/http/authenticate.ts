@@ -1,0 +1,79 @@
+// Keys mode's door (D-50, D-55): every route declares what it asks of its caller (`access` in
+// its config; an operation's scope from the table of operations), and this hook holds each
+// request to it before anything else of the request is read: no key, not a bearer key, a key
+// the service does not know (or revoked, or expired), or a key without the scope, is answered
+// here, with the catalogue's body and RFC 6750's WWW-Authenticate, and changes nothing. A route
+// that declares nothing is refused at start (deny by default), unless it is a ROOT, docs or
+// console route, which keys mode leaves open.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Access, allows, type Caller } from '../domain/access.ts';
+import type { KeyRing } from '../service/key-ring.ts';
+import { refuse } from '../domain/refusal.ts';
+import { errorBody, refusalBody } from '../views/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** D-53: what the route asks of its caller in keys mode. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** Keys mode: who the request's key belongs to, once authenticated. */
+    caller?: Caller;
+  }
+}
+
+export const REALM = 'Bearer realm="sales-pipeline"';
+
+/** `Authorization: Bearer <token>`: the token, or undefined for anything else (RFC 6750 §2.1). */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
+  return match?.[1];
+}
+
+/** Paths keys mode leaves open without declaring it (D-50): ROOT, the index, health, docs, console. */
+const OPEN_PATHS = /^(\/$|\/(docs|console)(\/|$)|\/openapi\.json$|\/metrics$|\/llms\.txt$|\/\.well-known\/)/;
+
+/** Keys mode: checks that every route declares its access, and holds every request to it. */
+export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { access?: Access; surface?: string; methodAnswer?: boolean };
+    if (config.access !== undefined || config.surface === 'root' || config.methodAnswer) return;
+    if (OPEN_PATHS.test(route.url)) return;
+    throw new Error(`route ${route.method} ${route.url} declares no access: keys mode cannot serve it`);
+  });
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'open') return;
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) {
+      reply.header('www-authenticate', REALM);
+      return reply
+        .code(401)
+        .send(
+          errorBody(
+            'UNAUTHENTICATED',
+            request.headers.authorization === undefined
+              ? 'This request needs a key: send Authorization: Bearer <key>.'
+              : 'The Authorization header is not a bearer key: send Authorization: Bearer <key>.',
+          ),
+        );
+    }
+    const found = await ring.authenticate(token);
+    if (!found.ok) {
+      reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+      return reply
+        .code(401)
+        .send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
+    }
+    const allowed = allows(access, found.caller);
+    if (!allowed.ok) {
+      const scope = allowed.requiredScope;
+      reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${scope}"`);
+      return reply
+        .code(403)
+        .send(refusalBody(refuse.denied('INSUFFICIENT_SCOPE', `This key may not do this: it needs ${scope}.`, scope)));
+    }
+    request.caller = found.caller;
+  });
+}

@@ -1,0 +1,178 @@
+// Keys mode's accounts (D-51, D-52): Sellers, made by the operator, and keys, which each
+// principal manages for itself (the operator for everyone). Served in keys mode only. Creating
+// or rolling a key takes no Idempotency-Key: its answer holds the key, which is never stored
+// (a lost answer is mended by revoking that key and making another).
+import { type Static, Type } from '@sinclair/typebox';
+import type { Caller } from '../domain/access.ts';
+import type { ApiKey } from '../domain/keys.ts';
+import type { Seller } from '../domain/records.ts';
+import { refuse } from '../domain/refusal.ts';
+import {
+  CreateKeyBody,
+  CreateSellerBody,
+  KeyListQuery,
+  KeySchema,
+  RollKeyBody,
+  SellerListQuery,
+  SellerSchema,
+} from '../schemas/accounts.ts';
+import { EmptyBody } from '../schemas/marketplace.ts';
+import { RefusedError } from '../service/result.ts';
+import { keyView, sellerView } from '../views/accounts.ts';
+import { page, read, write } from './operation.ts';
+
+const ADMIN = ['admin'] as const;
+const KEYS = ['keys:manage', 'admin'] as const;
+
+const common = { mount: 'root', keysOnly: true } as const;
+
+const createSeller = write({
+  ...common,
+  id: 'createSeller',
+  method: 'POST',
+  path: '/sellers',
+  summary: 'Create a Seller, a tenant that owns deals (operator)',
+  tag: 'accounts',
+  body: CreateSellerBody,
+  responses: { 201: SellerSchema },
+  errors: [400],
+  scope: ADMIN,
+  idempotent: true,
+  command: (service, { body }) => service.accounts.createSeller((body as Static<typeof CreateSellerBody>).name),
+  answer: (answers) => answers.createSeller,
+});
+
+const listSellers = page({
+  ...common,
+  id: 'listSellers',
+  method: 'GET',
+  path: '/sellers',
+  summary: "Sellers in id order, a page at a time (a Seller's key: itself)",
+  tag: 'accounts',
+  query: SellerListQuery,
+  responses: { 200: Type.Array(SellerSchema) },
+  errors: [400],
+  scope: ['admin', 'deals:read'],
+  idKind: 'seller',
+  list: 'sellers',
+  fetch: (service, _filter, afterId, limit, caller) => service.queries.listSellers({ afterId, limit }, caller),
+  view: (seller: Seller) => sellerView(seller),
+});
+
+const getSeller = read({
+  ...common,
+  id: 'getSeller',
+  method: 'GET',
+  path: '/sellers/{id}',
+  summary: "One Seller (a Seller's key: itself only)",
+  tag: 'accounts',
+  responses: { 200: SellerSchema },
+  errors: [404],
+  scope: ['admin', 'deals:read'],
+  read: (service, { id, caller }) => service.queries.getSeller(id, caller),
+  view: sellerView,
+});
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** D-52: `expiresAt` as machine epoch ms; a text no date parses to is refused like any bad field. */
+function expiryOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = ISO_DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new RefusedError(
+      refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['expiresAt: must be an ISO 8601 date-time']),
+    );
+  }
+  return ms;
+}
+
+const createKey = write({
+  ...common,
+  id: 'createKey',
+  method: 'POST',
+  path: '/keys',
+  summary: 'Issue a key: shown once, in this answer',
+  description:
+    "Of the caller's own principal unless the operator names another; with every scope of that principal's kind " +
+    "unless fewer are asked, never one the caller's key lacks (403 INSUFFICIENT_SCOPE). The answer's `key` is " +
+    'the only time the key is shown: the service keeps its SHA-256.',
+  tag: 'accounts',
+  body: CreateKeyBody,
+  responses: { 201: KeySchema },
+  errors: [400, 403, 404],
+  scope: KEYS,
+  idempotent: false,
+  command: (service, { body, caller }) => {
+    const input = body as Static<typeof CreateKeyBody>;
+    return service.accounts.createKey({ ...input, expiresAt: expiryOf(input.expiresAt) }, caller as Caller);
+  },
+  answer: (answers) => answers.issuedKey,
+});
+
+const listKeys = page({
+  ...common,
+  id: 'listKeys',
+  method: 'GET',
+  path: '/keys',
+  summary: "The caller's principal's keys (the operator's: every key, or ?principal=), never a key itself",
+  tag: 'accounts',
+  query: KeyListQuery,
+  responses: { 200: Type.Array(KeySchema) },
+  errors: [400],
+  scope: KEYS,
+  idKind: 'key',
+  list: 'keys',
+  fetch: (service, filter, afterId, limit, caller) =>
+    service.accounts.listKeys({ principal: filter.principal as string | undefined, afterId, limit }, caller as Caller),
+  view: (key: ApiKey) => keyView(key),
+});
+
+const getKey = read({
+  ...common,
+  id: 'getKey',
+  method: 'GET',
+  path: '/keys/{id}',
+  summary: 'One key, never the key itself',
+  tag: 'accounts',
+  responses: { 200: KeySchema },
+  errors: [404],
+  scope: KEYS,
+  read: (service, { id, caller }) => service.accounts.getKey(id, caller as Caller),
+  view: (key: ApiKey) => keyView(key),
+});
+
+const rollKey = write({
+  ...common,
+  id: 'rollKey',
+  method: 'POST',
+  path: '/keys/{id}/roll',
+  summary: 'A new key of the same principal and scopes; the old one works for graceSeconds more',
+  tag: 'accounts',
+  body: RollKeyBody,
+  responses: { 201: KeySchema },
+  errors: [400, 404, 409],
+  scope: KEYS,
+  idempotent: false,
+  command: (service, { id, body, caller }) =>
+    service.accounts.rollKey(id, (body as Static<typeof RollKeyBody> | undefined)?.graceSeconds, caller as Caller),
+  answer: (answers) => answers.issuedKey,
+});
+
+const revokeKey = write({
+  ...common,
+  id: 'revokeKey',
+  method: 'POST',
+  path: '/keys/{id}/revoke',
+  summary: 'Revoke a key: refused by every instance within 5 s',
+  tag: 'accounts',
+  body: EmptyBody,
+  responses: { 200: KeySchema },
+  errors: [400, 404],
+  scope: KEYS,
+  idempotent: true,
+  command: (service, { id, caller }) => service.accounts.revokeKey(id, caller as Caller),
+  answer: (answers) => answers.revokeKey,
+});
+
+export const ACCOUNT_OPERATIONS = [createSeller, listSellers, getSeller, createKey, listKeys, getKey, rollKey, revokeKey];

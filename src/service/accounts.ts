@@ -1,0 +1,234 @@
+// The accounts of keys mode (D-51, D-52): Sellers, and keys issued, listed, rolled and revoked.
+// A key's text exists only in the answer that creates it: the store keeps its SHA-256.
+import { createHash, randomBytes } from 'node:crypto';
+import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
+import { couldBeId, formatId } from '../domain/ids.ts';
+import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive, keyText } from '../domain/keys.ts';
+import type { Seller } from '../domain/records.ts';
+import { refuse } from '../domain/refusal.ts';
+import type { KeyFilter } from '../store/accounts.ts';
+import type { Store, UnitOfWork } from '../store/store.ts';
+import { fail, ok, RefusedError, type Result } from './result.ts';
+import type { UnitCommand } from './unit-command.ts';
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A key as the service answers it: the stored key, and its text once, when it was just made. */
+export interface IssuedKey {
+  key: ApiKey;
+  text?: string;
+}
+
+export interface KeyInput {
+  name: string;
+  principal?: string;
+  scopes?: readonly string[];
+  /** Machine epoch ms. */
+  expiresAt?: number;
+}
+
+interface MachineClock {
+  now(): number;
+}
+
+/** What the key ring learns once a unit that changed a key committed. */
+export type KeyListener = (key: ApiKey) => void;
+
+const as = (caller: Caller | undefined) => (caller === undefined ? undefined : { principal: caller.principal });
+
+/** Whether `caller` may act on keys of `principal`: its own, or any for the operator. */
+const mayManage = (caller: Caller | undefined, principal: string) => seesAll(caller) || caller?.principal === principal;
+
+export class Accounts {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: MachineClock,
+    private readonly learned: KeyListener,
+  ) {}
+
+  createSeller(name: string): UnitCommand<Seller> {
+    return {
+      work: async (uow) => {
+        const id = formatId('seller', await uow.accounts.takeNumber('seller'));
+        const seller: Seller = { id, name, createdAt: this.clock.now() };
+        await uow.accounts.putSeller(seller);
+        return seller;
+      },
+    };
+  }
+
+  /**
+   * A new key (D-52): of the caller's own principal unless the operator names another, with
+   * the principal's every scope unless fewer are asked, never more than the caller's own.
+   */
+  createKey(input: KeyInput, caller: Caller): UnitCommand<IssuedKey> {
+    return {
+      work: async (uow) => {
+        const principal = input.principal ?? caller.principal;
+        if (!mayManage(caller, principal) || !(await this.exists(uow, principal)))
+          throw new RefusedError(
+            refuse.notFound('PRINCIPAL_NOT_FOUND', `No principal ${principal} for a key to belong to.`),
+          );
+        const scopes = this.scopesFor(principal, input.scopes, caller);
+        if (input.expiresAt !== undefined && input.expiresAt <= this.clock.now())
+          throw new RefusedError(
+            refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['expiresAt: must be in the future']),
+          );
+        return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt });
+      },
+      committed: ({ key }) => this.learned(key),
+    };
+  }
+
+  /**
+   * A new key of the same principal, name and scopes; the old one keeps working for
+   * `graceSeconds` more (then it is refused as expired), so a deployment swaps keys without
+   * downtime.
+   */
+  rollKey(keyId: string, graceSeconds: number | undefined, caller: Caller): UnitCommand<IssuedKey> {
+    return {
+      work: async (uow) => {
+        const old = await this.ownKey(uow, keyId, caller);
+        const now = this.clock.now();
+        if (!isLive(old, now)) {
+          throw new RefusedError(
+            refuse.conflict('KEY_REVOKED', `Key ${keyId} was revoked or has expired; issue a new key instead.`),
+          );
+        }
+        const graceEnds = now + (graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+        const oldExpiry = old.expiresAt;
+        await uow.accounts.putKey({ ...old, expiresAt: Math.min(oldExpiry ?? graceEnds, graceEnds) });
+        // The new key lives no longer than the old one was to (a roll never extends a key's life).
+        return this.issue(uow, { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry });
+      },
+      committed: ({ key }) => this.learned(key),
+    };
+  }
+
+  revokeKey(keyId: string, caller: Caller): UnitCommand<IssuedKey> {
+    return {
+      work: async (uow) => {
+        const key = await this.ownKey(uow, keyId, caller);
+        // Revoking a revoked key changes nothing and answers when it was revoked.
+        if (key.revokedAt !== undefined) return { key };
+        const revoked = { ...key, revokedAt: this.clock.now() };
+        await uow.accounts.putKey(revoked);
+        return { key: revoked };
+      },
+      committed: ({ key }) => this.learned(key),
+    };
+  }
+
+  async getKey(keyId: string, caller: Caller): Promise<Result<ApiKey>> {
+    return this.store.read(async (reader) => {
+      const key = couldBeId('key', keyId) ? await reader.accounts.getKey(keyId) : undefined;
+      return key && mayManage(caller, key.principal) ? ok(key) : fail(refuse.noKey(keyId));
+    }, as(caller));
+  }
+
+  /** The caller's principal's keys; the operator's: every key, or those of `principal`. */
+  listKeys(filter: KeyFilter, caller: Caller): Promise<ApiKey[]> {
+    if (!seesAll(caller)) {
+      if (filter.principal !== undefined && filter.principal !== caller.principal) return Promise.resolve([]);
+      filter = { ...filter, principal: caller.principal };
+    }
+    return this.store.read((reader) => reader.accounts.listKeys(filter), as(caller));
+  }
+
+  /**
+   * D-52: the operator's first key, from OPERATOR_KEY. Made at start when no key has its hash;
+   * an earlier OPERATOR_KEY's key is revoked (the variable was changed to replace it). A
+   * revoked OPERATOR_KEY is refused: the deployment must be given a new one.
+   */
+  async ensureOperatorKey(text: string): Promise<ApiKey> {
+    const hash = sha256(text);
+    return this.store.transaction(async (uow) => {
+      await uow.lock('operator-key');
+      const now = this.clock.now();
+      const found = await uow.accounts.keyByHash(hash);
+      if (found && found.revokedAt !== undefined)
+        throw new Error(`OPERATOR_KEY (${found.id}) was revoked: set OPERATOR_KEY to a new value`);
+      for (const key of await uow.accounts.listKeys({ principal: OPERATOR })) {
+        if (key.fromEnvironment && key.hash !== hash && key.revokedAt === undefined)
+          await uow.accounts.putKey({ ...key, revokedAt: now });
+      }
+      if (found) return found;
+      const key: ApiKey = {
+        id: formatId('key', await uow.accounts.takeNumber('key')),
+        hash,
+        prefix: text.slice(0, DISPLAY_PREFIX_CHARS),
+        name: 'OPERATOR_KEY',
+        principal: OPERATOR,
+        scopes: scopesOf('operator'),
+        createdAt: now,
+        fromEnvironment: true,
+      };
+      await uow.accounts.putKey(key);
+      return key;
+    });
+  }
+
+  private async issue(
+    uow: UnitOfWork,
+    input: { name: string; principal: string; scopes: readonly KeyScope[]; expiresAt: number | undefined },
+  ): Promise<IssuedKey> {
+    const text = keyText(kindOf(input.principal) ?? 'seller', randomBytes);
+    const key: ApiKey = {
+      id: formatId('key', await uow.accounts.takeNumber('key')),
+      hash: sha256(text),
+      prefix: text.slice(0, DISPLAY_PREFIX_CHARS),
+      name: input.name,
+      principal: input.principal,
+      scopes: input.scopes,
+      createdAt: this.clock.now(),
+      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+    };
+    await uow.accounts.putKey(key);
+    return { key, text };
+  }
+
+  /** A key the caller may manage, or unknown (D-54: another principal's key is unknown). */
+  private async ownKey(uow: UnitOfWork, keyId: string, caller: Caller): Promise<ApiKey> {
+    const key = couldBeId('key', keyId) ? await uow.accounts.getKey(keyId) : undefined;
+    if (!key || !mayManage(caller, key.principal)) throw new RefusedError(refuse.noKey(keyId));
+    return key;
+  }
+
+  private async exists(uow: UnitOfWork, principal: string): Promise<boolean> {
+    const kind = kindOf(principal);
+    if (kind === 'operator') return true;
+    if (kind === 'seller') return (await uow.accounts.getSeller(principal)) !== undefined;
+    if (kind === 'closer') return (await uow.readCloser(principal)) !== undefined;
+    return false;
+  }
+
+  /** The scopes asked for, each one of the principal's kind and none beyond the caller's own. */
+  private scopesFor(principal: string, asked: readonly string[] | undefined, caller: Caller): KeyScope[] {
+    const own = scopesOf(kindOf(principal) ?? 'seller');
+    const scopes = asked === undefined ? [...own] : [...new Set(asked)];
+    const foreign = scopes.filter((scope) => !own.includes(scope as KeyScope));
+    if (foreign.length > 0) {
+      throw new RefusedError(
+        refuse.invalid(
+          'INVALID_BODY',
+          'The request body is invalid.',
+          foreign.map((scope) => `scopes: ${JSON.stringify(scope)} is not a scope of a ${kindOf(principal)}'s key`),
+        ),
+      );
+    }
+    if (scopes.length === 0) {
+      throw new RefusedError(
+        refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['scopes: must hold at least one scope']),
+      );
+    }
+    if (!caller.scopes.has('admin')) {
+      const beyond = scopes.find((scope) => !caller.scopes.has(scope as KeyScope));
+      if (beyond !== undefined) {
+        throw new RefusedError(
+          refuse.denied('INSUFFICIENT_SCOPE', `A key may not be given ${beyond}: the caller's key lacks it.`, beyond),
+        );
+      }
+    }
+    return scopes.filter(isKeyScope);
+  }
+}

@@ -1,0 +1,148 @@
+// Who a bearer key is (D-52, D-55), at next to no cost per request: every key of the store is
+// held here by its hash and kept fresh by reading only the keys changed since the last read,
+// every REFRESH_MS (so a key revoked through another instance is refused here within 5 s). A
+// key not held is looked for by one such read, shared by every request that waits for it and
+// made at most once per MISS_READ_MS: a flood of wrong keys costs the database a few reads a
+// second in all, not one each, and never locks out a valid key. Last use is written in batches.
+import { type Caller, type KeyScope, kindOf } from '../domain/access.ts';
+import { type ApiKey, couldBeKey, isLive } from '../domain/keys.ts';
+import type { Store } from '../store/store.ts';
+import { sha256 } from './accounts.ts';
+
+/** How often the ring reads the keys changed through other instances (revocation within 5 s). */
+export const REFRESH_MS = 2_000;
+/** A key not held triggers a read at most this often. */
+const MISS_READ_MS = 250;
+/** How often last use is written (D-52: lastUsedAt at most 60 s behind). */
+export const TOUCH_MS = 30_000;
+
+interface MachineClock {
+  now(): number;
+}
+
+export type Authentication = { ok: true; caller: Caller } | { ok: false };
+
+const INVALID: Authentication = { ok: false };
+
+export class KeyRing {
+  private readonly byHash = new Map<string, ApiKey>();
+  private readonly callers = new Map<string, Caller>();
+  private mark = 0;
+  private lastRead = 0;
+  private reading: Promise<void> | undefined;
+  private used = new Map<string, number>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: MachineClock,
+  ) {}
+
+  /** Reads every key, then keeps them fresh and writes last use on a timer. */
+  async start(): Promise<void> {
+    await this.read();
+    const refresh = setInterval(() => void this.read().catch(() => undefined), REFRESH_MS);
+    const touch = setInterval(() => void this.flush().catch(() => undefined), TOUCH_MS);
+    refresh.unref();
+    touch.unref();
+    this.timers = [refresh, touch];
+  }
+
+  /** Stops the timers and writes the last uses not yet written. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.flush().catch(() => undefined);
+  }
+
+  /** The caller a bearer token stands for, or not a key (unknown, revoked or expired alike). */
+  async authenticate(token: string): Promise<Authentication> {
+    if (!couldBeKey(token)) return INVALID;
+    const hash = sha256(token);
+    let key = this.byHash.get(hash);
+    if (key === undefined) {
+      await this.readSoon();
+      key = this.byHash.get(hash);
+      if (key === undefined) return INVALID;
+    }
+    const now = this.clock.now();
+    if (!isLive(key, now)) return INVALID;
+    this.used.set(key.id, now);
+    return { ok: true, caller: this.callerOf(key) };
+  }
+
+  /** A key changed by this instance: known at once, without waiting for the next read. */
+  learn(key: ApiKey): void {
+    const held = this.byHash.get(key.hash);
+    this.byHash.set(key.hash, key);
+    if (held !== undefined) this.callers.delete(held.id);
+  }
+
+  /**
+   * Forgets every key and reads them all again: after a demo reset (of this instance or, told
+   * by the store, of another), which deletes closers' keys, a change no read of changes shows.
+   */
+  reload(): Promise<void> {
+    const reloaded = (this.reading ?? Promise.resolve()).then(() => {
+      this.byHash.clear();
+      this.callers.clear();
+      this.mark = 0;
+      return this.read();
+    });
+    return reloaded;
+  }
+
+  /** Last use of a key not yet written (for an answer that shows lastUsedAt). */
+  lastUsed(keyId: string): number | undefined {
+    return this.used.get(keyId);
+  }
+
+  private callerOf(key: ApiKey): Caller {
+    let caller = this.callers.get(key.id);
+    if (caller === undefined) {
+      caller = {
+        principal: key.principal,
+        kind: kindOf(key.principal) ?? 'seller',
+        keyId: key.id,
+        scopes: new Set<KeyScope>(key.scopes),
+      };
+      this.callers.set(key.id, caller);
+    }
+    return caller;
+  }
+
+  /** One read for every request waiting on a key not held, at most every MISS_READ_MS. */
+  private readSoon(): Promise<void> {
+    if (this.reading) return this.reading;
+    const wait = this.lastRead + MISS_READ_MS - this.clock.now();
+    if (wait <= 0) return this.read();
+    this.reading = new Promise<void>((resolve) => setTimeout(resolve, wait)).then(() => {
+      this.reading = undefined;
+      return this.read();
+    });
+    return this.reading;
+  }
+
+  private read(): Promise<void> {
+    if (this.reading) return this.reading;
+    const reading = (async () => {
+      try {
+        const { keys, mark } = await this.store.read((reader) => reader.accounts.keysChangedSince(this.mark));
+        for (const key of keys) this.learn(key);
+        this.mark = mark;
+      } finally {
+        this.lastRead = this.clock.now();
+        this.reading = undefined;
+      }
+    })();
+    this.reading = reading;
+    return reading;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.used.size === 0) return;
+    const used = this.used;
+    this.used = new Map();
+    await this.store.transaction((uow) => uow.accounts.touchKeys(used));
+  }
+}
