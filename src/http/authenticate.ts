@@ -7,8 +7,8 @@
 // console route, which keys mode leaves open.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, allows, type Caller } from '../domain/access.ts';
-import type { KeyRing } from '../service/key-ring.ts';
 import { refuse } from '../domain/refusal.ts';
+import type { KeyRing } from '../service/key-ring.ts';
 import { errorBody, refusalBody } from '../views/errors.ts';
 
 declare module 'fastify' {
@@ -62,9 +62,7 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
     const found = await ring.authenticate(token);
     if (!found.ok) {
       reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-      return reply
-        .code(401)
-        .send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
+      return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
     }
     const allowed = allows(access, found.caller);
     if (!allowed.ok) {

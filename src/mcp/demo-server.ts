@@ -1,8 +1,9 @@
 // The demo's MCP server (D-33): the tools of the deal service and of the closer marketplace over
 // a PipelineService, each answering the JSON of the HTTP operation it stands for. Served at POST
 // /demo/mcp on the live service's store, and over stdio (`sales-pipeline-gate mcp`) on a fresh in-memory one.
-import type { Caller } from '../domain/access.ts';
+
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
 import { DEMO_TOOLS, demoContext } from './operation-tools.ts';

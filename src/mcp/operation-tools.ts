@@ -5,9 +5,9 @@
 // the HTTP door's (src/operations/run.ts), so one request means one thing through either door.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { Caller } from '../domain/access.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import type { IfMatch } from '../domain/version.ts';
-import type { Caller } from '../domain/access.ts';
 import type { Call, Operation, WriteOperation } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
 import { TOOL_OPERATIONS } from '../operations/table.ts';

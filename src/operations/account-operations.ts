@@ -175,4 +175,13 @@ const revokeKey = write({
   answer: (answers) => answers.revokeKey,
 });
 
-export const ACCOUNT_OPERATIONS = [createSeller, listSellers, getSeller, createKey, listKeys, getKey, rollKey, revokeKey];
+export const ACCOUNT_OPERATIONS = [
+  createSeller,
+  listSellers,
+  getSeller,
+  createKey,
+  listKeys,
+  getKey,
+  rollKey,
+  revokeKey,
+];

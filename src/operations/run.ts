@@ -3,10 +3,10 @@
 import type { Caller } from '../domain/access.ts';
 import { type Execution, type Mode, PLAIN, type Rendering } from '../service/execute.ts';
 import { fingerprint } from '../service/idempotency.ts';
-import { fail, RefusedError } from '../service/result.ts';
 import type { DryRunOutcome } from '../service/outcomes.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { Result } from '../service/result.ts';
+import { fail, RefusedError } from '../service/result.ts';
 import { dryRunAnswer, rendered, type WriteAnswers } from '../views/answers.ts';
 import type { DryRunnable } from '../views/dry-run.ts';
 import { type Page, readPage } from '../views/page.ts';

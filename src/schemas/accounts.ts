@@ -37,7 +37,10 @@ export const KeySchema = Type.Object(
     lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'at most a minute behind; null: never used' }),
     revokedAt: Type.Optional(Timestamp),
   },
-  { additionalProperties: false, description: 'An API key as the service keeps it: never the key itself but when created' },
+  {
+    additionalProperties: false,
+    description: 'An API key as the service keeps it: never the key itself but when created',
+  },
 );
 
 export const CreateKeyBody = Type.Object(
@@ -47,7 +50,8 @@ export const CreateKeyBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
-        description: "whose key: `operator`, a Seller id or a closer id (the caller's own unless the operator names another)",
+        description:
+          "whose key: `operator`, a Seller id or a closer id (the caller's own unless the operator names another)",
       }),
     ),
     scopes: Type.Optional(
@@ -62,18 +66,20 @@ export const CreateKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RollKeyBody = optionalBody(Type.Object(
-  {
-    graceSeconds: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: MAX_GRACE_SECONDS,
-        description: 'how long the old key keeps working (default 86400, a day; at most a week)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-));
+export const RollKeyBody = optionalBody(
+  Type.Object(
+    {
+      graceSeconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_GRACE_SECONDS,
+          description: 'how long the old key keeps working (default 86400, a day; at most a week)',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
 
 export const KeyListQuery = Type.Object(
   {

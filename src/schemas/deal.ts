@@ -194,11 +194,21 @@ export const MandateSchema = Type.Object(
   { $id: 'Mandate', examples: [MANDATE_EXAMPLE] },
 );
 
+/** D-56: who made the request that wrote an entry or an event (keys mode only). */
+export const ActorRefSchema = Type.Object(
+  {
+    principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
+    keyId: Type.String({ description: 'the key the request carried, `key_<NNNN>`' }),
+  },
+  { description: 'keys mode: the principal and key of the request that wrote it (absent for the platform timers)' },
+);
+
 export const ActivitySchema = Type.Object({
   at: Timestamp,
   by: Type.Union([Type.Literal('service'), Type.Literal('agent'), Type.Literal('human')]),
   stage: StageSchema,
   note: Type.String(),
+  actor: Type.Optional(ActorRefSchema),
 });
 
 export const AccountView = Type.Object({
@@ -210,6 +220,7 @@ export const AccountView = Type.Object({
 export const DealSchema = Type.Object(
   {
     id: Type.String({ description: '`deal_<NNNN>`' }),
+    sellerId: Type.Optional(Type.String({ description: 'keys mode: the Seller that owns the deal, `seller_<NNNN>`' })),
     version: Type.Integer({
       minimum: 1,
       description:

@@ -3,7 +3,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { PUBLIC_EVENT_TYPES } from '../domain/public-events.ts';
 import { PATTERN_WORDS, RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
-import { DealSchema } from './deal.ts';
+import { ActorRefSchema, DealSchema } from './deal.ts';
 import { DEAL_EXAMPLE } from './examples.ts';
 import { CloserSchema, GigSchema } from './marketplace.ts';
 
@@ -61,6 +61,7 @@ export const EventSchema = Type.Union(
       seq: Type.Integer({ minimum: 1, description: 'the place in the feed: increasing, never reused' }),
       type: Type.Literal(type),
       at: { ...Timestamp, description: 'the platform time of the change (the demo clock)' },
+      actor: Type.Optional(ActorRefSchema),
       data: DATA[type],
     }),
   ),

@@ -58,10 +58,7 @@ export const CloserListQuery = Type.Object({ ...PageParams }, { additionalProper
 export const ClaimBody = Type.Object({ closerId: CloserId }, { additionalProperties: false });
 
 /** Keys mode (D-55): a closer's key claims as its own closer; `closerId`, if given, must be it. */
-export const KeysClaimBody = Type.Object(
-  { closerId: Type.Optional(CloserId) },
-  { additionalProperties: false },
-);
+export const KeysClaimBody = Type.Object({ closerId: Type.Optional(CloserId) }, { additionalProperties: false });
 
 export const GigAdvanceBody = Type.Object(
   {

@@ -18,8 +18,7 @@ import type { UnitCommand } from './unit-command.ts';
 const MAX_SELL_STEPS = 10;
 
 /** D-51: a deal created by a Seller's key belongs to that Seller. */
-const ownedBy = (caller: Caller | undefined) =>
-  caller?.kind === 'seller' ? { sellerId: caller.principal } : {};
+const ownedBy = (caller: Caller | undefined) => (caller?.kind === 'seller' ? { sellerId: caller.principal } : {});
 
 const isTerminal = (deal: Deal) => deal.stage === 'closed_won' || deal.stage === 'closed_lost';
 
@@ -64,7 +63,12 @@ export class DealCommands {
     };
   }
 
-  advanceDeal(dealId: string, proposal: ProposalInput, ifMatch?: IfMatch, caller?: Caller): UnitCommand<AdvanceOutcome> {
+  advanceDeal(
+    dealId: string,
+    proposal: ProposalInput,
+    ifMatch?: IfMatch,
+    caller?: Caller,
+  ): UnitCommand<AdvanceOutcome> {
     return {
       work: async (uow) => {
         const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch, caller);

@@ -97,14 +97,17 @@ export async function runDry<T>(
   principal?: string,
 ): Promise<Result<DryRunOutcome<T>>> {
   try {
-    await store.transaction(async (uow) => {
-      const kept: Kept = { deals: new Map(), payouts: [], events: [] };
-      const value = await work(dryUnit(uow, kept));
-      const outcome: DryRunOutcome<T> = { value, events: kept.events };
-      const settlement = await wouldSettle(uow, kept);
-      if (settlement) outcome.settlement = settlement;
-      throw new DryRunDone(outcome);
-    }, principal === undefined ? undefined : { principal });
+    await store.transaction(
+      async (uow) => {
+        const kept: Kept = { deals: new Map(), payouts: [], events: [] };
+        const value = await work(dryUnit(uow, kept));
+        const outcome: DryRunOutcome<T> = { value, events: kept.events };
+        const settlement = await wouldSettle(uow, kept);
+        if (settlement) outcome.settlement = settlement;
+        throw new DryRunDone(outcome);
+      },
+      principal === undefined ? undefined : { principal },
+    );
   } catch (error) {
     if (error instanceof DryRunDone) return ok(error.outcome as DryRunOutcome<T>);
     if (error instanceof RefusedError) return fail(error.refusal);

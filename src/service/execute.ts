@@ -95,7 +95,12 @@ export class UnitRunner {
    * Runs a command as `mode` asks and answers as `rendering` says; `principal` is whom the
    * store holds its statements to (D-57), unset for the demo.
    */
-  async execute<T>(command: UnitCommand<T>, mode: Mode, rendering: Rendering<T>, principal?: string): Promise<Execution> {
+  async execute<T>(
+    command: UnitCommand<T>,
+    mode: Mode,
+    rendering: Rendering<T>,
+    principal?: string,
+  ): Promise<Execution> {
     if (mode.kind === 'dry') {
       if (!rendering.dry) throw new Error('a dry run of a command that has no dry answer');
       const result = await runDry(this.store, (uow) => command.work(uow), principal);
@@ -175,11 +180,7 @@ export class UnitRunner {
   }
 
   /** Stores the answer under the key when its status is one a retry must see again. */
-  private async storeAnswer(
-    uow: UnitOfWork,
-    mode: KeyedMode,
-    answer: RenderedAnswer,
-  ): Promise<RenderedAnswer> {
+  private async storeAnswer(uow: UnitOfWork, mode: KeyedMode, answer: RenderedAnswer): Promise<RenderedAnswer> {
     if (isStoredStatus(answer.status)) {
       const stored = { fingerprint: mode.fingerprint, ...answer, storedAt: this.clock.now() };
       await uow.putAnswer(storedKey(mode), mode.owner === undefined ? stored : { ...stored, owner: mode.owner });

@@ -5,12 +5,12 @@
 
 import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
-import { Accounts } from './accounts.ts';
-import { KeyRing } from './key-ring.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
+import { Accounts } from './accounts.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
+import { KeyRing } from './key-ring.ts';
 import { Platform } from './platform.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { Queries } from './queries.ts';

@@ -1,10 +1,10 @@
 // The store port. Adapters (memory now, PostgreSQL next) implement it and are held to one
 // contract suite (test/store/contract.ts). Everything is async so that an adapter may do I/O.
 import type { IdKind } from '../domain/ids.ts';
-import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
+import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
 import type { WebhookReader, WebhookUnit } from './webhooks.ts';
 

@@ -32,7 +32,15 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
 }
 
 export function eventView({ seq, event }: StoredEvent) {
-  return { id: `evt_${seq}`, seq, type: event.type, at: iso(event.at), data: eventData(event) };
+  const { actor } = event;
+  return {
+    id: `evt_${seq}`,
+    seq,
+    type: event.type,
+    at: iso(event.at),
+    ...(actor !== undefined ? { actor: { principal: actor.principal, keyId: actor.keyId } } : {}),
+    data: eventData(event),
+  };
 }
 
 export type EventView = ReturnType<typeof eventView>;

@@ -42,11 +42,21 @@ const activityView = (entry: ActivityEntry) => ({
   by: entry.by,
   stage: entry.stage,
   note: entry.note,
+  ...(entry.actor !== undefined ? { actor: { principal: entry.actor.principal, keyId: entry.actor.keyId } } : {}),
+});
+
+/** A gig's brief is shown to every closer: its activity without who made it (D-54: no Seller's id leaks). */
+const briefActivityView = (entry: ActivityEntry) => ({
+  at: iso(entry.at),
+  by: entry.by,
+  stage: entry.stage,
+  note: entry.note,
 });
 
 export function dealView(deal: Deal) {
   return {
     id: deal.id,
+    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     version: deal.version,
     account: accountView(deal.account),
     listValueUsd: centsToUsd(deal.listValueCents),
@@ -74,7 +84,7 @@ export function gigView(gig: Gig) {
       stage: brief.stage,
       signals: [...brief.signals],
       floorUsd: centsToUsd(brief.floorCents),
-      activity: brief.activity.map(activityView),
+      activity: brief.activity.map(briefActivityView),
     },
     pricing:
       pricing.kind === 'commission'

@@ -4,8 +4,8 @@ import { compareIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
-import type { Data } from './memory-data.ts';
 import { MemoryAccountReader } from './account-tables.ts';
+import type { Data } from './memory-data.ts';
 import { MemoryWebhookReader } from './webhook-tables.ts';
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);

@@ -4,8 +4,8 @@ import { formatId, type IdKind } from '../../domain/ids.ts';
 import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryAccountUnit } from './account-tables.ts';
+import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
 
