@@ -15,7 +15,8 @@ export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta
  */
 const STATUS_MEANING: Record<number, string> = {
   400: 'the request is malformed',
-  403: 'the request came from somewhere the service does not answer: a `Host` it does not answer to, or a web page on another origin',
+  401: 'keys mode: the request carries no key, or a key the service does not take (unknown, revoked or expired); send `Authorization: Bearer <key>` with a valid key. `WWW-Authenticate` says which',
+  403: 'the request is not allowed: it came from somewhere the service does not answer (a `Host` it does not answer to, or a web page on another origin), or, in keys mode, its key may not do this (a scope it lacks, or a closer other than its own)',
   404: 'no such path or record',
   405: 'the path does not serve that method',
   408: 'the request did not arrive in time (its headers within 10 s, all of it within REQUEST_TIMEOUT_MS)',
@@ -93,6 +94,7 @@ export function errorsDoc(): string {
     "- Gate refusals: `{error, code, gate: {error, code}}`. `gate.error` is the gate's own reason;",
     '  `error` says that the gate refused the proposal, and why. The gate codes:',
     `  ${gateCodes.join(', ')}.`,
+    '- A scope missing (keys mode): `{error, code, requiredScope}`, the scope that would allow it.',
     '- Mandate and validation errors: `{error, code, violations}`, one entry per problem, when the',
     `  problems are known one by one: ${WITH_VIOLATIONS.map(code).join(', ')}.`,
     '',
