@@ -22,7 +22,7 @@ export interface TestServer {
   server: RunningServer;
   url: string;
   prefix: string;
-  get<T = any>(path: string): Promise<Answer<T>>;
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<Answer<T>>;
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   /** Sends a raw string body (for malformed JSON and the like). */
   raw<T = any>(
@@ -52,7 +52,7 @@ export function httpClient(url: string): Pick<TestServer, 'get' | 'post' | 'raw'
     return { status: response.status, body: parsed as any, headers: response.headers };
   };
   return {
-    get: (path) => raw('GET', path, undefined),
+    get: (path, headers) => raw('GET', path, undefined, headers),
     post: (path, body, headers) =>
       body === undefined
         ? raw('POST', path, undefined, headers)
