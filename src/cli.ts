@@ -3,13 +3,17 @@
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
 //   sales-pipeline-gate audit <base-url>  the invariants over a deployment's records; exit 1 on a violation
 //   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries
+//   sales-pipeline-gate keys|sellers ...  keys mode's accounts (src/cli-keys.ts), with the key in PIPELINE_KEY
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { accountsCommand, type Io, KEY_VARIABLE } from './cli-keys.ts';
 import { COMMAND } from './command.ts';
 import { loadConfig } from './config.ts';
 import { createDemoMcpServer, DEMO_TOOLS } from './mcp/demo-server.ts';
 import { createPipelineService } from './service/pipeline-service.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
+
+export type { Io } from './cli-keys.ts';
 
 export const USAGE = `Usage: ${COMMAND} <command>
 
@@ -25,18 +29,41 @@ Commands:
                       payout per paid gig, Registers match their gigs, legal stage moves,
                       activity times never back, one active gig per deal and role, ids in
                       creation order, the feed agrees with the records); prints each
-                      violation with the records involved; exits 1 if there is any.
+                      violation with the records involved; exits 1 if there is any. In keys
+                      mode set ${KEY_VARIABLE} to the operator's key: it reads everything.
   receive [--port N]  Run a local webhook receiver (default port 4000) that verifies each
                       delivery's signature with the secret in WEBHOOK_SECRET (the whsec_...
                       of POST /webhooks) and prints the event; a delivery that does not
                       verify is answered 401.
+
+Keys mode (AUTH=keys): accounts and keys, with the key in ${KEY_VARIABLE}
+  keys create <base-url> --name N [--principal P] [--scope S]... [--expires-at ISO]
+                      Issue a key of P (operator, seller_NNNN or closer_NNNN; default: the
+                      caller's own; only the operator may name another) with the scopes given
+                      (default: every scope of P's kind). Prints the new key alone on stdout,
+                      this once (the service keeps only its hash), and its id and prefix on
+                      stderr.
+  keys list <base-url> [--principal P]
+                      A table of keys (the operator's key: every key, or P's): id, prefix,
+                      name, principal, scopes, created, expires, last used, revoked.
+  keys revoke <base-url> <key-id>
+                      Revoke a key; every instance refuses it within 5 s.
+  keys roll <base-url> <key-id> [--grace-seconds N]
+                      A new key of the same principal and scopes, printed on stdout; the old
+                      one keeps working N seconds more (default 86400, at most 604800).
+  sellers create <base-url> --name N
+                      Create a Seller (the operator's key); prints its id.
+  sellers list <base-url>
+                      A table of Sellers: id, name, created.
+                      These commands take the key they act with from the environment variable
+                      ${KEY_VARIABLE}, never from the command line: every user of the machine
+                      can read a command's arguments (ps). E.g.
+                      read -rs ${KEY_VARIABLE} && export ${KEY_VARIABLE}
+                      Exit 0 when done, 1 when the service refused (its error on stderr) or
+                      could not be reached, 2 for a command line that cannot run.
+
   --help              Show this help.
 `;
-
-export interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -58,6 +85,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return audit(rest, io);
     case 'receive':
       return receive(rest, io);
+    case 'keys':
+    case 'sellers':
+      return accountsCommand(command, rest, io, (problem) => usage(io, problem));
     case '--help':
     case '-h':
     case 'help':
@@ -144,7 +174,14 @@ async function audit(args: readonly string[], io: Io): Promise<number> {
   const { auditDeployment } = await import('./audit/audit.ts');
   let report: Awaited<ReturnType<typeof auditDeployment>>;
   try {
-    report = await auditDeployment(baseUrl, { prefix });
+    // Keys mode: the key in PIPELINE_KEY on every read (the operator's reads everything).
+    const key = process.env[KEY_VARIABLE]?.trim();
+    const keyed: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${key}` },
+      });
+    report = await auditDeployment(baseUrl, { prefix, ...(key ? { fetch: keyed } : {}) });
   } catch (error) {
     io.err(`${COMMAND} audit: ${(error as Error).message}`);
     return 2;

@@ -44,7 +44,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const metrics = config.metrics ? createMetrics() : undefined;
   const telemetry = metrics?.telemetry;
   const store =
-    options.store ?? (await createStore(config.databaseUrl, { poolSize: config.databasePoolSize, telemetry }));
+    options.store ??
+    (await createStore(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      telemetry,
+      // D-57: keys mode refuses a PostgreSQL role that row-level security would not hold.
+      requireRowSecurity: config.auth === 'keys',
+    }));
   const service = createPipelineService(store, options.clock ?? systemClock, {
     telemetry,
     claimTtlHours: config.claimTtlHours,

@@ -13,6 +13,8 @@ export interface Webhook {
   createdAt: number;
   /** The feed's last seq when it was created: it gets the events after it. */
   afterSeq: number;
+  /** D-57: the principal that made it (keys mode); absent in the demo. */
+  owner?: string;
 }
 
 export const formatWebhookId = (n: number) => `whk_${String(n).padStart(4, '0')}`;

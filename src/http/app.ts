@@ -10,7 +10,7 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
-import { requireKeys } from './authenticate.ts';
+import { BEARER_SCHEME, BEARER_SECURITY_SCHEME, requireKeys } from './authenticate.ts';
 import { answerClientError } from './client-errors.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { answerError } from './error-handler.ts';
@@ -155,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => stringify(data));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
+  const auth = options.auth ?? 'demo';
   // The contract is generated from the same route schemas that validate requests (D-32).
   await app.register(swagger, {
     openapi: {
@@ -172,7 +173,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'marketplace', description: 'Demo closer marketplace under /closers' },
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
+        ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
       ],
+      // D-55: keys mode declares the bearer scheme; each operation its scopes (authenticate.ts).
+      ...(auth === 'keys' ? { components: { securitySchemes: { [BEARER_SCHEME]: BEARER_SECURITY_SCHEME } } } : {}),
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -193,13 +197,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const index = collectIndex(app);
 
   // D-50: keys mode asks every request for its key, before the rate limit (counted per key).
-  const auth = options.auth ?? 'demo';
   if (auth === 'keys') {
     if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
     requireKeys(app, options.service.keyRing);
   }
   // Before any route: the plugin limits the routes registered after it.
-  if (options.rateLimitPerMinute !== undefined) await registerRateLimit(app, options.rateLimitPerMinute);
+  if (options.rateLimitPerMinute !== undefined)
+    await registerRateLimit(app, options.rateLimitPerMinute, auth === 'keys');
   // An unknown path counts too (it is no route, so the plugin does not see it by itself).
   if (options.rateLimitPerMinute !== undefined) limitUnknownPath = app.rateLimit();
   app.setNotFoundHandler((request, reply) => {

@@ -24,6 +24,17 @@ declare module 'fastify' {
 
 export const REALM = 'Bearer realm="sales-pipeline"';
 
+/** The contract's name of the bearer key scheme (components.securitySchemes). */
+export const BEARER_SCHEME = 'bearerKey';
+
+/** The scheme as the contract declares it in keys mode. */
+export const BEARER_SECURITY_SCHEME = {
+  type: 'http' as const,
+  scheme: 'bearer',
+  description:
+    'Keys mode: `Authorization: Bearer <key>` (`sp_op_`, `sp_sk_` or `sp_ck_` and 43 characters). Each operation lists the scopes any one of which its key must carry (none listed: any valid key). 401 without a valid key, 403 INSUFFICIENT_SCOPE without the scope.',
+};
+
 /** `Authorization: Bearer <token>`: the token, or undefined for anything else (RFC 6750 §2.1). */
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -38,7 +49,15 @@ const OPEN_PATHS = /^(\/$|\/(docs|console)(\/|$)|\/openapi\.json$|\/metrics$|\/l
 export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { access?: Access; surface?: string; methodAnswer?: boolean };
-    if (config.access !== undefined || config.surface === 'root' || config.methodAnswer) return;
+    if (config.access !== undefined) {
+      // D-55: the contract says what each operation asks (the bearer scheme and its scopes).
+      if (config.access !== 'open' && route.schema) {
+        const scopes = config.access === 'key' ? [] : [...config.access];
+        (route.schema as { security?: unknown }).security = [{ [BEARER_SCHEME]: scopes }];
+      }
+      return;
+    }
+    if (config.surface === 'root' || config.methodAnswer) return;
     if (OPEN_PATHS.test(route.url)) return;
     throw new Error(`route ${route.method} ${route.url} declares no access: keys mode cannot serve it`);
   });

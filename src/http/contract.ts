@@ -191,7 +191,8 @@ function completeOperation(
   components: Record<string, Json>,
   opLinks?: Record<string, Json>,
 ) {
-  operation.security = [];
+  // Keys mode's operations declare their key and scopes (authenticate.ts); the rest are keyless.
+  operation.security ??= [];
   operation.description ??= operation.summary;
   const isDemoWrite =
     method === 'post' && !path.startsWith('/mcp') && path !== '/demo/mcp' && operation.tags?.[0] !== 'root';

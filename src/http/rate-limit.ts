@@ -8,15 +8,20 @@ import type { FastifyInstance } from 'fastify';
 /** The code of the error thrown on a refusal; app.ts answers it with errorBody('RATE_LIMITED'). */
 export const RATE_LIMITED = 'RATE_LIMITED';
 
-export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, perMinute: number, perKey = false): Promise<void> {
   await app.register(rateLimit, {
     max: perMinute,
     timeWindow: 60_000,
-    // Keyed by the connection's address: no proxy header is trusted.
+    // Keyed by the connection's address: no proxy header is trusted. In keys mode (D-54) by the
+    // request's key (authenticated before this runs); a request refused for its key is answered
+    // before it is counted, so wrong keys never use up a valid key's allowance.
+    ...(perKey ? { keyGenerator: (request) => request.caller?.keyId ?? request.ip } : {}),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
       Object.assign(
-        new Error(`More than ${context.max} requests from this address in a minute: retry in ${context.after}.`),
+        new Error(
+          `More than ${context.max} requests from this ${perKey ? 'key' : 'address'} in a minute: retry in ${context.after}.`,
+        ),
         { statusCode: 429, code: RATE_LIMITED },
       ),
   });

@@ -74,9 +74,9 @@ const createWebhook = write({
   errors: [400, 422],
   scope: WEBHOOKS,
   idempotent: true,
-  command: (service, { body }) => {
+  command: (service, { body, caller }) => {
     const { url, types } = body as Static<typeof WebhookBody>;
-    return service.webhooks.create({ url, types });
+    return service.webhooks.create({ url, types }, caller?.principal);
   },
   answer: (answers) => answers.createWebhook,
 });

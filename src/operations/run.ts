@@ -48,6 +48,14 @@ export function renderings(answers: WriteAnswers) {
   };
 }
 
+/**
+ * D-57: whom a write's unit of work runs for in the store. A closer's runs as the platform: its
+ * move must see every gig of its deal (a closer's row-level wall shows it only the open ones and
+ * its own), and the service has checked it may act on the gig (steps.ts) before anything is
+ * decided. A Seller's and the operator's run as themselves.
+ */
+const unitPrincipal = (call: Call) => (call.caller?.kind === 'closer' ? undefined : call.caller?.principal);
+
 /** Runs a write as `mode` says. */
 export async function runWrite(
   service: PipelineService,
@@ -69,7 +77,7 @@ export async function runWrite(
     command instanceof Promise ? await command : command,
     mode,
     rendering,
-    call.caller?.principal,
+    unitPrincipal(call),
   );
 }
 

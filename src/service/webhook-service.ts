@@ -26,7 +26,10 @@ export class WebhookService {
    * checked before the unit of work (a DNS lookup holds no transaction); its refusal is thrown
    * inside it, so that a keyed request stores it like any other answer.
    */
-  async create(input: { url: string; types?: readonly PublicEventType[] }): Promise<UnitCommand<Webhook>> {
+  async create(
+    input: { url: string; types?: readonly PublicEventType[] },
+    owner?: string,
+  ): Promise<UnitCommand<Webhook>> {
     const refusal = await checkWebhookUrl(input.url, this.allowPrivate);
     const work = async (uow: UnitOfWork) => {
       if (refusal) throw new RefusedError(refusal);
@@ -45,6 +48,7 @@ export class WebhookService {
         afterSeq,
       };
       if (input.types !== undefined) hook.types = [...new Set(input.types)];
+      if (owner !== undefined) hook.owner = owner;
       await uow.webhooks.put(hook);
       return hook;
     };

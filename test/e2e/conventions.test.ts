@@ -806,6 +806,7 @@ async function startUpLine(databaseUrl: string): Promise<Record<string, unknown>
       LOG_LEVEL: 'info',
       TIMER_INTERVAL_SECONDS: '0',
       DATABASE_URL: databaseUrl,
+      AUTH: 'demo',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -21,6 +21,8 @@ export async function startInstance(databaseUrl: string, extraEnv: Record<string
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      // The demo's semantics, which these tests exercise (keys mode is the durable default, D-50).
+      AUTH: 'demo',
       PORT: '0',
       HOST: '127.0.0.1',
       // Both instances sweep the timers often, so that their sweeps overlap.
@@ -96,7 +98,14 @@ export async function killInstance(child: ChildProcess): Promise<void> {
 export async function startOnFolder(dir: string): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, NPM_START, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `pglite:${dir}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      DATABASE_URL: `pglite:${dir}`,
+      AUTH: 'demo',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

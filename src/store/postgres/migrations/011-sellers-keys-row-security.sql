@@ -147,11 +147,16 @@ CREATE POLICY gigs_of_principal ON gigs
     OR closer_id = current_setting('pipeline.principal', true)
     OR (status = 'open' AND current_setting('pipeline.principal', true) LIKE 'closer\_%'));
 
+-- A closer: its own lines, and the lines of the deals it has a gig of (a settlement it may read
+-- adds up every line of its deal).
 CREATE POLICY payouts_of_principal ON payouts
   USING (
     current_setting('pipeline.principal', true) IN ('platform', 'operator')
     OR seller_id = current_setting('pipeline.principal', true)
-    OR closer_id = current_setting('pipeline.principal', true));
+    OR closer_id = current_setting('pipeline.principal', true)
+    OR (current_setting('pipeline.principal', true) LIKE 'closer\_%' AND EXISTS (
+      SELECT 1 FROM gigs g WHERE g.deal_id = payouts.deal_id
+        AND g.closer_id = current_setting('pipeline.principal', true))));
 
 CREATE POLICY events_read ON events FOR SELECT
   USING (
