@@ -1,0 +1,290 @@
+// Keys mode's door, generated from the table of operations (D-50, D-53..D-55): every operation
+// of src/operations/table.ts is sent without a key, with an Authorization that is no bearer key,
+// with a key no one was given, and with each kind of key (the operator's, Seller A's full, agent
+// and read-only keys, closer 1's full and read-only keys, and Seller B's on Seller A's objects).
+// What each key gets is computed from the operation's declared scope with `allows`: 403
+// INSUFFICIENT_SCOPE naming the scope when it does not allow; otherwise the operation's own
+// answer for that caller (never 401, 403 or 500). Seller B on Seller A's object is answered
+// exactly as an unknown id is. Every refusal changes nothing: no new event, the same counts.
+// An operation the table gains without an entry in SPECS below fails here, and so does one
+// without a declared scope.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { allows, type Caller } from '../../src/domain/access.ts';
+import { type Operation, pathOf } from '../../src/operations/operation.ts';
+import { OPERATIONS } from '../../src/operations/table.ts';
+import type { TestServer } from '../support/http.ts';
+import {
+  as,
+  assertUnchanged,
+  bearer,
+  callerOf,
+  claimedGig,
+  claimedNurturerGig,
+  dealBody,
+  escalatedDeal,
+  freshDeal,
+  freshWebhook,
+  type KeyedAnswer,
+  type KeyInfo,
+  type KeysFixture,
+  keysFixture,
+  lostDeal,
+  makeKey,
+  OP,
+  snapshot,
+  startKeysServer,
+  wrongKey,
+} from '../support/keys.ts';
+
+const REALM = 'Bearer realm="sales-pipeline"';
+
+type Who = 'operator' | 'sellerA' | 'agentA' | 'readA' | 'closer1' | 'closerRead' | 'sellerB';
+const WHO: readonly Who[] = ['operator', 'sellerA', 'agentA', 'readA', 'closer1', 'closerRead', 'sellerB'];
+
+interface Spec {
+  /** The path's id: an object of Seller A's (made afresh for each key a write is allowed to). */
+  subject?: (fx: KeysFixture) => Promise<string> | string;
+  /** An id of the same kind that never existed. */
+  unknown?: string;
+  /** Whether the subject is a tenant's (Seller B's key then gets what an unknown id gets). */
+  owned?: boolean;
+  /** A minimal valid body. */
+  body?: (fx: KeysFixture) => unknown;
+  /** The status an allowed key gets, where it is not the operation's success status. */
+  expect?: Partial<Record<Who, number>>;
+  /** Its allowed calls run after every other operation's (a reset wipes the fixture). */
+  last?: true;
+}
+
+const A = (fx: KeysFixture) => fx.sellerA.key;
+const C1 = (fx: KeysFixture) => fx.closer1.key;
+const freshKeyOfA = async (fx: KeysFixture) =>
+  (await makeKey(fx.t, OP, { name: 'matrix subject', principal: fx.A.sellerId })).id;
+/** Another principal's key is unknown to a closer (D-54). */
+const KEY_OF_A_TO_A_CLOSER = { closer1: 404, closerRead: 404 } as const;
+
+/** One entry per operation of the table: a new operation without one fails this file. */
+const SPECS: Record<string, Spec> = {
+  getHealth: {},
+  resetDemo: { body: () => ({}), last: true },
+  advanceDemoClock: { body: () => ({ advanceHours: 0 }) },
+  createDeal: { body: () => dealBody('Matrix deal') },
+  sell: { body: () => dealBody('Matrix sale') },
+  listDeals: {},
+  getDeal: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
+  advanceDeal: { subject: (fx) => freshDeal(fx.t, A(fx)), unknown: 'deal_9999', owned: true, body: () => ({}) },
+  reportSignals: {
+    subject: (fx) => freshDeal(fx.t, A(fx)),
+    unknown: 'deal_9999',
+    owned: true,
+    body: () => ({ signals: ['procurement_involved'] }),
+  },
+  getSettlement: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
+  reengageDeal: { subject: (fx) => lostDeal(fx.t, A(fx)), unknown: 'deal_9999', owned: true, body: () => ({}) },
+  deescalateDeal: {
+    subject: async (fx) => (await escalatedDeal(fx.t, A(fx))).dealId,
+    unknown: 'deal_9999',
+    owned: true,
+    body: () => ({}),
+  },
+  enrolCloser: { body: () => ({ name: 'Matrix Closer (fictional)', industries: ['saas'] }) },
+  listClosers: {},
+  getCloser: { subject: (fx) => fx.closer1.principal, unknown: 'closer_9999', owned: false },
+  matchClosers: { body: () => ({ industry: 'saas', valueUsd: 20_000, role: 'closer' }) },
+  listGigs: {},
+  getGig: { subject: (fx) => fx.A.wonGigId, unknown: 'gig_9999', owned: true },
+  claimGig: {
+    subject: async (fx) => (await escalatedDeal(fx.t, A(fx))).gigId,
+    unknown: 'gig_9999',
+    owned: true,
+    body: () => ({}),
+  },
+  advanceGig: {
+    subject: async (fx) => (await claimedGig(fx.t, A(fx), C1(fx))).gigId,
+    unknown: 'gig_9999',
+    owned: true,
+    body: () => ({ advanceTo: 'proposal' }),
+  },
+  reviveGig: {
+    subject: async (fx) => (await claimedNurturerGig(fx.t, A(fx), C1(fx))).gigId,
+    unknown: 'gig_9999',
+    owned: true,
+    body: () => ({}),
+  },
+  releaseGig: {
+    subject: async (fx) => (await claimedGig(fx.t, A(fx), C1(fx))).gigId,
+    unknown: 'gig_9999',
+    owned: true,
+    body: () => ({}),
+  },
+  expireGig: {
+    subject: async (fx) => (await claimedGig(fx.t, A(fx), C1(fx))).gigId,
+    unknown: 'gig_9999',
+    owned: true,
+    body: () => ({}),
+  },
+  listEvents: {},
+  createWebhook: { body: () => ({ url: 'http://127.0.0.1:9/matrix', types: ['demo.reset'] }) },
+  listWebhooks: {},
+  getWebhook: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: false },
+  deleteWebhook: { subject: (fx) => freshWebhook(fx.t), unknown: 'whk_9999', owned: false },
+  listWebhookDeliveries: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: false },
+  createSeller: { body: () => ({ name: 'Matrix Seller (fictional)' }) },
+  listSellers: {},
+  getSeller: { subject: (fx) => fx.A.sellerId, unknown: 'seller_9999', owned: true },
+  createKey: { body: () => ({ name: 'matrix key' }) },
+  listKeys: {},
+  getKey: { subject: (fx) => fx.readA.id, unknown: 'key_9999', owned: true, expect: KEY_OF_A_TO_A_CLOSER },
+  rollKey: {
+    subject: freshKeyOfA,
+    unknown: 'key_9999',
+    owned: true,
+    body: () => ({ graceSeconds: 60 }),
+    expect: KEY_OF_A_TO_A_CLOSER,
+  },
+  revokeKey: { subject: freshKeyOfA, unknown: 'key_9999', owned: true, body: () => ({}), expect: KEY_OF_A_TO_A_CLOSER },
+};
+
+/** The operation's success status (its first documented one). */
+const successOf = (op: Operation) => Number(Object.keys(op.responses)[0]);
+
+const withId = (op: Operation, prefix: string, id: string | undefined) => {
+  const path = pathOf(op, prefix);
+  if (!path.includes('{id}')) return path;
+  assert.ok(id !== undefined, `${op.id}: its path takes an id, so its spec needs a subject`);
+  return path.replace('{id}', encodeURIComponent(id));
+};
+
+/** The same answer, the id it was about written as <id>. */
+const idless = (answer: KeyedAnswer, id: string) => ({
+  status: answer.status,
+  contentType: answer.headers.get('content-type'),
+  body: answer.text.replaceAll(id, '<id>'),
+});
+
+/** Last, then: the operations whose allowed calls would wipe the fixture. */
+const ORDERED = [...OPERATIONS].sort((x, y) => Number(!!SPECS[x.id]?.last) - Number(!!SPECS[y.id]?.last));
+
+describe('keys mode: every operation of the table, with every kind of key', () => {
+  let t: TestServer;
+  let fx: KeysFixture;
+  const keyOf = (who: Who): KeyInfo => fx[who];
+
+  before(async () => {
+    t = await startKeysServer();
+    fx = await keysFixture(t);
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('the table and SPECS name the same operations', () => {
+    const ids = OPERATIONS.map((op) => op.id);
+    assert.deepEqual(
+      Object.keys(SPECS).filter((id) => !ids.includes(id)),
+      [],
+      'SPECS entries of no operation',
+    );
+    assert.equal(new Set(ids).size, ids.length, 'operation ids are distinct');
+  });
+
+  for (const op of ORDERED) {
+    it(`${op.method} ${op.path} (${op.id}): scope ${JSON.stringify(op.scope)}`, async () => {
+      const spec = SPECS[op.id];
+      assert.ok(spec, `operation ${op.id} has no entry in SPECS: add its subject and a minimal valid body`);
+      assert.ok(
+        op.scope === 'open' || op.scope === 'key' || (Array.isArray(op.scope) && op.scope.length > 0),
+        `operation ${op.id} declares no scope`,
+      );
+      const body = spec.body?.(fx);
+      const method = op.method;
+      const shared = spec.subject ? await spec.subject(fx) : undefined;
+      const path = withId(op, t.prefix, shared);
+      const send = (auth: Record<string, string>, at = path) => as(t, auth).send(method, at, body);
+
+      // ── refusals at the door: nothing changes ────────────────────────────────────────────────
+      let state = await snapshot(t);
+      const unchanged = async (what: string) => {
+        await assertUnchanged(t, state, `${op.id}, ${what}`);
+      };
+
+      const noKeys: [string, Record<string, string>][] = [
+        ['no Authorization', {}],
+        ['Authorization: Basic xyz', { authorization: 'Basic xyz' }],
+        ['Authorization: Bearer alone', { authorization: 'Bearer' }],
+      ];
+      for (const [what, auth] of noKeys) {
+        const answer = await send(auth);
+        if (op.scope === 'open') {
+          assert.equal(answer.status, 200, `${op.id} is open: ${what} answers 200`);
+          continue;
+        }
+        assert.equal(answer.status, 401, `${what}: ${answer.text}`);
+        assert.equal(answer.body.code, 'UNAUTHENTICATED', what);
+        assert.equal(answer.headers.get('www-authenticate'), REALM, what);
+        await unchanged(what);
+      }
+      const wrong = await send(bearer(wrongKey()));
+      if (op.scope === 'open') assert.equal(wrong.status, 200);
+      else {
+        assert.equal(wrong.status, 401, `a wrong key: ${wrong.text}`);
+        assert.equal(wrong.body.code, 'INVALID_KEY');
+        assert.equal(wrong.headers.get('www-authenticate'), `${REALM}, error="invalid_token"`);
+        await unchanged('a wrong key');
+      }
+
+      const allowedTo: Who[] = [];
+      for (const who of WHO) {
+        const caller: Caller = callerOf(keyOf(who));
+        const verdict = allows(op.scope, caller);
+        if (verdict.ok) {
+          allowedTo.push(who);
+          continue;
+        }
+        const answer = await send(bearer(keyOf(who).key));
+        assert.equal(answer.status, 403, `${who} lacks ${verdict.requiredScope}: ${answer.text}`);
+        assert.deepEqual(
+          Object.keys(answer.body).sort(),
+          ['code', 'error', 'requiredScope'],
+          `${who}: the body is {error, code, requiredScope}`,
+        );
+        assert.equal(answer.body.code, 'INSUFFICIENT_SCOPE', who);
+        assert.equal(answer.body.requiredScope, verdict.requiredScope, who);
+        assert.equal(
+          answer.headers.get('www-authenticate'),
+          `${REALM}, error="insufficient_scope", scope="${verdict.requiredScope}"`,
+          who,
+        );
+        await unchanged(`${who}'s key without the scope`);
+      }
+
+      // ── Seller B on Seller A's object: what an unknown id gets ──────────────────────────────
+      if (spec.owned && allowedTo.includes('sellerB') && shared !== undefined) {
+        const unknownId = spec.unknown as string;
+        assert.ok(unknownId, `${op.id}: an unknown id of the subject's kind`);
+        const theirs = await send(bearer(fx.sellerB.key));
+        await unchanged("Seller B's key on Seller A's object");
+        const none = await send(bearer(fx.sellerB.key), withId(op, t.prefix, unknownId));
+        await unchanged("Seller B's key on an unknown id");
+        assert.equal(theirs.status, 404, `Seller B on A's ${shared}: ${theirs.text}`);
+        assert.deepEqual(idless(theirs, shared), idless(none, unknownId), 'answered exactly as an unknown id');
+      }
+
+      // ── allowed: the operation's own answer for that caller ─────────────────────────────────
+      for (const who of allowedTo) {
+        if (who === 'sellerB' && spec.owned) continue;
+        // A write acts on an object of its own, so that no key's call meets another's effects.
+        const subject = op.kind === 'write' && spec.subject ? await spec.subject(fx) : shared;
+        const answer = await send(bearer(keyOf(who).key), withId(op, t.prefix, subject));
+        const expected = spec.expect?.[who] ?? successOf(op);
+        assert.ok(
+          ![401, 403].includes(answer.status) && answer.status < 500,
+          `${who}: ${answer.status} ${answer.text}`,
+        );
+        assert.equal(answer.status, expected, `${who} on ${op.id}: ${answer.text.slice(0, 400)}`);
+        state = await snapshot(t);
+      }
+    });
+  }
+});
