@@ -856,6 +856,8 @@ export interface components {
                 version: number;
                 stage: string;
             };
+            /** @description INSUFFICIENT_SCOPE: the scope a key needs for this (keys mode) */
+            requiredScope?: string;
         };
         /**
          * @example {
@@ -965,6 +967,8 @@ export interface components {
         Deal: {
             /** @description `deal_<NNNN>` */
             id: string;
+            /** @description keys mode: the Seller that owns the deal, `seller_<NNNN>` */
+            sellerId?: string;
             /** @description 1 when created, one more with every accepted change of the deal or of one of its gigs (each step of a sell counts); sent as `ETag: "<version>"`, and named by `If-Match` to move only the deal one read */
             version: number;
             account: {
@@ -989,6 +993,13 @@ export interface components {
                 /** @description one of the seven stages */
                 stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                 note: string;
+                /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                actor?: {
+                    /** @description `operator`, a Seller id or a closer id */
+                    principal: string;
+                    /** @description the key the request carried, `key_<NNNN>` */
+                    keyId: string;
+                };
             }[];
             humanTrack?: boolean;
             /** @description closed value, at closed_won */
@@ -1065,8 +1076,8 @@ export interface components {
                 wins: number;
                 grossClosedUsd: number;
             };
-            /** @description append-only ledger */
-            payouts: {
+            /** @description append-only ledger; in keys mode shown only to the closer itself and the operator (absent for other keys) */
+            payouts?: {
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with milliseconds
@@ -1155,6 +1166,13 @@ export interface components {
                     /** @description one of the seven stages */
                     stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                     note: string;
+                    /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                    actor?: {
+                        /** @description `operator`, a Seller id or a closer id */
+                        principal: string;
+                        /** @description the key the request carried, `key_<NNNN>` */
+                        keyId: string;
+                    };
                 }[];
             };
             pricing: {
@@ -1285,6 +1303,8 @@ export interface components {
             deal: {
                 /** @description null when the real call would create it (its id is not handed out by a dry run) */
                 id: string | null;
+                /** @description keys mode: the Seller that owns the deal, `seller_<NNNN>` */
+                sellerId?: string;
                 /** @description 1 when created, one more with every accepted change of the deal or of one of its gigs (each step of a sell counts); sent as `ETag: "<version>"`, and named by `If-Match` to move only the deal one read */
                 version: number;
                 account: {
@@ -1309,6 +1329,13 @@ export interface components {
                     /** @description one of the seven stages */
                     stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                     note: string;
+                    /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                    actor?: {
+                        /** @description `operator`, a Seller id or a closer id */
+                        principal: string;
+                        /** @description the key the request carried, `key_<NNNN>` */
+                        keyId: string;
+                    };
                 }[];
                 humanTrack?: boolean;
                 /** @description closed value, at closed_won */
@@ -1348,6 +1375,13 @@ export interface components {
                         /** @description one of the seven stages */
                         stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                         note: string;
+                        /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                        actor?: {
+                            /** @description `operator`, a Seller id or a closer id */
+                            principal: string;
+                            /** @description the key the request carried, `key_<NNNN>` */
+                            keyId: string;
+                        };
                     }[];
                 };
                 pricing: {
@@ -1432,6 +1466,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 deal: components["schemas"]["Deal"];
             };
@@ -1447,6 +1488,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
                 /** @description one of the seven stages */
@@ -1468,6 +1516,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
                 role: "setter" | "closer" | "nurturer";
@@ -1485,6 +1540,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
                 /** @description the signals added */
@@ -1503,6 +1565,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
             };
@@ -1518,6 +1587,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
             };
@@ -1533,6 +1609,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
                 outcome: "closed_won" | "closed_lost";
@@ -1552,6 +1635,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 dealId: string;
                 /** @description the closed_lost deal revived */
@@ -1569,6 +1659,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gig: components["schemas"]["Gig"];
             };
@@ -1584,6 +1681,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gigId: string;
                 dealId: string;
@@ -1601,6 +1705,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gigId: string;
                 dealId: string;
@@ -1617,6 +1728,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gigId: string;
                 dealId: string;
@@ -1633,6 +1751,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gigId: string;
                 dealId: string;
@@ -1649,6 +1774,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 gigId: string;
                 dealId: string;
@@ -1667,6 +1799,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 closerId: string;
                 gigId: string;
@@ -1687,6 +1826,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: {
                 closer: components["schemas"]["Closer"];
             };
@@ -1702,6 +1848,13 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
             data: Record<string, never>;
         };
         EventPage: {

@@ -103,7 +103,12 @@ export const CloserSchema = Type.Object(
       { gigs: Type.Integer(), wins: Type.Integer(), grossClosedUsd: Type.Number() },
       { description: 'the Register, built only from settled outcomes' },
     ),
-    payouts: Type.Array(PayoutSchema, { description: 'append-only ledger' }),
+    payouts: Type.Optional(
+      Type.Array(PayoutSchema, {
+        description:
+          'append-only ledger; in keys mode shown only to the closer itself and the operator (absent for other keys)',
+      }),
+    ),
   },
   { $id: 'Closer', examples: [CLOSER_EXAMPLE] },
 );
