@@ -201,8 +201,8 @@ async function keysList(args: readonly string[], io: Io, key: () => string): Pro
   const [base] = positionals(parsed, ['base-url']);
   const baseUrl = baseUrlOf(base);
   const principal = single(parsed, 'principal');
-  const query = new URLSearchParams({ limit: '1000', ...(principal !== undefined ? { principal } : {}) });
-  const keys = await everyPage(key(), `${baseUrl}/keys?${query}`);
+  const query = principal === undefined ? '' : `?${new URLSearchParams({ principal })}`;
+  const keys = await everyPage(key(), `${baseUrl}/keys${query}`);
   const lines = table(
     ['ID', 'PREFIX', 'NAME', 'PRINCIPAL', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
     keys.map((k) => [
@@ -266,7 +266,7 @@ async function sellersCreate(args: readonly string[], io: Io, key: () => string)
 async function sellersList(args: readonly string[], io: Io, key: () => string): Promise<number> {
   const parsed = parse(args, []);
   const [base] = positionals(parsed, ['base-url']);
-  const sellers = await everyPage(key(), `${baseUrlOf(base)}/sellers?limit=1000`);
+  const sellers = await everyPage(key(), `${baseUrlOf(base)}/sellers`);
   for (const line of table(
     ['ID', 'NAME', 'CREATED'],
     sellers.map((s) => [s.id, s.name, s.createdAt]),
