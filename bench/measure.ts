@@ -6,7 +6,7 @@ import type { Options } from './options.ts';
 import { cpuMsOf, postgresCpuMs } from './proc-cpu.ts';
 import type { Scenario } from './scenarios.ts';
 import { startServiceProcess } from './service-process.ts';
-import { dealBody, post } from './setup.ts';
+import { dealBody, OPERATOR_HEADERS, post } from './setup.ts';
 
 export interface Figure {
   scenario: string;
@@ -59,7 +59,8 @@ export async function measure(
     ? await referenceProcess(env, scenario.reference)
     : await startServiceProcess({ ...env, ...scenario.env });
   try {
-    if (!scenario.reference) await post(`${service.url}/demo/reset`);
+    if (!scenario.reference)
+      await post(`${service.url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
     const request = await scenario.prepare(service.url, expected);
     const side = await scenario.alongside?.(service.url);
     const cpuBefore = cpuMsOf(service.child.pid);

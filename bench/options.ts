@@ -43,8 +43,10 @@ export function postgresUrl(): string {
 }
 
 export function storeEnv(options: Options): Record<string, string> {
-  if (options.store === 'memory') return { DATABASE_URL: '' };
-  if (options.store === 'pglite') return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}` };
+  // The demo's semantics on every store (keys mode, the durable default, is its own scenario).
+  if (options.store === 'memory') return { DATABASE_URL: '', AUTH: 'demo' };
+  if (options.store === 'pglite')
+    return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}`, AUTH: 'demo' };
   // As many connections as clients, as pgbench has.
-  return { DATABASE_URL: postgresUrl(), DATABASE_POOL_SIZE: String(Math.max(1, options.connections)) };
+  return { DATABASE_URL: postgresUrl(), DATABASE_POOL_SIZE: String(Math.max(1, options.connections)), AUTH: 'demo' };
 }

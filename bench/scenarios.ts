@@ -4,10 +4,12 @@
 import type autocannon from 'autocannon';
 import {
   advances,
+  BENCH_OPERATOR_KEY,
   dealBody,
   dryRunCloses,
   inParallel,
   JSON_HEADERS,
+  OPERATOR_HEADERS,
   one,
   PREFIX,
   post,
@@ -39,6 +41,7 @@ export const ceiling = (path: string, answer: string): Scenario => ({
 });
 
 export const HEALTH = 'GET /health';
+export const KEYS_MODE_SELL = `POST ${PREFIX}/sell with Idempotency-Key, keys mode (a Seller's key)`;
 
 export const SCENARIOS: Scenario[] = [
   { name: HEALTH, prepare: async () => one({ method: 'GET', path: '/health' }) },
@@ -85,6 +88,28 @@ export const SCENARIOS: Scenario[] = [
         },
       ],
     }),
+  },
+  {
+    // Issue 24: the same keyed sell in keys mode (AUTH=keys), by a Seller's key: what the key
+    // check, the tenant's filters and the actor on every entry cost. Goal: at most 5% more than
+    // the keyed sell above (costs.keysModeSellToKeyedSell ≥ 0.95).
+    name: KEYS_MODE_SELL,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY },
+    prepare: async (url) => {
+      const seller = await post(`${url}/sellers`, JSON.stringify({ name: 'Bench Seller' }), OPERATOR_HEADERS);
+      const key = await post(`${url}/keys`, JSON.stringify({ name: 'bench', principal: seller.id }), OPERATOR_HEADERS);
+      return {
+        idReplacement: true,
+        requests: [
+          {
+            method: 'POST',
+            path: `${PREFIX}/sell`,
+            headers: { ...JSON_HEADERS, authorization: `Bearer ${key.key}`, 'idempotency-key': 'bench-[<id>]' },
+            body: dealBody(2),
+          },
+        ],
+      };
+    },
   },
   {
     name: `POST ${PREFIX}/sell with an unused id header`,

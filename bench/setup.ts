@@ -9,6 +9,10 @@ export const PREFIX = '/pipeline';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** Keys mode's operator key in the bench (D-52: 32 to 256 visible characters). */
+export const BENCH_OPERATOR_KEY = 'bench-operator-key-0123456789abcdefghijklmnopqrstuv';
+export const OPERATOR_HEADERS = { authorization: `Bearer ${BENCH_OPERATOR_KEY}` };
+
 export const dealBody = (i: number, mandate?: unknown) =>
   JSON.stringify({
     account: { name: `Bench Fictional ${i}`, industry: 'saas', actor: 'B2B' },
@@ -16,8 +20,8 @@ export const dealBody = (i: number, mandate?: unknown) =>
     ...(mandate ? { mandate } : {}),
   });
 
-export async function post(url: string, body?: string): Promise<any> {
-  const response = await fetch(url, { method: 'POST', headers: body ? JSON_HEADERS : {}, body });
+export async function post(url: string, body?: string, headers: Record<string, string> = {}): Promise<any> {
+  const response = await fetch(url, { method: 'POST', headers: { ...(body ? JSON_HEADERS : {}), ...headers }, body });
   if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
   return response.json();
 }
