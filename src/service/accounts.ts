@@ -44,7 +44,15 @@ export class Accounts {
     private readonly store: Store,
     private readonly clock: MachineClock,
     private readonly learned: KeyListener,
+    /** A use this instance saw and has not written yet (the key ring's). */
+    private readonly lastUsed: (keyId: string) => number | undefined = () => undefined,
   ) {}
+
+  /** The key with this instance's latest use of it, written or not (D-52: at most a minute behind). */
+  private withUse(key: ApiKey): ApiKey {
+    const used = this.lastUsed(key.id);
+    return used !== undefined && used > (key.lastUsedAt ?? 0) ? { ...key, lastUsedAt: used } : key;
+  }
 
   createSeller(name: string): UnitCommand<Seller> {
     return {
@@ -122,7 +130,7 @@ export class Accounts {
   async getKey(keyId: string, caller: Caller): Promise<Result<ApiKey>> {
     return this.store.read(async (reader) => {
       const key = couldBeId('key', keyId) ? await reader.accounts.getKey(keyId) : undefined;
-      return key && mayManage(caller, key.principal) ? ok(key) : fail(refuse.noKey(keyId));
+      return key && mayManage(caller, key.principal) ? ok(this.withUse(key)) : fail(refuse.noKey(keyId));
     }, as(caller));
   }
 
@@ -132,7 +140,10 @@ export class Accounts {
       if (filter.principal !== undefined && filter.principal !== caller.principal) return Promise.resolve([]);
       filter = { ...filter, principal: caller.principal };
     }
-    return this.store.read((reader) => reader.accounts.listKeys(filter), as(caller));
+    return this.store.read(
+      async (reader) => (await reader.accounts.listKeys(filter)).map((key) => this.withUse(key)),
+      as(caller),
+    );
   }
 
   /**

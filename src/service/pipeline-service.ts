@@ -79,7 +79,12 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
       void keyRing?.reload().catch(() => undefined);
     }),
     webhooks: new WebhookService(store, clock, config.webhookAllowPrivate === true),
-    accounts: new Accounts(store, clock, (key) => keyRing?.learn(key)),
+    accounts: new Accounts(
+      store,
+      clock,
+      (key) => keyRing?.learn(key),
+      (keyId) => keyRing?.lastUsed(keyId),
+    ),
     ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),
     close: async () => {
