@@ -43,27 +43,6 @@ export interface Client {
   ): Promise<KeyedAnswer<T>>;
 }
 
-/**
- * Known defect (reported, see the todo in tenant-isolation.test.ts): in keys mode a closer's
- * `payouts` is left out for every key but the closer's own and the operator's (D-54), while the
- * served contract's Closer requires it. An answer whose only disagreement with the contract is
- * that is let through here (and counted), so that the tests beyond it still run; every other
- * disagreement fails as httpClient's check does.
- */
-export const payoutsDefect = { answers: 0, example: '' };
-
-/** Every closer object in a body given `payouts: []` where it has none (see payoutsDefect). */
-function withPayouts(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withPayouts);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = withPayouts(v);
-  const closerLike =
-    typeof out.id === 'string' && out.id.startsWith('closer_') && 'record' in out && 'industries' in out;
-  if (closerLike && !('payouts' in out)) out.payouts = [];
-  return out;
-}
-
 /** Requests with these headers (e.g. bearer(key), or {} for none), each answer held to the served contract. */
 export function as(t: Pick<TestServer, 'url'>, auth: Record<string, string>): Client {
   const send = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -80,15 +59,7 @@ export function as(t: Pick<TestServer, 'url'>, auth: Record<string, string>): Cl
       // not JSON: keep the text
     }
     const type = response.headers.get('content-type');
-    try {
-      await checkAgainstContract(t.url, method, path, response.status, type, parsed);
-    } catch (error) {
-      const patched = withPayouts(parsed);
-      if (JSON.stringify(patched) === JSON.stringify(parsed)) throw error;
-      await checkAgainstContract(t.url, method, path, response.status, type, patched);
-      payoutsDefect.answers++;
-      payoutsDefect.example ||= `${method} ${path} ${response.status}: ${(error as Error).message.slice(0, 300)}`;
-    }
+    await checkAgainstContract(t.url, method, path, response.status, type, parsed);
     return { status: response.status, body: parsed as T, headers: response.headers, text };
   };
   return {
