@@ -1,0 +1,202 @@
+// Runs the README's section "Keys mode: accounts, keys and tenants" as written: every ```sh block
+// of it, command by command, in one shell session (a variable a command sets, such as
+// SELLER_KEY, is there for the next), against a real keys-mode server, and checks each ```json
+// block against the answer of the last command before it that printed one, and each ```text
+// block line by line against its output. The section's `npm start` line starts that server
+// instead, with the OPERATOR_KEY its own first line made. In the documented answers `…` stands
+// for any text (a key, a time). The README and this test cannot drift apart.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { REPO } from '../support/cli.ts';
+import { startTestServer, type TestServer } from '../support/http.ts';
+
+const run = promisify(execFile);
+const SECTION = '## Keys mode: accounts, keys and tenants';
+const README_URL = 'http://127.0.0.1:3000';
+
+interface Step {
+  commands: string[];
+  line: number;
+  json?: unknown;
+  text?: string[];
+}
+
+/** The section's steps: each sh block's commands, and the json or text block after it. */
+function sectionSteps(markdown: string): Step[] {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(SECTION);
+  assert.ok(start >= 0, `the README has the section ${SECTION}`);
+  const steps: Step[] = [];
+  for (let i = start + 1; i < lines.length && !lines[i].startsWith('## '); i++) {
+    if (!lines[i].startsWith('```')) continue;
+    const lang = lines[i].slice(3).trim();
+    const from = i + 1;
+    let end = from;
+    while (!lines[end].startsWith('```')) end++;
+    const body = lines.slice(from, end).join('\n');
+    i = end;
+    if (lang === 'sh') {
+      // One command per line, after joining backslash continuations and lines inside quotes.
+      const commands: string[] = [];
+      let pending = '';
+      for (const text of body.replace(/\\\n\s*/g, ' ').split('\n')) {
+        pending = pending ? `${pending}\n${text}` : text;
+        if ((pending.match(/'/g) ?? []).length % 2 === 0) {
+          if (pending.trim() !== '') commands.push(pending);
+          pending = '';
+        }
+      }
+      steps.push({ commands, line: from });
+    } else if (lang === 'json' || lang === 'text') {
+      const last = steps.at(-1);
+      assert.ok(
+        last && last.json === undefined && last.text === undefined,
+        `README line ${from}: one answer per sh block`,
+      );
+      if (lang === 'json') last.json = JSON.parse(body);
+      else last.text = body.split('\n').filter((l) => l.trim() !== '');
+    }
+  }
+  return steps;
+}
+
+/** A documented string: exact, or with `…` standing for any text. */
+function matchesText(actual: string, expected: string): boolean {
+  if (!expected.includes('…')) return actual === expected;
+  const pattern = expected
+    .split('…')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^]*');
+  return new RegExp(`^${pattern}$`).test(actual);
+}
+
+/** expected ⊆ actual: objects by their documented keys, arrays element by element and of equal length. */
+function assertContains(actual: unknown, expected: unknown, path = '$'): void {
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${path}: expected an array, got ${JSON.stringify(actual)}`);
+    assert.equal(actual.length, expected.length, `${path}: array length`);
+    for (const [index, item] of expected.entries()) assertContains(actual[index], item, `${path}[${index}]`);
+  } else if (typeof expected === 'object' && expected !== null) {
+    assert.ok(
+      typeof actual === 'object' && actual !== null,
+      `${path}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [key, value] of Object.entries(expected)) {
+      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+    }
+  } else if (typeof expected === 'string') {
+    assert.ok(
+      typeof actual === 'string' && matchesText(actual, expected),
+      `${path}: expected ${expected}, got ${JSON.stringify(actual)}`,
+    );
+  } else {
+    assert.deepEqual(actual, expected, path);
+  }
+}
+
+/** A documented line of a table or message: its words in order, any spacing, `…` any text. */
+function lineMatcher(line: string): RegExp {
+  const words = line
+    .trim()
+    .split(/\s+/)
+    .map((word) =>
+      word
+        .split('…')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*'),
+    );
+  return new RegExp(`^${words.join('\\s+')}\\s*$`);
+}
+
+describe('README: keys mode, run as written', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const steps = sectionSteps(readme);
+  const work = mkdtempSync(join(tmpdir(), 'readme-keys-'));
+  const envFile = join(work, 'env');
+  let api: TestServer | undefined;
+  // The shell session's variables, carried from one command to the next.
+  let env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.PIPELINE_KEY;
+  delete env.OPERATOR_KEY;
+
+  after(async () => {
+    await api?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** One command in the session: its stdout; the variables it set are kept. */
+  async function shell(command: string, line: number): Promise<string> {
+    const script = `set -a\n${command}\n__status=$?\nenv -0 > "$__ENV_FILE"\nexit $__status`;
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: REPO,
+      env: { ...env, __ENV_FILE: envFile },
+      timeout: 60_000,
+    }).catch((error: { stderr?: string; message: string }) => {
+      throw new Error(`README line ${line}: ${command}\n${error.stderr ?? error.message}`);
+    });
+    env = Object.fromEntries(
+      readFileSync(envFile, 'utf8')
+        .split('\0')
+        .filter((entry) => entry.includes('=') && !entry.startsWith('__ENV_FILE='))
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+    return stdout;
+  }
+
+  it('the section has its steps, most with a documented answer', () => {
+    assert.ok(steps.length >= 20, `${steps.length} steps`);
+    assert.ok(steps.filter((s) => s.json !== undefined || s.text !== undefined).length >= 20);
+  });
+
+  it('runs as written', async () => {
+    for (const step of steps) {
+      let printed = '';
+      let all = '';
+      for (const command of step.commands) {
+        if (/\bnpm start\b/.test(command)) {
+          // The service the README starts: a test server in keys mode with the key made above.
+          assert.match(command, /AUTH=keys/, `README line ${step.line}: the walkthrough runs in keys mode`);
+          assert.ok(env.OPERATOR_KEY && env.OPERATOR_KEY.length >= 32, 'OPERATOR_KEY was made before the start');
+          api = await startTestServer({ config: { auth: 'keys', operatorKey: env.OPERATOR_KEY } });
+          continue;
+        }
+        if (command.includes(README_URL)) assert.ok(api, `README line ${step.line}: the service is started first`);
+        assert.match(
+          command,
+          /^(curl |npx sales-pipeline-gate |export |[A-Z_]+=\$\()/,
+          `README line ${step.line}: only curl, the command line and variables`,
+        );
+        const output = await shell(command.replaceAll(README_URL, api?.url ?? README_URL), step.line);
+        if (output.trim() !== '') printed = output;
+        all += output;
+      }
+      if (step.json !== undefined) {
+        let actual: unknown;
+        try {
+          actual = JSON.parse(printed);
+        } catch {
+          assert.fail(`README line ${step.line}: the answer is not JSON: ${printed}`);
+        }
+        assertContains(actual, step.json, `README line ${step.line}`);
+      }
+      if (step.text !== undefined) {
+        const got = all
+          .replaceAll(api?.url ?? README_URL, README_URL)
+          .trimEnd()
+          .split('\n');
+        for (const expected of step.text) {
+          const pattern = lineMatcher(expected);
+          assert.ok(
+            got.some((line) => pattern.test(line)),
+            `README line ${step.line}: no line of the output is\n  ${expected}\noutput:\n${got.join('\n')}`,
+          );
+        }
+      }
+    }
+  });
+});
