@@ -1,5 +1,7 @@
 // `npm run sim -- --seconds N --seed S` (or --steps N; --episode-steps N for longer lives): the simulation of src/sim/simulate.ts for
 // as long as asked; prints what ran and, on a failure, the seed, the step and the steps before it.
+// Both modes run, the demo's and keys mode's, each for half the seconds (or --steps each);
+// `--mode demo` or `--mode keys` runs one of them for all of it.
 import { simulate } from '../src/sim/simulate.ts';
 
 const args = process.argv.slice(2);
@@ -9,23 +11,51 @@ const option = (name: string) => {
 };
 const seed = option('--seed') ?? Math.floor(Math.random() * 2 ** 31);
 const seconds = option('--seconds') ?? (option('--steps') === undefined ? 10 : undefined);
-const report = await simulate({ seed, seconds, steps: option('--steps'), episodeSteps: option('--episode-steps') });
-const kinds = Object.entries(report.kinds)
-  .map(([kind, { run, refused }]) => `${kind} ${run} (${refused} refused)`)
-  .join(', ');
-console.log(
-  `simulation: seed ${seed}, ${report.steps} steps in ${report.episodes} episodes, ${report.faults} injected faults; ${kinds}`,
-);
-if (report.final) {
-  const f = report.final;
-  console.log(
-    `left (the episodes added up): ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
-  );
+const modeAt = args.indexOf('--mode');
+const chosen = modeAt >= 0 ? args[modeAt + 1] : 'both';
+if (!['demo', 'keys', 'both'].includes(chosen)) {
+  console.error(`--mode must be demo, keys or both, got ${chosen}`);
+  process.exit(2);
 }
-if (report.failure) {
+const modes = chosen === 'both' ? ['demo', 'keys'] : [chosen];
+let failed = false;
+for (const mode of modes) {
+  const report = await simulate({
+    seed,
+    seconds: seconds === undefined ? undefined : seconds / modes.length,
+    steps: option('--steps'),
+    episodeSteps: option('--episode-steps'),
+    keys: mode === 'keys',
+  });
+  failed = print(report, mode) || failed;
+}
+if (failed) process.exit(1);
+
+function print(report: Awaited<ReturnType<typeof simulate>>, mode: string): boolean {
+  const kinds = Object.entries(report.kinds)
+    .map(([kind, { run, refused }]) => `${kind} ${run} (${refused} refused)`)
+    .join(', ');
+  console.log(
+    `simulation (${mode}): seed ${seed}, ${report.steps} steps in ${report.episodes} episodes, ${report.faults} injected faults; ${kinds}`,
+  );
+  if (report.keys) {
+    const k = report.keys;
+    console.log(
+      `keys: ${k.refusedKeys} commands refused for their key and ${k.refusedScopes} for its scopes, ${k.crossTenant} on another tenant's record (each answered as an unknown id), ${k.tokens} tokens tried (${k.tokensRefused} rightly refused), ${k.issued} keys issued and ${k.revoked} revoked, ${k.answersChecked} answers held to their tenant`,
+    );
+  }
+  if (report.final) {
+    const f = report.final;
+    console.log(
+      `left (the episodes added up): ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
+    );
+  }
+  if (!report.failure) return false;
   const { step, command, problem, violations, trail } = report.failure;
   console.log(`FAILED at step ${step} (${command}): ${problem}`);
   for (const violation of violations ?? []) console.log(`  ${violation.invariant}: ${violation.message}`);
-  console.log(`the steps before it:\n  ${trail.join('\n  ')}\nreplay: npm run sim -- --seed ${seed} --steps ${step}`);
-  process.exit(1);
+  console.log(
+    `the steps before it:\n  ${trail.join('\n  ')}\nreplay: npm run sim -- --seed ${seed} --steps ${step} --mode ${mode}`,
+  );
+  return true;
 }
