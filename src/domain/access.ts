@@ -68,13 +68,20 @@ export const actorOf = (caller: Caller | undefined): ActorRef | undefined =>
  */
 export type Access = 'open' | 'key' | readonly [KeyScope, ...KeyScope[]];
 
-/** Whether a caller's scopes allow an operation; the scope it lacks when they do not. */
-export function allows(access: Access, caller: Caller): { ok: true } | { ok: false; requiredScope: KeyScope } {
+/**
+ * Whether a caller's scopes allow an operation; the scope it lacks when they do not, and whether
+ * a key of the caller's kind could carry it at all (an operator's key never sells).
+ */
+export function allows(
+  access: Access,
+  caller: Caller,
+): { ok: true } | { ok: false; requiredScope: KeyScope; ofOwnKind: boolean } {
   if (access === 'open' || access === 'key') return { ok: true };
   for (const scope of access) if (caller.scopes.has(scope)) return { ok: true };
   // The scope named is the first one a key of the caller's kind could carry, if any.
   const own = scopesOf(caller.kind);
-  return { ok: false, requiredScope: access.find((scope) => own.includes(scope)) ?? access[0] };
+  const fitting = access.find((scope) => own.includes(scope));
+  return { ok: false, requiredScope: fitting ?? access[0], ofOwnKind: fitting !== undefined };
 }
 
 // ── who sees what (D-54) ─────────────────────────────────────────────────────────────────────

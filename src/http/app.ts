@@ -199,7 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // D-50: keys mode asks every request for its key, before the rate limit (counted per key).
   if (auth === 'keys') {
     if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
-    requireKeys(app, options.service.keyRing);
+    requireKeys(app, options.service.keyRing, () => limitUnknownPath);
   }
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined)

@@ -45,8 +45,16 @@ function bearerToken(header: string | undefined): string | undefined {
 /** Paths keys mode leaves open without declaring it (D-50): ROOT, the index, health, docs, console. */
 const OPEN_PATHS = /^(\/$|\/(docs|console)(\/|$)|\/openapi\.json$|\/metrics$|\/llms\.txt$|\/\.well-known\/)/;
 
-/** Keys mode: checks that every route declares its access, and holds every request to it. */
-export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
+/** The rate limit's own check, when RATE_LIMIT_PER_MINUTE is set (app.ts). */
+export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * Keys mode: checks that every route declares its access, and holds every request to it. A
+ * request refused for its key counts against its address's rate limit (`limiter`), a valid key
+ * against the key's own: a flood of wrong keys is limited, and never uses up a valid key's
+ * allowance, even one sent from the same address.
+ */
+export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => Limiter | undefined): void {
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { access?: Access; surface?: string; methodAnswer?: boolean };
     if (config.access !== undefined) {
@@ -65,6 +73,14 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'open') return;
     const token = bearerToken(request.headers.authorization);
+    const found = token === undefined ? undefined : await ring.authenticate(token);
+    if (!found?.ok) {
+      const limit = limiter();
+      if (limit !== undefined) {
+        await limit.call(app, request, reply);
+        if (reply.sent) return reply;
+      }
+    }
     if (token === undefined) {
       reply.header('www-authenticate', REALM);
       return reply
@@ -78,8 +94,7 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
           ),
         );
     }
-    const found = await ring.authenticate(token);
-    if (!found.ok) {
+    if (!found?.ok) {
       reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
       return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
     }
@@ -89,7 +104,17 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing): void {
       reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${scope}"`);
       return reply
         .code(403)
-        .send(refusalBody(refuse.denied('INSUFFICIENT_SCOPE', `This key may not do this: it needs ${scope}.`, scope)));
+        .send(
+          refusalBody(
+            refuse.denied(
+              'INSUFFICIENT_SCOPE',
+              allowed.ofOwnKind
+                ? `This key may not do this: it needs ${scope}.`
+                : `This key may not do this: it needs ${scope}, which no ${found.caller.kind}'s key carries.`,
+              scope,
+            ),
+          ),
+        );
     }
     request.caller = found.caller;
   });

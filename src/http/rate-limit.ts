@@ -13,8 +13,8 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number,
     max: perMinute,
     timeWindow: 60_000,
     // Keyed by the connection's address: no proxy header is trusted. In keys mode (D-54) by the
-    // request's key (authenticated before this runs); a request refused for its key is answered
-    // before it is counted, so wrong keys never use up a valid key's allowance.
+    // request's key (authenticated before this runs); a request refused for its key counts
+    // against its address (authenticate.ts), never against a valid key's allowance.
     ...(perKey ? { keyGenerator: (request) => request.caller?.keyId ?? request.ip } : {}),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>

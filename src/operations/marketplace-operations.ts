@@ -173,7 +173,12 @@ const claimGig = write({
   responses: { 200: GigOutcomeSchema },
   errors: [400, 403, 404, 409, 412],
   command: (service, { id, body, ifMatch, caller }) =>
-    service.gigs.claimGig(id, actingCloser(caller, (body as Static<typeof KeysClaimBody>).closerId), ifMatch, caller),
+    service.gigs.claimGig(
+      id,
+      actingCloser(caller, (body as Static<typeof KeysClaimBody> | undefined)?.closerId),
+      ifMatch,
+      caller,
+    ),
   answer: (answers) => answers.claimGig,
   tool: {
     name: 'claim_gig',

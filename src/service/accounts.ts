@@ -11,12 +11,17 @@ import type { Store, UnitOfWork } from '../store/store.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 
+/** How much of OPERATOR_KEY a list shows (D-213). */
+const OPERATOR_KEY_PREFIX_CHARS = 4;
+
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A key as the service answers it: the stored key, and its text once, when it was just made. */
 export interface IssuedKey {
   key: ApiKey;
   text?: string;
+  /** A roll's old key, as the roll left it (its grace period's end as its expiry). */
+  rolled?: ApiKey;
 }
 
 export interface KeyInput {
@@ -105,11 +110,17 @@ export class Accounts {
         }
         const graceEnds = now + (graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
         const oldExpiry = old.expiresAt;
-        await uow.accounts.putKey({ ...old, expiresAt: Math.min(oldExpiry ?? graceEnds, graceEnds) });
+        const rolled = { ...old, expiresAt: Math.min(oldExpiry ?? graceEnds, graceEnds) };
+        await uow.accounts.putKey(rolled);
         // The new key lives no longer than the old one was to (a roll never extends a key's life).
-        return this.issue(uow, { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry });
+        const input = { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry };
+        return { ...(await this.issue(uow, input)), rolled };
       },
-      committed: ({ key }) => this.learned(key),
+      // Both keys are known here at once: with no grace, the old one is refused from now on.
+      committed: ({ key, rolled }) => {
+        this.learned(key);
+        if (rolled) this.learned(rolled);
+      },
     };
   }
 
@@ -167,7 +178,9 @@ export class Accounts {
       const key: ApiKey = {
         id: formatId('key', await uow.accounts.takeNumber('key')),
         hash,
-        prefix: text.slice(0, DISPLAY_PREFIX_CHARS),
+        // Not a key of the service's making, so no prefix of its own: a few characters tell it apart
+        // without showing a third of a 32-character secret in every list.
+        prefix: `${text.slice(0, OPERATOR_KEY_PREFIX_CHARS)}…`,
         name: 'OPERATOR_KEY',
         principal: OPERATOR,
         scopes: scopesOf('operator'),

@@ -121,7 +121,7 @@ export const ERRORS = {
   GIG_NOT_NURTURER: { status: 409, when: 'revive of a setter or closer gig' },
   GIG_NOT_ACTIVE: { status: 409, when: 'release of a gig that is neither `open` nor `claimed`' },
   NOT_CLAIMANT: { status: 409, when: 'a gig move naming a `closerId` other than the claimant' },
-  KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked: issue a new key instead' },
+  KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked or has expired: issue a new key instead' },
   NOT_DUE: {
     status: 409,
     when: 'internal: a platform timer that is no longer due is skipped, never answered',
