@@ -1,6 +1,6 @@
 // The accounts of keys mode (D-51, D-52): Sellers, and keys issued, listed, rolled and revoked.
 // A key's text exists only in the answer that creates it: the store keeps its SHA-256.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive, keyText } from '../domain/keys.ts';
@@ -14,7 +14,8 @@ import type { UnitCommand } from './unit-command.ts';
 /** How much of OPERATOR_KEY a list shows (D-213). */
 const OPERATOR_KEY_PREFIX_CHARS = 4;
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** SHA-256 in hex, in one call (crypto.hash: no Hash object per request, as the key ring hashes every key). */
+export const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 /** A key as the service answers it: the stored key, and its text once, when it was just made. */
 export interface IssuedKey {
