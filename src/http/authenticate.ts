@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, allows, type Caller } from '../domain/access.ts';
 import { refuse } from '../domain/refusal.ts';
+import { errorResponses } from '../schemas/common.ts';
 import type { KeyRing } from '../service/key-ring.ts';
 import { errorBody, refusalBody } from '../views/errors.ts';
 
@@ -61,7 +62,15 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => 
       // D-55: the contract says what each operation asks (the bearer scheme and its scopes).
       if (config.access !== 'open' && route.schema) {
         const scopes = config.access === 'key' ? [] : [...config.access];
-        (route.schema as { security?: unknown }).security = [{ [BEARER_SCHEME]: scopes }];
+        const schema = route.schema as { security?: unknown; response?: Record<string, unknown> };
+        schema.security = [{ [BEARER_SCHEME]: scopes }];
+        // And what it may answer for them: 401 without a valid key, 403 without the scope.
+        if (schema.response) {
+          schema.response = {
+            ...schema.response,
+            ...errorResponses(401, ...(config.access === 'key' ? [] : [403])),
+          };
+        }
       }
       return;
     }

@@ -161,7 +161,7 @@ function routeOf(
       // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY).
       querystring: op.query ?? (dryRunnable ? DryRunQuery : NoQuery),
       ...(body ? { body } : {}),
-      response: { ...successResponses(op), ...errorResponses(...op.errors, ...(keys ? authErrors(op) : [])) },
+      response: { ...successResponses(op), ...errorResponses(...op.errors) },
     },
     handler: (op.kind === 'write'
       ? writeHandler(service, op, rendering(op))
@@ -172,12 +172,6 @@ function routeOf(
   // D-37: a demo POST takes an Idempotency-Key, checked before its body is read.
   if (op.kind === 'write' && op.idempotent) route.onRequest = checkIdempotencyKey;
   return route;
-}
-
-/** D-55: what keys mode may answer beside an operation's own errors: 401, and 403 unless any key will do. */
-function authErrors(op: Operation): number[] {
-  if (op.scope === 'open') return [];
-  return op.scope === 'key' ? [401] : [401, 403];
 }
 
 /**
