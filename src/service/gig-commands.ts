@@ -4,10 +4,12 @@ import { actorOf, type Caller } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
 import { MAY_FULFIL } from '../domain/decide.ts';
 import type { Closer, Deal, Gig } from '../domain/records.ts';
+import { refuse } from '../domain/refusal.ts';
 import { initialState } from '../domain/state.ts';
 import type { IfMatch } from '../domain/version.ts';
 import { MATCH_LIMIT, rankedWithLedgers, withLedger } from './closers.ts';
 import type { CloserWithLedger, GigOutcome, Ranked } from './outcomes.ts';
+import { RefusedError } from './result.ts';
 import type { Steps } from './steps.ts';
 import type { UnitCommand } from './unit-command.ts';
 
@@ -56,8 +58,17 @@ export class GigCommands {
     return this.onGig(gigId, input.closerId, { type: 'ClearGoneDark', gigId, ...input }, ifMatch, caller);
   }
 
+  /** D-53: a Seller releases a gig of its deal; a closer's key only a gig it claimed. */
   releaseGig(gigId: string, closerId?: string, ifMatch?: IfMatch, caller?: Caller) {
-    return this.onGig(gigId, closerId, { type: 'ReleaseGig', gigId, closerId }, ifMatch, caller);
+    return this.onGig(gigId, closerId, { type: 'ReleaseGig', gigId, closerId }, ifMatch, caller, (gig) => {
+      if (caller?.kind !== 'closer' || (gig.status === 'claimed' && gig.closerId === caller.principal)) return;
+      throw new RefusedError(
+        refuse.conflict(
+          'GIG_NOT_CLAIMED',
+          `Gig ${gig.id} is not claimed by ${caller.principal}: a closer releases only its own.`,
+        ),
+      );
+    });
   }
 
   /** The claim ends and the gig is open again (POST /gigs/{id}/expire, D-16). */
@@ -71,11 +82,14 @@ export class GigCommands {
     command: PipelineCommand,
     ifMatch: IfMatch | undefined,
     caller: Caller | undefined,
+    /** What the caller must hold of the gig beyond seeing it (refuses by throwing). */
+    check?: (gig: Gig) => void,
   ): UnitCommand<GigOutcome> {
     return {
       work: async (uow) => {
         const lockClosers = MAY_FULFIL.has(command.type);
         const { state, now } = await this.steps.onGig(uow, gigId, closerId, lockClosers, ifMatch, caller);
+        check?.(state.gigs.get(gigId) as Gig);
         const applied = await this.steps.apply(uow, state, command, now, actorOf(caller));
         const fulfilled = applied.events.some((e) => e.type === 'GigFulfilled');
         if (!lockClosers && fulfilled)

@@ -81,10 +81,8 @@ export interface SimulationOptions {
   /** Keys mode (D-50): principals, keys and tenants; every command as a principal's caller. */
   keys?: boolean;
   /**
-   * Keys mode: whether a closer's key is also sent to release an open gig it never claimed.
-   * Off by default while that defect stands (D-53: a closer releases a gig it claimed; the
-   * service lets any closer's key withdraw any Seller's open gig for good); the simulation's
-   * test runs it on, as a todo, until the defect is fixed.
+   * Keys mode: whether a closer's key is also sent to release an open gig it never claimed
+   * (D-53: refused; a closer releases only a gig it claimed). On unless false.
    */
   closerReleasesOpenGigs?: boolean;
 }
@@ -557,9 +555,9 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       (s) => {
         const id = ids(s).gig('claimed');
         const named = chance(0.8) ? undefined : ids(s).closer();
-        // An open gig only its Seller releases, unless the defect is to be shown.
+        // An open gig only its Seller may release: a closer's key is refused (D-53).
         const open = s.gigs.find((g) => g.id === id)?.status === 'open';
-        const only = open && options.closerReleasesOpenGigs !== true;
+        const only = open && options.closerReleasesOpenGigs === false;
         return act(
           'releaseGig',
           only ? ownerOf(s, s.gigs.find((g) => g.id === id)?.dealId ?? '') : gigOwners(s, id),
