@@ -4,34 +4,18 @@
 // table that follows every page; the service's refusals on stderr with exit 1; a command line
 // that cannot run (no PIPELINE_KEY, an unknown option) exit 2.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { REPO } from '../support/cli.ts';
+import { cliWith } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 
 const OPERATOR_KEY = 'op-test-key-0123456789-abcdefghijklmnopqrstuvwxyz';
 
 /** The command line with PIPELINE_KEY set to `key` (unset when undefined). */
-async function run(
-  key: string | undefined,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(key: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env };
   delete env.PIPELINE_KEY;
   if (key !== undefined) env.PIPELINE_KEY = key;
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
-      cwd: REPO,
-      env,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
+  return cliWith(env, ...args);
 }
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

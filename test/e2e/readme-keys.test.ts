@@ -14,6 +14,7 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
+import { fencedBlocks, shellCommands } from '../support/readme.ts';
 
 const run = promisify(execFile);
 const SECTION = '## Keys mode: accounts, keys and tenants';
@@ -32,34 +33,16 @@ function sectionSteps(markdown: string): Step[] {
   const start = lines.indexOf(SECTION);
   assert.ok(start >= 0, `the README has the section ${SECTION}`);
   const steps: Step[] = [];
-  for (let i = start + 1; i < lines.length && !lines[i].startsWith('## '); i++) {
-    if (!lines[i].startsWith('```')) continue;
-    const lang = lines[i].slice(3).trim();
-    const from = i + 1;
-    let end = from;
-    while (!lines[end].startsWith('```')) end++;
-    const body = lines.slice(from, end).join('\n');
-    i = end;
-    if (lang === 'sh') {
-      // One command per line, after joining backslash continuations and lines inside quotes.
-      const commands: string[] = [];
-      let pending = '';
-      for (const text of body.replace(/\\\n\s*/g, ' ').split('\n')) {
-        pending = pending ? `${pending}\n${text}` : text;
-        if ((pending.match(/'/g) ?? []).length % 2 === 0) {
-          if (pending.trim() !== '') commands.push(pending);
-          pending = '';
-        }
-      }
-      steps.push({ commands, line: from });
-    } else if (lang === 'json' || lang === 'text') {
+  for (const block of fencedBlocks(lines, start + 1, (line) => line.startsWith('## '))) {
+    if (block.lang === 'sh') steps.push({ commands: shellCommands(block.body), line: block.line });
+    else if (block.lang === 'json' || block.lang === 'text') {
       const last = steps.at(-1);
       assert.ok(
         last && last.json === undefined && last.text === undefined,
-        `README line ${from}: one answer per sh block`,
+        `README line ${block.line}: one answer per sh block`,
       );
-      if (lang === 'json') last.json = JSON.parse(body);
-      else last.text = body.split('\n').filter((l) => l.trim() !== '');
+      if (block.lang === 'json') last.json = JSON.parse(block.body);
+      else last.text = block.body.split('\n').filter((l) => l.trim() !== '');
     }
   }
   return steps;

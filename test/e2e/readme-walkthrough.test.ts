@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../support/http.ts';
+import { fencedBlocks, shellCommands } from '../support/readme.ts';
 
 const run = promisify(execFile);
 
@@ -17,41 +18,24 @@ interface Step {
 
 /** The walkthrough sections of the README as steps: shell commands, then the documented answer. */
 function walkthroughSteps(markdown: string): { title: string; steps: Step[] }[] {
-  const sections: { title: string; steps: Step[] }[] = [];
   const lines = markdown.split('\n');
-  let section: { title: string; steps: Step[] } | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith('## ')) {
-      section = line.startsWith('## Walkthrough') ? { title: line.slice(3), steps: [] } : undefined;
-      if (section) sections.push(section);
-      continue;
-    }
-    if (!section || !line.startsWith('```')) continue;
-    const lang = line.slice(3).trim();
-    const start = i + 1;
-    let end = start;
-    while (!lines[end].startsWith('```')) end++;
-    const body = lines.slice(start, end).join('\n');
-    i = end;
-    if (lang === 'sh') {
-      // One command per line, after joining backslash continuations and lines inside quotes.
-      const commands: string[] = [];
-      let pending = '';
-      for (const text of body.replace(/\\\n\s*/g, ' ').split('\n')) {
-        pending = pending ? `${pending}\n${text}` : text;
-        if ((pending.match(/'/g) ?? []).length % 2 === 0) {
-          if (pending.trim() !== '') commands.push(pending);
-          pending = '';
-        }
+  const sections: { title: string; steps: Step[] }[] = [];
+  lines.forEach((line, at) => {
+    if (!line.startsWith('## Walkthrough')) return;
+    const section = { title: line.slice(3), steps: [] as Step[] };
+    sections.push(section);
+    for (const block of fencedBlocks(lines, at + 1, (next) => next.startsWith('## '))) {
+      if (block.lang === 'sh') section.steps.push({ commands: shellCommands(block.body), line: block.line });
+      else if (block.lang === 'json') {
+        const last = section.steps.at(-1);
+        assert.ok(
+          last && last.expected === undefined,
+          `README line ${block.line}: a json block must follow a sh block`,
+        );
+        last.expected = JSON.parse(block.body);
       }
-      section.steps.push({ commands, line: start });
-    } else if (lang === 'json') {
-      const last = section.steps.at(-1);
-      assert.ok(last && last.expected === undefined, `README line ${start}: a json block must follow a sh block`);
-      last.expected = JSON.parse(body);
     }
-  }
+  });
   return sections;
 }
 

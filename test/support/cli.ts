@@ -6,10 +6,19 @@ import { promisify } from 'node:util';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliWith(process.env, ...args);
+}
+
+/** The command line run with this environment (keys mode's PIPELINE_KEY, say). */
+export async function cliWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/sales-pipeline-gate.mjs', ...args], {
       cwd: REPO,
+      env,
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
