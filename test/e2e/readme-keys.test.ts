@@ -14,7 +14,7 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
-import { fencedBlocks, shellCommands } from '../support/readme.ts';
+import { assertContains, fencedBlocks, shellCommands } from '../support/readme.ts';
 
 const run = promisify(execFile);
 const SECTION = '## Keys mode: accounts, keys and tenants';
@@ -46,40 +46,6 @@ function sectionSteps(markdown: string): Step[] {
     }
   }
   return steps;
-}
-
-/** A documented string: exact, or with `…` standing for any text. */
-function matchesText(actual: string, expected: string): boolean {
-  if (!expected.includes('…')) return actual === expected;
-  const pattern = expected
-    .split('…')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^]*');
-  return new RegExp(`^${pattern}$`).test(actual);
-}
-
-/** expected ⊆ actual: objects by their documented keys, arrays element by element and of equal length. */
-function assertContains(actual: unknown, expected: unknown, path = '$'): void {
-  if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${path}: expected an array, got ${JSON.stringify(actual)}`);
-    assert.equal(actual.length, expected.length, `${path}: array length`);
-    for (const [index, item] of expected.entries()) assertContains(actual[index], item, `${path}[${index}]`);
-  } else if (typeof expected === 'object' && expected !== null) {
-    assert.ok(
-      typeof actual === 'object' && actual !== null,
-      `${path}: expected an object, got ${JSON.stringify(actual)}`,
-    );
-    for (const [key, value] of Object.entries(expected)) {
-      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
-    }
-  } else if (typeof expected === 'string') {
-    assert.ok(
-      typeof actual === 'string' && matchesText(actual, expected),
-      `${path}: expected ${expected}, got ${JSON.stringify(actual)}`,
-    );
-  } else {
-    assert.deepEqual(actual, expected, path);
-  }
 }
 
 /** A documented line of a table or message: its words in order, any spacing, `…` any text. */

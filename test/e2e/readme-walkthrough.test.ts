@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../support/http.ts';
-import { fencedBlocks, shellCommands } from '../support/readme.ts';
+import { assertContains, fencedBlocks, shellCommands } from '../support/readme.ts';
 
 const run = promisify(execFile);
 
@@ -37,25 +37,6 @@ function walkthroughSteps(markdown: string): { title: string; steps: Step[] }[] 
     }
   });
   return sections;
-}
-
-/** expected ⊆ actual: objects by their documented keys, arrays element by element and of equal length. */
-function assertContains(actual: unknown, expected: unknown, path = '$'): void {
-  if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${path}: expected an array, got ${JSON.stringify(actual)}`);
-    assert.equal(actual.length, expected.length, `${path}: array length`);
-    for (const [index, item] of expected.entries()) assertContains(actual[index], item, `${path}[${index}]`);
-  } else if (typeof expected === 'object' && expected !== null) {
-    assert.ok(
-      typeof actual === 'object' && actual !== null,
-      `${path}: expected an object, got ${JSON.stringify(actual)}`,
-    );
-    for (const [key, value] of Object.entries(expected)) {
-      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
-    }
-  } else {
-    assert.deepEqual(actual, expected, path);
-  }
 }
 
 describe('README walkthroughs run as written', () => {

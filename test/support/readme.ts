@@ -1,4 +1,6 @@
-// The README's fenced blocks, for the tests that run its walkthroughs as written.
+// The README's fenced blocks, for the tests that run its walkthroughs as written, and how an
+// answer is held to the one a block documents.
+import assert from 'node:assert/strict';
 
 export interface Block {
   /** The fence's language: sh, json, text… */
@@ -35,4 +37,38 @@ export function shellCommands(body: string): string[] {
     }
   }
   return commands;
+}
+
+/** A documented string: exact, or with `…` standing for any text. */
+function matchesText(actual: string, expected: string): boolean {
+  if (!expected.includes('…')) return actual === expected;
+  const pattern = expected
+    .split('…')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^]*');
+  return new RegExp(`^${pattern}$`).test(actual);
+}
+
+/** expected ⊆ actual: objects by their documented keys, arrays element by element and of equal length. */
+export function assertContains(actual: unknown, expected: unknown, path = '$'): void {
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${path}: expected an array, got ${JSON.stringify(actual)}`);
+    assert.equal(actual.length, expected.length, `${path}: array length`);
+    for (const [index, item] of expected.entries()) assertContains(actual[index], item, `${path}[${index}]`);
+  } else if (typeof expected === 'object' && expected !== null) {
+    assert.ok(
+      typeof actual === 'object' && actual !== null,
+      `${path}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [key, value] of Object.entries(expected)) {
+      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+    }
+  } else if (typeof expected === 'string') {
+    assert.ok(
+      typeof actual === 'string' && matchesText(actual, expected),
+      `${path}: expected ${expected}, got ${JSON.stringify(actual)}`,
+    );
+  } else {
+    assert.deepEqual(actual, expected, path);
+  }
 }
