@@ -2,7 +2,9 @@
 // principal may see. Pure rules: the doors ask them (src/operations/authorize.ts), the service
 // and the stores apply them. In the demo mode there is no caller (undefined): everything is open
 // to everyone, exactly as the specification's demo.
-import type { Deal, Gig } from './records.ts';
+import type { ActorRef, Deal, Gig } from './records.ts';
+
+export type { ActorRef } from './records.ts';
 
 /** The platform: one principal, whose keys carry `admin`. */
 export const OPERATOR = 'operator';
@@ -50,12 +52,6 @@ export interface Caller {
   readonly kind: PrincipalKind;
   readonly keyId: string;
   readonly scopes: ReadonlySet<KeyScope>;
-}
-
-/** D-56: who did it, as activity entries and events carry it. */
-export interface ActorRef {
-  readonly principal: string;
-  readonly keyId: string;
 }
 
 export const actorOf = (caller: Caller | undefined): ActorRef | undefined =>

@@ -1,9 +1,8 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
 // issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
-import type { ActorRef } from './access.ts';
 import type { PipelineEvent } from './events.ts';
-import type { Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
+import type { ActorRef, Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
 import type { PipelineState } from './state.ts';
 

@@ -1,7 +1,6 @@
 // The records the service keeps. Money is in integer cents, time in epoch milliseconds;
 // the HTTP layer turns them into USD and ISO 8601 text. Records are never mutated in place:
 // evolve() returns new objects, so a store may hand out references safely.
-import type { ActorRef } from './access.ts';
 import type { Cents } from './money.ts';
 import type { Role, Stage } from './stages.ts';
 
@@ -29,6 +28,12 @@ export interface Mandate {
 }
 
 export type Actorship = 'service' | 'agent' | 'human';
+
+/** D-56: who did it (keys mode): the principal and the key of the request, as entries and events carry it. */
+export interface ActorRef {
+  readonly principal: string;
+  readonly keyId: string;
+}
 
 export interface ActivityEntry {
   readonly at: number;
