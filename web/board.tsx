@@ -102,7 +102,8 @@ export function Board() {
       setDeals(found);
       setCommissions(
         closers
-          .flatMap((c) => c.payouts)
+          // A closer's ledger is absent where the caller may not see it (keys mode): none counted.
+          .flatMap((c) => c.payouts ?? [])
           .filter((p) => p.kind === 'commission')
           .reduce((sum, p) => sum + p.amountUsd, 0),
       );

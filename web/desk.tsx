@@ -287,7 +287,7 @@ export function Desk() {
               </tr>
             </thead>
             <tbody>
-              {me.payouts.map((p) => (
+              {(me.payouts ?? []).map((p) => (
                 <tr key={p.gigId}>
                   <td>{new Date(p.at).toLocaleString()}</td>
                   <td>{p.gigId}</td>
