@@ -117,33 +117,17 @@ export class Queries {
 
   /**
    * A page of the feed (D-41), of the events the caller may see (D-54: a Seller those of its
-   * deals); a dealId that could name no deal matches nothing.
+   * deals; a closer those about itself, its claims, fulfilments and payouts, until the feed's
+   * keys show it the postings of open gigs too, D-216); a dealId that could name no deal
+   * matches nothing.
    */
   async events(filter: EventFilter, caller?: Caller): Promise<StoredEvent[]> {
     if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
     const { sellerId, closerId } = visibilityOf(caller);
-    if (closerId !== undefined) return this.closerEvents(filter, closerId, caller as Caller);
-    return this.store.events(sellerId === undefined ? filter : { ...filter, sellerId }, as(caller));
-  }
-
-  /**
-   * A closer's page of the feed: events about it (its claims, fulfilments, payouts). The rest of
-   * what a closer may see of the feed (the postings of open gigs) comes with the event feed's
-   * keys (issue 25); until then a closer reads no other event.
-   */
-  private async closerEvents(filter: EventFilter, closerId: string, caller: Caller): Promise<StoredEvent[]> {
-    const found: StoredEvent[] = [];
-    let after = filter.after;
-    // The feed is read a page at a time and filtered, until the page is full or the feed ends.
-    for (;;) {
-      const page = await this.store.events({ ...filter, after, limit: 500 }, as(caller));
-      for (const stored of page) {
-        if (stored.event.closerId === closerId) found.push(stored);
-        if (found.length === filter.limit) return found;
-      }
-      if (page.length < 500) return found;
-      after = page[page.length - 1].seq;
-    }
+    const visible: EventFilter = { ...filter };
+    if (sellerId !== undefined) visible.sellerId = sellerId;
+    if (closerId !== undefined) visible.closerId = closerId;
+    return this.store.events(visible, as(caller));
   }
 
   // ── accounts ─────────────────────────────────────────────────────────────────────────────

@@ -17,4 +17,6 @@ export interface EventFilter {
   dealId?: string;
   /** D-54: only events about this Seller's deals. */
   sellerId?: string;
+  /** D-54: only events about this closer (its claims, fulfilments, payouts). */
+  closerId?: string;
 }

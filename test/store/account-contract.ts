@@ -256,7 +256,7 @@ export function accountContract(_name: string, store: () => Store) {
     });
   });
 
-  it('tenancy: events keep their audience (Seller, closer, actor) and the feed filters by Seller', async () => {
+  it('tenancy: events keep their audience (Seller, closer, actor) and the feed filters by Seller and by closer', async () => {
     const start = await store().lastSeq();
     const actor = { principal: 'seller_0001', keyId: 'key_0001' };
     const published: PublicEventDraft[] = [
@@ -294,6 +294,12 @@ export function accountContract(_name: string, store: () => Store) {
       [ofSeller[1].seq],
     );
     assert.deepEqual(await store().events({ after: start, limit: 10, sellerId: 'seller_0009' }), []);
+    // And by closer: the events about it only.
+    assert.deepEqual(
+      (await store().events({ after: start, limit: 10, closerId: 'closer_0001' })).map((e) => e.event),
+      [published[1]],
+    );
+    assert.deepEqual(await store().events({ after: start, limit: 10, closerId: 'closer_0002' }), []);
     assert.deepEqual(
       (await store().events({ after: start, limit: 10, sellerId: 'seller_0002', dealId: 'deal_0002' })).map(
         (e) => e.event,

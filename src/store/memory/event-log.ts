@@ -70,8 +70,11 @@ export class EventLog {
    * on: a service whose readers never filter by deal pays nothing for it on every write.
    */
   private byDeal: Map<string, number[]> | undefined;
-  /** The seqs of each Seller's events, built on the first page filtered by Seller, as byDeal. */
-  private bySeller: Map<string, number[]> | undefined;
+  /**
+   * The seqs of each Seller's and each closer's events (their ids never collide), built on the
+   * first page filtered by either, as byDeal.
+   */
+  private byPrincipal: Map<string, number[]> | undefined;
 
   /** lastSeq carries on across a reset: seq is never reused (D-41). */
   constructor(lastSeq = 0) {
@@ -108,7 +111,10 @@ export class EventLog {
       const dealId = eventDealId(event);
       if (dealId !== undefined) push(this.byDeal, dealId, seq);
     }
-    if (this.bySeller && event.sellerId !== undefined) push(this.bySeller, event.sellerId, seq);
+    if (this.byPrincipal) {
+      if (event.sellerId !== undefined) push(this.byPrincipal, event.sellerId, seq);
+      if (event.closerId !== undefined) push(this.byPrincipal, event.closerId, seq);
+    }
   }
 
   /** Takes back the last `count` appends (a rolled-back unit of work). */
@@ -121,10 +127,13 @@ export class EventLog {
       this.recordedAt.pop();
       this.audiences.pop();
       this.byType.get(event.type)?.pop();
-      if (this.bySeller && event.sellerId !== undefined) {
-        const list = this.bySeller.get(event.sellerId) as number[];
-        list.pop();
-        if (list.length === 0) this.bySeller.delete(event.sellerId);
+      if (this.byPrincipal) {
+        for (const id of [event.sellerId, event.closerId]) {
+          if (id === undefined) continue;
+          const list = this.byPrincipal.get(id) as number[];
+          list.pop();
+          if (list.length === 0) this.byPrincipal.delete(id);
+        }
       }
       const dealId = this.byDeal ? eventDealId(event) : undefined;
       if (this.byDeal && dealId !== undefined) {
@@ -139,7 +148,12 @@ export class EventLog {
     const firstKept = this.base + this.head;
     const after = Math.max(filter.after, firstKept - 1);
     const found: StoredEvent[] = [];
-    if (filter.type === undefined && filter.dealId === undefined && filter.sellerId === undefined) {
+    if (
+      filter.type === undefined &&
+      filter.dealId === undefined &&
+      filter.sellerId === undefined &&
+      filter.closerId === undefined
+    ) {
       for (let seq = after + 1; seq <= this.lastSeq && found.length < filter.limit; seq++) {
         found.push({ seq, event: this.event(seq - this.base) });
       }
@@ -152,9 +166,10 @@ export class EventLog {
       const ofDeal = this.dealIndex().get(filter.dealId) ?? [];
       if (seqs === undefined || ofDeal.length < seqs.length) seqs = ofDeal;
     }
-    if (filter.sellerId !== undefined) {
-      const ofSeller = this.sellerIndex().get(filter.sellerId) ?? [];
-      if (seqs === undefined || ofSeller.length < seqs.length) seqs = ofSeller;
+    for (const id of [filter.sellerId, filter.closerId]) {
+      if (id === undefined) continue;
+      const ofPrincipal = this.principalIndex().get(id) ?? [];
+      if (seqs === undefined || ofPrincipal.length < seqs.length) seqs = ofPrincipal;
     }
     seqs ??= [];
     for (let i = firstAfter(seqs, after); i < seqs.length && found.length < filter.limit; i++) {
@@ -163,6 +178,7 @@ export class EventLog {
       if (filter.type !== undefined && event.type !== filter.type) continue;
       if (filter.dealId !== undefined && eventDealId(event) !== filter.dealId) continue;
       if (filter.sellerId !== undefined && event.sellerId !== filter.sellerId) continue;
+      if (filter.closerId !== undefined && event.closerId !== filter.closerId) continue;
       found.push({ seq, event });
     }
     return found;
@@ -192,16 +208,17 @@ export class EventLog {
     return this.byDeal;
   }
 
-  private sellerIndex(): Map<string, number[]> {
-    if (!this.bySeller) {
-      const bySeller = new Map<string, number[]>();
+  private principalIndex(): Map<string, number[]> {
+    if (!this.byPrincipal) {
+      const byPrincipal = new Map<string, number[]>();
       for (let i = this.head; i < this.types.length; i++) {
-        const sellerId = this.audiences[i]?.sellerId;
-        if (sellerId !== undefined) push(bySeller, sellerId, this.base + i);
+        const audience = this.audiences[i];
+        if (audience?.sellerId !== undefined) push(byPrincipal, audience.sellerId, this.base + i);
+        if (audience?.closerId !== undefined) push(byPrincipal, audience.closerId, this.base + i);
       }
-      this.bySeller = bySeller;
+      this.byPrincipal = byPrincipal;
     }
-    return this.bySeller;
+    return this.byPrincipal;
   }
 
   private compact(): void {
@@ -215,7 +232,7 @@ export class EventLog {
     this.head = 0;
     this.byType = new Map();
     this.byDeal = undefined;
-    this.bySeller = undefined;
+    this.byPrincipal = undefined;
     this.types.forEach((type, i) => {
       push(this.byType, type, firstKept + i);
     });

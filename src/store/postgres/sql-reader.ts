@@ -202,6 +202,7 @@ export class SqlReader implements StoreReader {
     if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
     if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
     if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
+    if (filter.closerId !== undefined) where.push(`closer_id = ${param(filter.closerId)}`);
     const rows = await this.send<EventRow & { seq: string | number }>(
       `SELECT seq, type, at, data, seller_id, closer_id, actor FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
       params,
