@@ -5,8 +5,8 @@
 // the HTTP door's (src/operations/run.ts), so one request means one thing through either door.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import type { Caller } from '../domain/access.ts';
-import type { Refusal } from '../domain/refusal.ts';
+import { allows, type Caller } from '../domain/access.ts';
+import { type Refusal, refuse } from '../domain/refusal.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { Call, Operation, WriteOperation } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
@@ -130,7 +130,15 @@ function toolOf(op: Operation): McpTool<DemoContext> {
     async run({ service, rendering, caller }, args) {
       const { id = '', idempotencyKey, ifMatch, dryRun, ...rest } = args as Record<string, unknown> & Extra;
       const call: Call = asQuery ? { id, body: undefined, query: rest } : { id, body: rest, query: {} };
-      if (caller !== undefined) call.caller = caller;
+      if (caller !== undefined) {
+        // Keys mode: a tool is its operation, held to the same scope as its HTTP route (D-53).
+        const allowed = allows(op.scope, caller);
+        if (!allowed.ok) {
+          const message = `This key may not do this: it needs ${allowed.requiredScope}.`;
+          return toolResult(...refused(refuse.denied('INSUFFICIENT_SCOPE', message, allowed.requiredScope)));
+        }
+        call.caller = caller;
+      }
       if (op.kind === 'page') {
         const page = await readListPage(service, op, rest as Record<string, never>, caller);
         if (page.records === undefined) return errorResult(INVALID_CURSOR);

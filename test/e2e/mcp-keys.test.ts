@@ -1,0 +1,77 @@
+// The demo's MCP door in keys mode, until every tool applies D-54 (D-216): it takes the
+// operator's key only, and each tool is held to its operation's scope as its HTTP route is, so
+// the operator's key cannot sell through a tool any more than through POST {prefix}/sell.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { account, startTestServer, type TestServer } from '../support/http.ts';
+
+const OPERATOR_KEY = 'mcp-keys-operator-key-0123456789abcdefghijklmn';
+
+describe('the demo MCP door in keys mode', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ config: { auth: 'keys', operatorKey: OPERATOR_KEY } });
+  });
+  after(() => t.close());
+
+  async function connect(key?: string): Promise<Client> {
+    const client = new Client({ name: 'e2e-mcp-keys', version: '0.0.0' });
+    const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`), { requestInit: { headers } }));
+    return client;
+  }
+
+  it('refuses a request without a key (401) and a Seller key (403)', async () => {
+    const bare = await fetch(`${t.url}/demo/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(bare.status, 401);
+    assert.equal(bare.headers.get('www-authenticate'), 'Bearer realm="sales-pipeline"');
+    const op = { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' };
+    const seller = await (
+      await fetch(`${t.url}/sellers`, { method: 'POST', headers: op, body: '{"name":"M"}' })
+    ).json();
+    const key = await (
+      await fetch(`${t.url}/keys`, {
+        method: 'POST',
+        headers: op,
+        body: JSON.stringify({ name: 'm', principal: seller.id }),
+      })
+    ).json();
+    const refused = await fetch(`${t.url}/demo/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key.key}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(refused.status, 403);
+    assert.equal((await refused.json()).code, 'INSUFFICIENT_SCOPE');
+  });
+
+  it("holds each tool to its operation's scope: the operator reads, but cannot sell", async () => {
+    const client = await connect(OPERATOR_KEY);
+    try {
+      const listed = await client.callTool({ name: 'list_deals', arguments: {} });
+      assert.equal(listed.isError ?? false, false, JSON.stringify(listed));
+      const sold = await client.callTool({
+        name: 'sell',
+        arguments: { account: account(), listValueUsd: 1000 },
+      });
+      assert.equal(sold.isError, true);
+      const body = JSON.parse((sold.content as { text: string }[])[0].text) as { code: string; requiredScope: string };
+      assert.equal(body.code, 'INSUFFICIENT_SCOPE');
+      assert.equal(body.requiredScope, 'deals:write');
+      const health = await (await fetch(`${t.url}/health`)).json();
+      assert.equal(health.deals, 0, 'no deal was made');
+    } finally {
+      await client.close();
+    }
+  });
+});
