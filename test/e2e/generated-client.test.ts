@@ -64,7 +64,7 @@ if (!('dryRun' in dry)) throw new Error('the dry run was not answered as one');
 const wouldPay = dry.settlement?.closerCommissionUsd;
 const won = must(await client.POST('/closers/gigs/{id}/advance', { params: gig, body: close }), 'close won');
 if ('dryRun' in won) throw new Error('the real close was answered as a dry run');
-const payouts = won.closer?.payouts.map((p) => p.amountUsd) ?? [];
+const payouts = won.closer?.payouts?.map((p) => p.amountUsd) ?? [];
 const settlement = must(
   await client.GET('/pipeline/deals/{id}/settlement', { params: { path: { id: sold.deal.id } } }),
   'settlement',
