@@ -14,6 +14,14 @@ import { needsHuman } from './staffing.ts';
 import { GONE_DARK, isTerminal, nextStage, owningRole, type Role } from './stages.ts';
 import { daysToMs, type PipelineState } from './state.ts';
 
+/**
+ * A record with its Seller (keys mode, D-51), copied once; the demo's records are made without
+ * one, as the literal above each call makes them (a spread inside it would slow every record).
+ */
+function ownedBy<T extends Deal | Gig>(record: T, sellerId: string | undefined): T {
+  return sellerId === undefined ? record : { ...record, sellerId };
+}
+
 export function createDeal(command: Extract<PipelineCommand, { type: 'CreateDeal' }>, ctx: DecisionContext): Decision {
   const listValueCents = usdToCents(command.listValueUsd);
   if (listValueCents < 1) {
@@ -27,7 +35,6 @@ export function createDeal(command: Extract<PipelineCommand, { type: 'CreateDeal
   if (!resolved.ok) return reject(refuse.mandate(resolved.violations));
   const deal: Deal = {
     id: ctx.nextIds.deal,
-    ...(command.sellerId !== undefined ? { sellerId: command.sellerId } : {}),
     version: 1,
     account: command.account,
     listValueCents,
@@ -37,7 +44,7 @@ export function createDeal(command: Extract<PipelineCommand, { type: 'CreateDeal
     activity: [{ at: ctx.now, by: 'service', stage: 'sourced', note: 'Deal created at sourced; mandate resolved.' }],
     lastActedAt: ctx.now,
   };
-  return accept([{ type: 'DealCreated', deal }]);
+  return accept([{ type: 'DealCreated', deal: ownedBy(deal, command.sellerId) }]);
 }
 
 export function reengage(deal: Deal, ctx: DecisionContext): Decision {
@@ -51,8 +58,6 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
   }
   const revived: Deal = {
     id: ctx.nextIds.deal,
-    // The revived deal belongs to the Seller of the lost one.
-    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     version: 1,
     account: deal.account,
     listValueCents: deal.listValueCents,
@@ -70,7 +75,8 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
     lineage: { revivedFrom: deal.id },
     lastActedAt: ctx.now,
   };
-  return accept([{ type: 'DealCreated', deal: revived }]);
+  // The revived deal belongs to the Seller of the lost one.
+  return accept([{ type: 'DealCreated', deal: ownedBy(revived, deal.sellerId) }]);
 }
 
 export function advanceDeal(state: PipelineState, deal: Deal, proposal: ProposalInput, ctx: DecisionContext): Decision {
@@ -93,9 +99,8 @@ function escalate(state: PipelineState, deal: Deal, ctx: DecisionContext): Decis
   const active = activeGigOf(state, deal.id);
   if (active) return accept([], { role: active.role, gigId: active.id });
 
-  const gig: Gig = {
+  const posted: Gig = {
     id: ctx.nextIds.gig,
-    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     status: 'open',
     dealId: deal.id,
     role,
@@ -112,6 +117,7 @@ function escalate(state: PipelineState, deal: Deal, ctx: DecisionContext): Decis
     openedAt: ctx.now,
     timerDueAt: ctx.now + daysToMs(deal.mandate.stallTimeoutDays),
   };
+  const gig = ownedBy(posted, deal.sellerId);
   const events: PipelineEvent[] = [];
   if (deal.humanTrack !== true) events.push({ type: 'HumanTrackSet', dealId: deal.id, humanTrack: true });
   events.push(

@@ -32,15 +32,18 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
 }
 
 export function eventView({ seq, event }: StoredEvent) {
+  const view: {
+    id: string;
+    seq: number;
+    type: string;
+    at: string;
+    data: Record<string, unknown>;
+    actor?: { principal: string; keyId: string };
+  } = { id: `evt_${seq}`, seq, type: event.type, at: iso(event.at), data: eventData(event) };
+  // D-56 (keys mode): added, not spread, so that the demo's events are made as before.
   const { actor } = event;
-  return {
-    id: `evt_${seq}`,
-    seq,
-    type: event.type,
-    at: iso(event.at),
-    ...(actor !== undefined ? { actor: { principal: actor.principal, keyId: actor.keyId } } : {}),
-    data: eventData(event),
-  };
+  if (actor !== undefined) view.actor = { principal: actor.principal, keyId: actor.keyId };
+  return view;
 }
 
 export type EventView = ReturnType<typeof eventView>;

@@ -37,26 +37,26 @@ const accountView = (account: Account) => ({
   actor: account.actor,
 });
 
-const activityView = (entry: ActivityEntry) => ({
+/** A gig's brief is shown to every closer: its activity without who made it (D-54: no Seller's id leaks). */
+const briefActivityView = (entry: ActivityEntry): { at: string; by: string; stage: string; note: string } => ({
   at: iso(entry.at),
   by: entry.by,
   stage: entry.stage,
   note: entry.note,
-  ...(entry.actor !== undefined ? { actor: { principal: entry.actor.principal, keyId: entry.actor.keyId } } : {}),
 });
 
-/** A gig's brief is shown to every closer: its activity without who made it (D-54: no Seller's id leaks). */
-const briefActivityView = (entry: ActivityEntry) => ({
-  at: iso(entry.at),
-  by: entry.by,
-  stage: entry.stage,
-  note: entry.note,
-});
+// The actor (D-56, keys mode) is added to the literal, not spread into it: a spread makes every
+// entry's object the slow way, and a deal answers several.
+const activityView = (entry: ActivityEntry) => {
+  const view: ReturnType<typeof briefActivityView> & { actor?: { principal: string; keyId: string } } =
+    briefActivityView(entry);
+  if (entry.actor !== undefined) view.actor = { principal: entry.actor.principal, keyId: entry.actor.keyId };
+  return view;
+};
 
 export function dealView(deal: Deal) {
   return {
     id: deal.id,
-    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
     version: deal.version,
     account: accountView(deal.account),
     listValueUsd: centsToUsd(deal.listValueCents),
@@ -68,6 +68,8 @@ export function dealView(deal: Deal) {
     ...(deal.finalValueCents !== undefined ? { finalValueUsd: centsToUsd(deal.finalValueCents) } : {}),
     ...(deal.closedBy !== undefined ? { closedBy: deal.closedBy } : {}),
     ...(deal.lineage !== undefined ? { lineage: { revivedFrom: deal.lineage.revivedFrom } } : {}),
+    // Keys mode (D-51); last, as the other fields that only some deals have.
+    ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
   };
 }
 
