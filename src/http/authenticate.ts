@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, allows, type Caller } from '../domain/access.ts';
 import { refuse } from '../domain/refusal.ts';
 import { errorResponses } from '../schemas/common.ts';
-import type { KeyRing } from '../service/key-ring.ts';
+import type { Authentication, KeyRing } from '../service/key-ring.ts';
 import { errorBody, refusalBody } from '../views/errors.ts';
 
 declare module 'fastify' {
@@ -36,11 +36,14 @@ export const BEARER_SECURITY_SCHEME = {
     'Keys mode: `Authorization: Bearer <key>` (`sp_op_`, `sp_sk_` or `sp_ck_` and 43 characters). Each operation lists the scopes any one of which its key must carry (none listed: any valid key). 401 without a valid key, 403 INSUFFICIENT_SCOPE without the scope.',
 };
 
+const TOKEN = /^[\x21-\x7e]+$/;
+
 /** `Authorization: Bearer <token>`: the token, or undefined for anything else (RFC 6750 §2.1). */
 function bearerToken(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
-  return match?.[1];
+  // The scheme is case-insensitive; one token of visible characters follows it.
+  if (header === undefined || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return TOKEN.test(token) ? token : undefined;
 }
 
 /** Paths keys mode leaves open without declaring it (D-50): ROOT, the index, health, docs, console. */
@@ -56,20 +59,25 @@ export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<
  * allowance, even one sent from the same address.
  */
 export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => Limiter | undefined): void {
+  // The request's caller is part of every request's shape from the start (no property added
+  // to each request later, which would cost every request a change of shape).
+  app.decorateRequest('caller', undefined);
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { access?: Access; surface?: string; methodAnswer?: boolean };
-    if (config.access !== undefined) {
+    const { access } = config;
+    if (access !== undefined) {
+      if (access === 'open') return;
+      // The route's own first hook, which knows what it asks: nothing is looked up per request.
+      const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
+      route.onRequest = [keyCheck(access), ...hooks] as typeof route.onRequest;
       // D-55: the contract says what each operation asks (the bearer scheme and its scopes).
-      if (config.access !== 'open' && route.schema) {
-        const scopes = config.access === 'key' ? [] : [...config.access];
+      if (route.schema) {
+        const scopes = access === 'key' ? [] : [...access];
         const schema = route.schema as { security?: unknown; response?: Record<string, unknown> };
         schema.security = [{ [BEARER_SCHEME]: scopes }];
         // And what it may answer for them: 401 without a valid key, 403 without the scope.
         if (schema.response) {
-          schema.response = {
-            ...schema.response,
-            ...errorResponses(401, ...(config.access === 'key' ? [] : [403])),
-          };
+          schema.response = { ...schema.response, ...errorResponses(401, ...(access === 'key' ? [] : [403])) };
         }
       }
       return;
@@ -78,21 +86,72 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => 
     if (OPEN_PATHS.test(route.url)) return;
     throw new Error(`route ${route.method} ${route.url} declares no access: keys mode cannot serve it`);
   });
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const access = request.routeOptions.config.access;
-    if (access === undefined || access === 'open') return;
-    const token = bearerToken(request.headers.authorization);
-    const found = token === undefined ? undefined : await ring.authenticate(token);
-    if (!found?.ok) {
-      const limit = limiter();
-      if (limit !== undefined) {
-        await limit.call(app, request, reply);
-        if (reply.sent) return reply;
+
+  /** The hook of a route that asks `access` of its caller. */
+  function keyCheck(access: Access) {
+    return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      const token = bearerToken(request.headers.authorization);
+      // A key the ring holds is answered at once: no promise, no turn of the event loop.
+      const held = token === undefined ? undefined : ring.held(token);
+      if (held?.ok) {
+        if (admit(request, reply, access, held.caller)) done();
+        return;
       }
+      refuse401(request, reply, access, token, held).then(() => {
+        if (!reply.sent) done();
+      }, done);
+    };
+  }
+
+  /** The caller, if its scopes allow the operation; otherwise the 403 is sent. */
+  function admit(request: FastifyRequest, reply: FastifyReply, access: Access, caller: Caller): boolean {
+    const allowed = allows(access, caller);
+    if (allowed.ok) {
+      request.caller = caller;
+      return true;
+    }
+    const scope = allowed.requiredScope;
+    reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${scope}"`);
+    reply
+      .code(403)
+      .send(
+        refusalBody(
+          refuse.denied(
+            'INSUFFICIENT_SCOPE',
+            allowed.ofOwnKind
+              ? `This key may not do this: it needs ${scope}.`
+              : `This key may not do this: it needs ${scope}, which no ${caller.kind}'s key carries.`,
+            scope,
+          ),
+        ),
+      );
+    return false;
+  }
+
+  /**
+   * A key the ring does not hold (a read of the store finds it, or not), or no key at all: the
+   * 401 is sent, after the address's rate limit, or the caller is admitted.
+   */
+  async function refuse401(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: Access,
+    token: string | undefined,
+    held: Authentication | undefined,
+  ): Promise<void> {
+    const found = token === undefined ? undefined : held === undefined ? await ring.authenticate(token) : held;
+    if (found?.ok) {
+      admit(request, reply, access, found.caller);
+      return;
+    }
+    const limit = limiter();
+    if (limit !== undefined) {
+      await limit.call(app, request, reply);
+      if (reply.sent) return;
     }
     if (token === undefined) {
       reply.header('www-authenticate', REALM);
-      return reply
+      reply
         .code(401)
         .send(
           errorBody(
@@ -102,29 +161,9 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => 
               : 'The Authorization header is not a bearer key: send Authorization: Bearer <key>.',
           ),
         );
+      return;
     }
-    if (!found?.ok) {
-      reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-      return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
-    }
-    const allowed = allows(access, found.caller);
-    if (!allowed.ok) {
-      const scope = allowed.requiredScope;
-      reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${scope}"`);
-      return reply
-        .code(403)
-        .send(
-          refusalBody(
-            refuse.denied(
-              'INSUFFICIENT_SCOPE',
-              allowed.ofOwnKind
-                ? `This key may not do this: it needs ${scope}.`
-                : `This key may not do this: it needs ${scope}, which no ${found.caller.kind}'s key carries.`,
-              scope,
-            ),
-          ),
-        );
-    }
-    request.caller = found.caller;
-  });
+    reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+    reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
+  }
 }

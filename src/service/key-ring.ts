@@ -26,7 +26,7 @@ const INVALID: Authentication = { ok: false };
 
 export class KeyRing {
   private readonly byHash = new Map<string, ApiKey>();
-  private readonly callers = new Map<string, Caller>();
+  private readonly callers = new Map<string, Authentication>();
   private mark = 0;
   private lastRead = 0;
   private reading: Promise<void> | undefined;
@@ -57,18 +57,25 @@ export class KeyRing {
 
   /** The caller a bearer token stands for, or not a key (unknown, revoked or expired alike). */
   async authenticate(token: string): Promise<Authentication> {
+    const held = this.held(token);
+    if (held !== undefined) return held;
+    await this.readSoon();
+    return this.held(token) ?? INVALID;
+  }
+
+  /**
+   * What the ring knows of a token without reading the store: its caller, or not a key (not
+   * of a key's form, or a key held but revoked or expired); undefined when the ring does not
+   * hold it (authenticate reads the store for it).
+   */
+  held(token: string): Authentication | undefined {
     if (!couldBeKey(token)) return INVALID;
-    const hash = sha256(token);
-    let key = this.byHash.get(hash);
-    if (key === undefined) {
-      await this.readSoon();
-      key = this.byHash.get(hash);
-      if (key === undefined) return INVALID;
-    }
+    const key = this.byHash.get(sha256(token));
+    if (key === undefined) return undefined;
     const now = this.clock.now();
     if (!isLive(key, now)) return INVALID;
     this.used.set(key.id, now);
-    return { ok: true, caller: this.callerOf(key) };
+    return this.callerOf(key);
   }
 
   /** A key changed by this instance: known at once, without waiting for the next read. */
@@ -97,18 +104,20 @@ export class KeyRing {
     return this.used.get(keyId);
   }
 
-  private callerOf(key: ApiKey): Caller {
-    let caller = this.callers.get(key.id);
-    if (caller === undefined) {
-      caller = {
+  /** A key's caller, made once per key (until the key changes). */
+  private callerOf(key: ApiKey): Authentication {
+    let found = this.callers.get(key.id);
+    if (found === undefined) {
+      const caller: Caller = {
         principal: key.principal,
         kind: kindOf(key.principal) ?? 'seller',
         keyId: key.id,
         scopes: new Set<KeyScope>(key.scopes),
       };
-      this.callers.set(key.id, caller);
+      found = { ok: true, caller };
+      this.callers.set(key.id, found);
     }
-    return caller;
+    return found;
   }
 
   /** One read for every request waiting on a key not held, at most every MISS_READ_MS. */

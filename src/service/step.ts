@@ -6,7 +6,7 @@ import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { type IdKind, renameIds } from '../domain/ids.ts';
 import { eventDealId, type PublicEventDraft, publicEvents } from '../domain/public-events.ts';
-import type { Closer, Deal, Gig } from '../domain/records.ts';
+import type { ActivityEntry, Closer, Deal, Gig } from '../domain/records.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, type PipelineState } from '../domain/state.ts';
 import { type IfMatch, versionMismatch } from '../domain/version.ts';
@@ -30,13 +30,27 @@ export interface StepSettings {
  */
 function attributed(events: PipelineEvent[], actor: ActorRef | undefined): PipelineEvent[] {
   if (actor === undefined) return events;
-  return events.map((event) => {
-    if (event.type === 'ActivityRecorded') return { ...event, entry: { ...event.entry, actor } };
-    if (event.type === 'DealCreated')
-      return { ...event, deal: { ...event.deal, activity: event.deal.activity.map((entry) => ({ ...entry, actor })) } };
-    return event;
-  });
+  // Literals, not spreads, and no closure made per call: every request's entries go through here.
+  const stamped: PipelineEvent[] = [];
+  for (const event of events) {
+    if (event.type === 'ActivityRecorded') {
+      const entry = stamp(event.entry, actor);
+      stamped.push({ type: event.type, dealId: event.dealId, entry, acted: event.acted });
+    } else if (event.type === 'DealCreated') {
+      const activity = event.deal.activity.map((entry) => stamp(entry, actor));
+      stamped.push({ type: event.type, deal: { ...event.deal, activity } });
+    } else stamped.push(event);
+  }
+  return stamped;
 }
+
+const stamp = ({ at, by, stage, note }: ActivityEntry, actor: ActorRef): ActivityEntry => ({
+  at,
+  by,
+  stage,
+  note,
+  actor,
+});
 
 /** The Seller and closer each public event concerns (D-57), and its actor (D-56). */
 function withAudience(drafts: PublicEventDraft[], state: PipelineState, actor: ActorRef | undefined) {

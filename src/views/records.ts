@@ -45,13 +45,18 @@ const briefActivityView = (entry: ActivityEntry): { at: string; by: string; stag
   note: entry.note,
 });
 
-// The actor (D-56, keys mode) is added to the literal, not spread into it: a spread makes every
-// entry's object the slow way, and a deal answers several.
+// With its actor (D-56, keys mode) or without, each a literal of its own: no spread, no property
+// added later, for the several entries a deal answers.
 const activityView = (entry: ActivityEntry) => {
-  const view: ReturnType<typeof briefActivityView> & { actor?: { principal: string; keyId: string } } =
-    briefActivityView(entry);
-  if (entry.actor !== undefined) view.actor = { principal: entry.actor.principal, keyId: entry.actor.keyId };
-  return view;
+  const { actor } = entry;
+  if (actor === undefined) return briefActivityView(entry);
+  return {
+    at: iso(entry.at),
+    by: entry.by,
+    stage: entry.stage,
+    note: entry.note,
+    actor: { principal: actor.principal, keyId: actor.keyId },
+  };
 };
 
 export function dealView(deal: Deal) {

@@ -36,10 +36,14 @@ const RECORD_KEY: Partial<Record<PublicEventType, string>> = {
   'payout.posted': 'line',
 };
 
-/** An event's audience (D-57: its Seller, closer and actor), or undefined when it names none. */
-function audienceOf(event: PublicEventDraft): EventAudience | undefined {
+/**
+ * An event's audience (D-57: its Seller, closer and actor), or undefined when it names none.
+ * The events of one unit of work mostly share theirs: `previous` is kept when it is the same.
+ */
+function audienceOf(event: PublicEventDraft, previous: EventAudience | undefined): EventAudience | undefined {
   const { sellerId, closerId, actor } = event;
   if (sellerId === undefined && closerId === undefined && actor === undefined) return undefined;
+  if (previous?.sellerId === sellerId && previous?.closerId === closerId && previous?.actor === actor) return previous;
   const audience: { -readonly [K in keyof EventAudience]: EventAudience[K] } = {};
   if (sellerId !== undefined) audience.sellerId = sellerId;
   if (closerId !== undefined) audience.closerId = closerId;
@@ -105,7 +109,7 @@ export class EventLog {
     this.ats.push(event.at);
     this.datas.push(kept(event));
     this.recordedAt.push(recordedAt);
-    this.audiences.push(audienceOf(event));
+    this.audiences.push(audienceOf(event, this.audiences[this.audiences.length - 1]));
     push(this.byType, event.type, seq);
     if (this.byDeal) {
       const dealId = eventDealId(event);
