@@ -25,7 +25,7 @@ export type Authentication = { ok: true; caller: Caller } | { ok: false };
 const INVALID: Authentication = { ok: false };
 
 export class KeyRing {
-  private readonly byHash = new Map<string, ApiKey>();
+  private byHash = new Map<string, ApiKey>();
   private readonly callers = new Map<string, Authentication>();
   private mark = 0;
   private lastRead = 0;
@@ -86,17 +86,13 @@ export class KeyRing {
   }
 
   /**
-   * Forgets every key and reads them all again: after a demo reset (of this instance or, told
+   * Reads every key again and holds only those: after a demo reset (of this instance or, told
    * by the store, of another), which deletes closers' keys, a change no read of changes shows.
+   * The keys held are replaced at once when the read is done: a request never finds the ring
+   * empty meanwhile.
    */
   reload(): Promise<void> {
-    const reloaded = (this.reading ?? Promise.resolve()).then(() => {
-      this.byHash.clear();
-      this.callers.clear();
-      this.mark = 0;
-      return this.read();
-    });
-    return reloaded;
+    return (this.reading ?? Promise.resolve()).then(() => this.read(true));
   }
 
   /** Last use of a key not yet written (for an answer that shows lastUsedAt). */
@@ -132,12 +128,16 @@ export class KeyRing {
     return this.reading;
   }
 
-  private read(): Promise<void> {
-    if (this.reading) return this.reading;
+  private read(full = false): Promise<void> {
+    if (this.reading && !full) return this.reading;
     const reading = (async () => {
       try {
-        const { keys, mark } = await this.store.read((reader) => reader.accounts.keysChangedSince(this.mark));
-        for (const key of keys) this.learn(key);
+        const since = full ? 0 : this.mark;
+        const { keys, mark } = await this.store.read((reader) => reader.accounts.keysChangedSince(since));
+        if (full) {
+          this.byHash = new Map(keys.map((key) => [key.hash, key]));
+          this.callers.clear();
+        } else for (const key of keys) this.learn(key);
         this.mark = mark;
       } finally {
         this.lastRead = this.clock.now();
