@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { OPERATOR } from '../../src/domain/access.ts';
+import { type Caller, OPERATOR } from '../../src/domain/access.ts';
 import { keyText } from '../../src/domain/keys.ts';
-import { createPipelineService } from '../../src/service/pipeline-service.ts';
+import { createPipelineService, type PipelineService } from '../../src/service/pipeline-service.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -56,6 +56,15 @@ async function ring() {
   };
 }
 
+/** A new Seller and a key of it, made through the service as the operator. */
+async function sellerKey(service: PipelineService, operator: Caller) {
+  const seller = await service.run(service.accounts.createSeller('Ring Fictional'));
+  assert.ok(seller.ok);
+  const issued = await service.run(service.accounts.createKey({ name: 'k', principal: seller.value.id }, operator));
+  assert.ok(issued.ok);
+  return { seller: seller.value, issued: issued.value, text: issued.value.text as string };
+}
+
 describe('the key ring', () => {
   it('answers a key it holds without reading the store', async () => {
     const { service, keyRing, count } = await ring();
@@ -97,16 +106,12 @@ describe('the key ring', () => {
   it('knows a key made through this instance at once, and refuses it once revoked', async () => {
     const { service, keyRing, operator } = await ring();
     try {
-      const seller = await service.run(service.accounts.createSeller('Ring Fictional'));
-      assert.ok(seller.ok);
-      const issued = await service.run(service.accounts.createKey({ name: 'k', principal: seller.value.id }, operator));
-      assert.ok(issued.ok);
-      const text = issued.value.text as string;
+      const { seller, issued, text } = await sellerKey(service, operator);
       assert.match(text, /^sp_sk_[0-9A-Za-z]{43}$/);
       const found = await keyRing.authenticate(text);
       assert.ok(found.ok);
-      assert.equal(found.caller.principal, seller.value.id);
-      await service.run(service.accounts.revokeKey(issued.value.key.id, operator));
+      assert.equal(found.caller.principal, seller.id);
+      await service.run(service.accounts.revokeKey(issued.key.id, operator));
       assert.equal((await keyRing.authenticate(text)).ok, false);
     } finally {
       await service.close();
@@ -118,13 +123,9 @@ describe('the key ring', () => {
     // A second instance on the same store: its own service and ring.
     const other = createPipelineService(memory, { now: () => Date.now() }, { claimTtlHours: 72, auth: 'keys' });
     try {
-      const seller = await service.run(service.accounts.createSeller('Ring Fictional'));
-      assert.ok(seller.ok);
-      const issued = await service.run(service.accounts.createKey({ name: 'k', principal: seller.value.id }, operator));
-      assert.ok(issued.ok);
-      const text = issued.value.text as string;
+      const { issued, text } = await sellerKey(service, operator);
       assert.ok((await keyRing.authenticate(text)).ok);
-      await other.run(other.accounts.revokeKey(issued.value.key.id, operator));
+      await other.run(other.accounts.revokeKey(issued.key.id, operator));
       // This ring has not read the change yet; it does within its refresh (2 s).
       const deadline = Date.now() + 5000;
       while ((await keyRing.authenticate(text)).ok) {
