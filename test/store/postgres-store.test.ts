@@ -19,7 +19,7 @@ import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { SET_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
+import { HOLD_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
@@ -56,6 +56,7 @@ function intercepted(
     session: (work) =>
       pg.session((session) =>
         work({
+          connection: session.connection,
           query: <R>(text: string, params?: readonly unknown[]) => query(text, params, session) as Promise<R[]>,
           exec: (text) => {
             onExec(text);
@@ -257,19 +258,28 @@ if (server.skip !== undefined) {
       assert.deepEqual(await store.read((r) => r.counts()), { deals: 1, closers: 1 });
     });
 
-    it('a read of one statement sends it with the principal, BEGIN and COMMIT, in one write; a second throws', async () => {
-      sent.length = 0;
-      const counted = countWrites(Number(new URL(schema.url).port || 5432));
-      let writes = 0;
-      try {
-        const deal = await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true });
-        assert.equal(deal?.id, 'deal_0001');
-      } finally {
-        writes = counted.stop();
-      }
-      // D-57: set_config(…, true) lasts one transaction, so the statement goes inside one.
-      assert.deepEqual(sent, ['BEGIN READ ONLY', SET_PRINCIPAL, 'SELECT doc FROM deals WHERE id = $1', 'COMMIT']);
-      assert.equal(writes, 1, 'four statements, one write (one round trip)');
+    it('a read of one statement is the statement alone, behind the principal when the connection changes hands; a second throws', async () => {
+      const port = Number(new URL(schema.url).port || 5432);
+      /** The statements and the writes to the socket of one read of deal_0001 as `principal`. */
+      const readAs = async (principal?: string) => {
+        sent.length = 0;
+        const counted = countWrites(port);
+        try {
+          const deal = await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true, principal });
+          return { deal: deal?.id, sent: [...sent], writes: counted.stop() };
+        } catch (error) {
+          counted.stop();
+          throw error;
+        }
+      };
+      const statement = 'SELECT doc FROM deals WHERE id = $1';
+      // The one connection served the platform last (the tests above): nothing else to send.
+      assert.deepEqual(await readAs(), { deal: 'deal_0001', sent: [statement], writes: 1 });
+      // D-57: another principal is set first, for the connection, outside any transaction, in
+      // the same write; the sampled deal has no Seller, so a Seller's read does not see it.
+      assert.deepEqual(await readAs('seller_0001'), { deal: undefined, sent: [HOLD_PRINCIPAL, statement], writes: 1 });
+      assert.deepEqual(await readAs('seller_0001'), { deal: undefined, sent: [statement], writes: 1 });
+      assert.deepEqual(await readAs(), { deal: 'deal_0001', sent: [HOLD_PRINCIPAL, statement], writes: 1 });
       await assert.rejects(
         store.read(
           async (r) => {
@@ -284,6 +294,27 @@ if (server.skip !== undefined) {
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.id, 'deal_0001');
     });
 
+    it('a unit of work rolled back leaves the connection held to its principal, and the next one of another is set first', async () => {
+      await assert.rejects(
+        store.transaction(
+          async (uow) => {
+            assert.equal(await uow.getDeal('deal_0001'), undefined, "not this Seller's deal");
+            throw new Error('refused');
+          },
+          { principal: 'seller_0001' },
+        ),
+        /refused/,
+      );
+      sent.length = 0;
+      // The setting was made outside the transaction: the rollback kept it, and the store knows it.
+      const held = await store.transaction((uow) => uow.getDeal('deal_0001'), { principal: 'seller_0001' });
+      assert.equal(held, undefined);
+      assert.equal(sent[0], 'BEGIN', 'no setting sent again');
+      sent.length = 0;
+      assert.equal((await store.transaction((uow) => uow.getDeal('deal_0001')))?.id, 'deal_0001');
+      assert.deepEqual(sent.slice(0, 2), [HOLD_PRINCIPAL, 'BEGIN'], "the platform's setting, then BEGIN");
+    });
+
     it('reads a closer without a lock, with the gig it is sent beside, and keeps it for the unit', async () => {
       sent.length = 0;
       await store.transaction(async (uow) => {
@@ -296,7 +327,6 @@ if (server.skip !== undefined) {
       });
       assert.deepEqual(sent, [
         'BEGIN',
-        SET_PRINCIPAL,
         'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
         'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY id_len, id FOR UPDATE',
         'SELECT doc FROM closers WHERE id = $1',
@@ -329,21 +359,20 @@ if (server.skip !== undefined) {
       });
       assert.deepEqual(sent, [
         'BEGIN',
-        SET_PRINCIPAL,
         'SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE',
         'SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY id_len, id FOR UPDATE',
         'SELECT doc FROM closers WHERE id = $1 FOR UPDATE',
-        sent[5],
+        sent[4],
         'COMMIT',
       ]);
-      assert.match(sent[5], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
+      assert.match(sent[4], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
       assert.equal((await store.read((r) => r.gigsOfDeal('deal_0001'))).length, 3);
     });
 
     it('sends the statements of one turn of the event loop in one write to the socket', async () => {
-      // A unit that takes a number itself (as a dry run does): BEGIN with the principal and
-      // take_number, then the write with COMMIT.
+      // A unit that takes a number itself (as a dry run does): BEGIN and take_number, then the
+      // write with COMMIT (the connection is held to the platform already).
       const counted = countWrites(Number(new URL(schema.url).port || 5432));
       const before = sent.length;
       let writes = 0;
@@ -357,10 +386,9 @@ if (server.skip !== undefined) {
       }
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'SELECT', 'SELECT', 'INSERT', 'COMMIT'],
+        ['BEGIN', 'SELECT', 'INSERT', 'COMMIT'],
       );
-      assert.equal(sent[before + 1], SET_PRINCIPAL);
-      assert.equal(writes, 2, 'five statements, two writes');
+      assert.equal(writes, 2, 'four statements, two writes');
     });
   });
 
@@ -402,12 +430,14 @@ if (server.skip !== undefined) {
         await uow.publish([{ type: 'gig.posted', at: T0, data: { gig: sampleGig(gigId, dealId) } }], T0);
         return { dealId, gigId, deal: await uow.getDeal(dealId) };
       });
+      // The connection's first unit also holds it to the platform (D-57), in the same write.
+      const unit = sent.slice(before).filter((text) => text !== HOLD_PRINCIPAL);
       assert.deepEqual(
-        sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'SELECT', 'WITH', 'COMMIT'],
-        'no statement for the numbers (the SELECT sets the principal)',
+        unit.map((text) => text.split(' ')[0]),
+        ['BEGIN', 'WITH', 'COMMIT'],
+        'no statement for the numbers',
       );
-      assert.equal(counted.stop(), 1, 'BEGIN, the principal, the write and COMMIT in one write to the socket');
+      assert.equal(counted.stop(), 1, 'BEGIN, the write and COMMIT in one write to the socket');
       assert.equal(result.dealId, 'deal_0001');
       assert.equal(result.gigId, 'gig_0001');
       assert.equal(result.deal?.id, 'deal_0001');
@@ -438,9 +468,9 @@ if (server.skip !== undefined) {
       assert.deepEqual(read, []);
       assert.deepEqual(
         sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'SELECT', 'WITH', 'SELECT', 'COMMIT'],
+        ['BEGIN', 'WITH', 'SELECT', 'COMMIT'],
       );
-      assert.deepEqual(sentParams[before + 3], ['deal_0002']);
+      assert.deepEqual(sentParams[before + 2], ['deal_0002']);
       // A record put after the numbers were taken is written with its id too.
       await store.transaction(async (uow) => {
         const dealId = await numberedByTheWrite(uow, 'deal');

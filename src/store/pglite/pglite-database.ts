@@ -14,6 +14,8 @@ export class PgliteDatabase implements SqlDatabase {
     private readonly lock?: FolderLock,
   ) {
     this.sql = {
+      // PGlite's one connection, the same for every session.
+      connection: {},
       query: async <R>(text: string, params?: readonly unknown[]) =>
         (await db.query<R>(text, params as unknown[] | undefined)).rows,
       exec: async (text: string) => {

@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import { StoreUnavailableError } from '../store.ts';
-import { type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { type ConnectionState, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 
 export interface PgOptions {
   /** Connections this instance may hold; several instances share the server's max_connections. */
@@ -44,6 +44,9 @@ function statementName(text: string): string | undefined {
   }
   return name;
 }
+
+/** What each pooled connection holds from one session to the next (a connection lives in one pool). */
+const connections = new WeakMap<pg.PoolClient, ConnectionState>();
 
 const APPLICATION_NAME = 'sales-pipeline-service';
 /** How long a lost listening connection waits before connecting again. */
@@ -125,7 +128,10 @@ export class PgDatabase implements SqlDatabase {
       // After every promise job of this turn (the statements they send join the batch).
       process.nextTick(uncork);
     };
+    const connection = connections.get(client) ?? {};
+    connections.set(client, connection);
     const session: SqlSession = {
+      connection,
       query: async <R>(text: string, params?: readonly unknown[]) => {
         batch();
         return (await track(client.query({ text, values: params as unknown[] | undefined, name: statementName(text) })))

@@ -11,6 +11,14 @@ export interface SqlSession {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /** Several statements separated by semicolons, no parameters, one round trip. */
   exec(text: string): Promise<void>;
+  /** What the connection under this session holds from one session to the next (the same object each time). */
+  readonly connection: ConnectionState;
+}
+
+/** A connection's own settings, as the store last confirmed them. */
+export interface ConnectionState {
+  /** The principal the connection is held to (D-57); unset when not known. */
+  principal?: string;
 }
 
 export interface SqlDatabase {
@@ -52,17 +60,39 @@ export function later<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * D-57: the statement that sets the principal row-level security holds a transaction to
- * (migration 011), for that transaction only (never the pooled connection's): sent right behind
- * BEGIN, in the same turn of the event loop, so that it costs no round trip of its own.
+ * (migration 011), for that transaction only: migrations, which run in one transaction.
  */
 export const SET_PRINCIPAL = "SELECT set_config('pipeline.principal', $1, true)";
+
+/** The same setting for the connection, until it is set again (`hold`). */
+export const HOLD_PRINCIPAL = "SELECT set_config('pipeline.principal', $1, false)";
 
 /** The principal of the platform's own work (timers, the sequencer, webhook dispatch, the demo). */
 export const PLATFORM = 'platform';
 
-/** Sends BEGIN (with `begin`'s options) and the principal's setting together; their promise. */
+/**
+ * Holds the session's connection to `principal` (D-57): nothing to send when it already is, as
+ * every connection of the demo (always the platform) is after its first use; otherwise the
+ * setting goes out in front of the statements sent with it, by itself, outside any transaction,
+ * so that no rollback undoes it. Its promise must be awaited before anything read or written
+ * behind it counts: a failed setting leaves the connection's principal unknown, and the work is
+ * thrown away. A one-statement read is then the statement alone, and a unit of work pays no
+ * statement for its principal (docs/performance.md).
+ */
+export function hold(session: SqlSession, principal: string): Promise<unknown> | undefined {
+  const { connection } = session;
+  if (connection.principal === principal) return undefined;
+  connection.principal = undefined;
+  return later(
+    session.query(HOLD_PRINCIPAL, [principal]).then(() => {
+      connection.principal = principal;
+    }),
+  );
+}
+
+/** Sends the principal's setting when needed (`hold`) and BEGIN (with `text`'s options) together; their promise. */
 export function begin(session: SqlSession, principal: string, text = 'BEGIN'): Promise<unknown> {
-  return later(Promise.all([session.query(text), session.query(SET_PRINCIPAL, [principal])]));
+  return later(Promise.all([hold(session, principal), session.query(text)]));
 }
 
 /** Rolls a session's transaction back. */

@@ -20,9 +20,9 @@
 //   else can change them before it ends, so reading one again costs no statement. Reading a
 //   gig locks its deal and all the deal's gigs at once, since what reads a gig loads its deal.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
-// - D-57: every transaction (reads, units of work, the feed, the sequencer, migrations) sets the
-//   principal row-level security holds it to (migration 011), transaction-local, sent with
-//   BEGIN: UnitOptions.principal, or `platform` for the platform's own work.
+// - D-57: every statement runs as the principal row-level security holds it to (migration 011):
+//   UnitOptions.principal, or `platform` for the platform's own work. The connection keeps it
+//   from one use to the next, and it is set again, before BEGIN, only when it changes (`hold`).
 //
 // Round trips: every method sends its statements when it is called, never after an await, so
 // statements reach the server in call order and the `pg` adapter pipelines those sent together
@@ -36,7 +36,7 @@ import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
-import { begin, later, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { begin, hold, later, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { SqlUnitOfWork } from './sql-unit-of-work.ts';
 
@@ -107,34 +107,28 @@ export class SqlStore implements Store {
   }
 
   /**
-   * A read of one statement (ReadOptions.oneStatement). Row-level security needs the principal
-   * set, and set_config(…, true) lasts one transaction: the statement goes out between BEGIN with
-   * the setting and COMMIT, all four in one write and one round trip (the server answers them
-   * together), as the statement alone did before.
+   * A read of one statement (ReadOptions.oneStatement), outside any transaction: the statement
+   * alone, behind the principal's setting when the connection is not yet held to it (`hold`),
+   * both in one write and one round trip.
    */
   private readOne<T>(work: (reader: StoreReader) => Promise<T>, principal: string): Promise<T> {
     return this.db.session(async (session) => {
-      let ended: Promise<unknown> | undefined;
+      let held: Promise<unknown> | undefined;
+      let sent = false;
       const once: SqlSession = {
         query: <R>(text: string, params?: readonly unknown[]) => {
-          if (ended) return Promise.reject(new Error(`a read of one statement sent a second: ${text.slice(0, 80)}`));
-          const begun = begin(session, principal, 'BEGIN READ ONLY');
-          const rows = session.query<R>(text, params);
-          // A failed statement aborts the transaction: the server answers COMMIT by rolling back.
-          ended = later(Promise.all([begun, session.query('COMMIT')]));
-          return rows;
+          if (sent) return Promise.reject(new Error(`a read of one statement sent a second: ${text.slice(0, 80)}`));
+          sent = true;
+          held = hold(session, principal);
+          return session.query<R>(text, params);
         },
         exec: () => Promise.reject(new Error('a read of one statement sent a script')),
+        connection: session.connection,
       };
-      try {
-        const result = await work(new SqlReader(once));
-        await ended;
-        return result;
-      } catch (error) {
-        // The connection goes back to the pool with no transaction open.
-        await ended?.catch(() => rollback(session));
-        throw error;
-      }
+      const result = await work(new SqlReader(once));
+      // What was read counts only if it was read as the principal.
+      await held;
+      return result;
     });
   }
 
