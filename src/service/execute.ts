@@ -4,7 +4,7 @@
 // other, and a key already stored answers its stored bytes (or IDEMPOTENCY_KEY_REUSED) without
 // running anything. Dry (D-48): the work runs against a unit that keeps its writes, then rolls
 // back, and the answer is what it would do.
-import type { Store, UnitOfWork } from '../store/store.ts';
+import type { Store, StoredAnswer, UnitOfWork } from '../store/store.ts';
 import { runDry } from './dry-run.ts';
 import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } from './idempotency.ts';
 import type { DryRunOutcome } from './outcomes.ts';
@@ -182,8 +182,17 @@ export class UnitRunner {
   /** Stores the answer under the key when its status is one a retry must see again. */
   private async storeAnswer(uow: UnitOfWork, mode: KeyedMode, answer: RenderedAnswer): Promise<RenderedAnswer> {
     if (isStoredStatus(answer.status)) {
-      const stored = { fingerprint: mode.fingerprint, ...answer, storedAt: this.clock.now() };
-      await uow.putAnswer(storedKey(mode), mode.owner === undefined ? stored : { ...stored, owner: mode.owner });
+      // A literal, not spreads: every keyed write stores one.
+      const stored: StoredAnswer = {
+        fingerprint: mode.fingerprint,
+        status: answer.status,
+        body: answer.body,
+        storedAt: this.clock.now(),
+      };
+      if (answer.location !== undefined) stored.location = answer.location;
+      if (answer.etag !== undefined) stored.etag = answer.etag;
+      if (mode.owner !== undefined) stored.owner = mode.owner;
+      await uow.putAnswer(storedKey(mode), stored);
     }
     return answer;
   }
