@@ -436,6 +436,15 @@ function fuzz(mode: 'demo' | 'keys') {
       const cast = keys as Keys;
       const closer = cast.principals.find((p) => p.kind === 'closer') as Principal;
       const operator = { authorization: `Bearer ${OPERATOR_KEY}` };
+      // The fuzzer may have claimed, cancelled or reset away every gig, and revoked the Sellers'
+      // keys: a Seller's new key sells a deal escalated to a human closer, which posts one.
+      const seller = cast.principals.find((p) => p.kind === 'seller') as Principal;
+      const minted = await t.post('/keys', { name: 'release check', principal: seller.id }, operator);
+      assert.equal(minted.status, 201, JSON.stringify(minted.body));
+      const sold = await t.post('/pipeline/sell', dealBody({ mandate: HUMAN_CLOSER, listValueUsd: 150_000 }), {
+        authorization: `Bearer ${(minted.body as Json).key}`,
+      });
+      assert.ok(sold.status === 200 || sold.status === 201, JSON.stringify(sold.body));
       const open = (await t.get('/closers/gigs?status=open', operator)).body as Json[];
       assert.ok(open.length > 0, 'an open gig to try');
       const gig = open[0];
