@@ -82,6 +82,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // D-49: unset, the loopback names when listening on a loopback address, else every host.
     allowedHosts: config.allowedHosts ?? defaultAllowedHosts(config.host),
     allowedOrigins: config.allowedOrigins,
+    operatorKey: config.operatorKey,
     logStream: options.logStream,
     metrics,
     stream: {

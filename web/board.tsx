@@ -1,11 +1,15 @@
 // The pipeline board: one region per stage (named by the stage, D-43) with its deals as cards
 // linking to their pages, a summary above (a funnel of deals and list value per stage, won value,
-// platform fees and commissions paid), filters, and live changes from the event stream.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+// platform fees and commissions paid), filters, and live changes from the event stream. Each
+// column head says how many deals it holds and their value; every number says what it is (D-228);
+// a service that cannot be reached is said so and read again (D-230); an empty pipeline says how
+// to start.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The stage names and their order are the domain's own (pure, no I/O: bundled as they are).
 import { GONE_DARK, STAGES, type Stage } from '../src/domain/stages.ts';
 import { allClosers, allDeals, api, type Deal, type Gig, usd } from './api.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
+import { plural, STAGE_LABELS, signalWords, stageLabel, unreachableWords } from './words.ts';
 
 type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean };
 
@@ -33,13 +37,14 @@ function Summary({ deals, commissions }: { deals: Deal[]; commissions: number })
     const inStage = deals.filter((d) => d.stage === stage);
     return { stage, count: inStage.length, value: inStage.reduce((sum, d) => sum + d.listValueUsd, 0) };
   });
+  const wonValue = won.reduce((sum, d) => sum + (d.finalValueUsd ?? 0), 0);
   const widest = Math.max(1, ...perStage.map((s) => s.value));
   return (
     <section class="summary" aria-label="Summary">
       <dl class="totals">
         <div>
           <dt>Won value</dt>
-          <dd>{usd(won.reduce((sum, d) => sum + (d.finalValueUsd ?? 0), 0))}</dd>
+          <dd>{usd(wonValue)}</dd>
         </div>
         <div>
           <dt>Platform fees</dt>
@@ -51,18 +56,19 @@ function Summary({ deals, commissions }: { deals: Deal[]; commissions: number })
         </div>
         <div>
           <dt>Deals</dt>
-          <dd>{deals.length}</dd>
+          <dd>{deals.length.toLocaleString('en-US')}</dd>
         </div>
       </dl>
       <figure class="funnel" aria-label="Deals and list value per stage">
+        <figcaption>Deals and list value per stage</figcaption>
         {perStage.map((s) => (
           <div class="bar" key={s.stage}>
-            <span class="label">{s.stage.replace('_', ' ')}</span>
+            <span class="label">{STAGE_LABELS[s.stage]}</span>
             <span class="track">
               <span class="fill" style={{ width: `${(100 * s.value) / widest}%` }} />
             </span>
             <span class="figure">
-              {s.count} · {usd(s.value)}
+              {plural(s.count, 'deal')} · {usd(s.value)} list
             </span>
           </div>
         ))}
@@ -76,12 +82,14 @@ export function DealCard({ deal }: { deal: Deal }) {
   return (
     <li class="card">
       <a href={`#/deals/${encodeURIComponent(deal.id)}`}>{deal.account.name}</a>
-      <span class="value">{usd(deal.listValueUsd)}</span>
+      <span class="value">
+        {deal.finalValueUsd !== undefined ? `Won ${usd(deal.finalValueUsd)} · ` : ''}List {usd(deal.listValueUsd)}
+      </span>
       <span class="badges">
         {deal.humanTrack ? <span class="badge human">human track</span> : null}
         {stalled ? <span class="badge stalled">stalled</span> : null}
         {deal.signals.length > 0 ? (
-          <span class="badge" title={deal.signals.join(', ')}>
+          <span class="badge" title={deal.signals.map(signalWords).join(', ')}>
             {deal.signals.length} signal{deal.signals.length === 1 ? '' : 's'}
           </span>
         ) : null}
@@ -94,9 +102,11 @@ export function Board() {
   const [filter, setFilter] = useState<Filter>({});
   const [deals, setDeals] = useState<Deal[] | undefined>();
   const [commissions, setCommissions] = useState(0);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<{ words: string; raw: string } | undefined>();
+  const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const load = useCallback(async () => {
+    clearTimeout(retry.current);
     try {
       const [found, closers] = await Promise.all([allDeals(filter), allClosers()]);
       setDeals(found);
@@ -107,13 +117,16 @@ export function Board() {
           .filter((p) => p.kind === 'commission')
           .reduce((sum, p) => sum + p.amountUsd, 0),
       );
-      setError('');
+      setError(undefined);
     } catch (e) {
-      setError(String(e));
+      // Said in words, and read again until the service answers (the raw error in a title).
+      setError({ words: unreachableWords(e), raw: String(e) });
+      retry.current = setTimeout(load, 2000);
     }
   }, [filter.stage, filter.role, filter.humanTrack]);
   useEffect(() => {
     load();
+    return () => clearTimeout(retry.current);
   }, [load]);
 
   // A change to one deal: read it again and put it where it now belongs (or drop it when the
@@ -156,7 +169,7 @@ export function Board() {
           <select value={filter.stage ?? ''} onChange={(e) => select('stage', e.currentTarget.value)}>
             <option value="">any</option>
             {STAGES.map((s) => (
-              <option value={s}>{s}</option>
+              <option value={s}>{STAGE_LABELS[s]}</option>
             ))}
           </select>
         </label>
@@ -181,16 +194,40 @@ export function Board() {
           </select>
         </label>
       </form>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? (
+        <p role="alert" class="unreachable" title={error.raw}>
+          {error.words}
+        </p>
+      ) : null}
+      {deals && deals.length === 0 ? (
+        <p class="empty">
+          {filter.stage === undefined && filter.role === undefined && filter.humanTrack === undefined ? (
+            <>
+              No deals yet. Create one with <a href="#/new">New deal</a>.
+            </>
+          ) : (
+            'No deal matches these filters.'
+          )}
+        </p>
+      ) : null}
       {deals ? (
         <div class="board">
           {STAGES.filter((s) => filter.stage === undefined || s === filter.stage).map((stage) => {
             const inStage = deals.filter((d) => d.stage === stage);
+            // A won column totals what the deals were won at; the others their list values.
+            const total =
+              stage === 'closed_won'
+                ? inStage.reduce((sum, d) => sum + (d.finalValueUsd ?? 0), 0)
+                : inStage.reduce((sum, d) => sum + d.listValueUsd, 0);
+            // D-43: the region is named by the stage's id; its heading shows the label (D-228).
             return (
-              <section class="column" aria-label={stage} key={stage}>
+              <section class="column" aria-label={stage} data-stage={stage} key={stage}>
                 <h2>
-                  {stage.replace('_', ' ')} <span class="count">{inStage.length}</span>
+                  {stageLabel(stage)} <span class="count">{inStage.length}</span>
                 </h2>
+                <p class="column-total">
+                  {plural(inStage.length, 'deal')} · {usd(total)} {stage === 'closed_won' ? 'won' : 'list'}
+                </p>
                 <ul>
                   {inStage.map((deal) => (
                     <DealCard deal={deal} key={deal.id} />
@@ -200,7 +237,7 @@ export function Board() {
             );
           })}
         </div>
-      ) : (
+      ) : error ? null : (
         <p>Loading the pipeline…</p>
       )}
     </>

@@ -2,6 +2,7 @@
 // and a deal value.
 import { useEffect, useState } from 'preact/hooks';
 import { allClosers, api, type Closer, usd } from './api.ts';
+import { plural } from './words.ts';
 
 type Match = { closer: Closer; score: number; winRate: number };
 
@@ -16,30 +17,31 @@ export function Closers() {
   return (
     <>
       <h1>Closers</h1>
-      <table aria-label="Directory">
-        <thead>
-          <tr>
-            <th>Closer</th>
-            <th>Industries</th>
-            <th>Gigs</th>
-            <th>Wins</th>
-            <th>Closed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {closers.map((c) => (
-            <tr key={c.id}>
-              <td>
-                {c.name} ({c.id})
-              </td>
-              <td>{c.industries.join(', ')}</td>
-              <td>{c.record.gigs}</td>
-              <td>{c.record.wins}</td>
-              <td>{usd(c.record.grossClosedUsd)}</td>
+      {/* A narrow screen scrolls the table, not the page. */}
+      <div class="table-scroll">
+        <table aria-label="Directory">
+          <thead>
+            <tr>
+              <th>Closer</th>
+              <th>Industries</th>
+              <th>Gigs</th>
+              <th>Wins</th>
+              <th>Closed value</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {closers.map((c) => (
+              <tr key={c.id}>
+                <td title={c.id}>{c.name}</td>
+                <td>{c.industries.join(', ')}</td>
+                <td>{c.record.gigs}</td>
+                <td>{c.record.wins}</td>
+                <td>{usd(c.record.grossClosedUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <form
         class="match"
         aria-label="Match"
@@ -64,7 +66,8 @@ export function Closers() {
         <ol aria-label="Ranking">
           {ranking.map((m) => (
             <li key={m.closer.id}>
-              {m.closer.name}: score {m.score.toFixed(2)}, win rate {Math.round(m.winRate * 100)}%
+              {m.closer.name}: match score {m.score.toFixed(2)}, win rate {Math.round(m.winRate * 100)}%,{' '}
+              {plural(m.closer.record.gigs, 'gig')}
             </li>
           ))}
         </ol>

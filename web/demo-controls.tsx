@@ -1,21 +1,31 @@
 // Demo controls: wipe the demo store, and move the demo clock to see claim expiry and stalls.
+// What they answer is a notice that ends (D-230): it goes after a few seconds and on navigation.
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
+import { errorWords, useNotice } from './words.ts';
 
 export function DemoControls() {
   const [hours, setHours] = useState('24');
-  const [said, setSaid] = useState('');
+  const [said, setSaid] = useNotice<string>();
   const reset = async () => {
     if (!confirm('Reset the demo: every deal, gig and payout is wiped for everyone.')) return;
-    const answer = await api.POST('/demo/reset', {});
-    setSaid(answer.data ? 'Demo reset.' : 'The reset was refused.');
+    try {
+      const answer = await api.POST('/demo/reset', {});
+      setSaid(answer.data ? 'Demo reset.' : `The reset was refused: ${errorWords(answer.error)}`);
+    } catch {
+      setSaid('Cannot reach the service: nothing was reset.');
+    }
   };
   const move = async (event: Event) => {
     event.preventDefault();
-    const answer = await api.POST('/demo/clock', { body: { advanceHours: Number(hours) } });
-    setSaid(
-      answer.data ? `Demo time is now ${new Date(answer.data.now).toLocaleString()}.` : (answer.error?.error ?? ''),
-    );
+    try {
+      const answer = await api.POST('/demo/clock', { body: { advanceHours: Number(hours) } });
+      setSaid(
+        answer.data ? `Demo time is now ${new Date(answer.data.now).toLocaleString()}.` : errorWords(answer.error),
+      );
+    } catch {
+      setSaid('Cannot reach the service: the clock did not move.');
+    }
   };
   return (
     <section class="demo" aria-label="Demo controls">
@@ -36,7 +46,7 @@ export function DemoControls() {
         </label>
         <button type="submit">Move clock</button>
       </form>
-      <p role="status">{said}</p>
+      <p role="status">{said ?? ''}</p>
     </section>
   );
 }

@@ -241,7 +241,7 @@ export function Desk() {
               <button
                 type="button"
                 disabled={!acting}
-                aria-label="Claim"
+                aria-label={`Claim ${gig.id.replace(/^gig_0*/, 'gig ')} (${gig.role} role, ${gig.brief.account.name} deal)`}
                 title={`Claim ${gig.id} as ${acting}`}
                 onClick={async () => {
                   const answer = await api.POST('/closers/gigs/{id}/claim', {

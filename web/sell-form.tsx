@@ -1,14 +1,23 @@
 // New deal / sell: the account, the list value and the mandate editor (staffing per role with
 // humanIf, commission, floor, fees, stall timeout). The defaults shown are the platform's own,
-// learnt from a dry run of a create (D-48); a 422 shows each violation beside its field.
-import { useEffect, useState } from 'preact/hooks';
+// learnt from a dry run of a create (D-48) for the actor chosen, and learnt again when the actor
+// changes (a B2C deal stalls after 7 days, not 14), except in the fields the person edited.
+// Fractions are entered as percentages (D-228); a 422 shows each violation beside its field, in
+// words (the API's own text in its title).
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, api, type Deal } from './api.ts';
+import { errorWords, violationWords } from './words.ts';
 
 type Mode = 'agent' | 'human' | 'humanIf';
 type RoleForm = { mode: Mode; minDealSizeUsd: string; signals: string };
 const ROLES = ['setter', 'closer', 'nurturer'] as const;
 
 const EMPTY_ROLE: RoleForm = { mode: 'agent', minDealSizeUsd: '', signals: '' };
+
+/** The mandate's fractions (commission, cap, floor) are entered as percentages. */
+const toPercent = (fraction: number) => String(Math.round(fraction * 1e6) / 1e4);
+const toFraction = (percentText: string) =>
+  percentText.trim() === '' ? Number.NaN : Number((Number(percentText) / 100).toPrecision(12));
 
 function roleForm(rule: unknown): RoleForm {
   if (rule === 'agent' || rule === 'human') return { ...EMPTY_ROLE, mode: rule };
@@ -51,45 +60,74 @@ export function SellForm() {
   const [numbers, setNumbers] = useState<Record<string, string>>({});
   const [defaults, setDefaults] = useState<Deal['mandate'] | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
+  const [unreachable, setUnreachable] = useState('');
+  /** The fields (number keys and roles) the person changed: a new actor's defaults leave them be. */
+  const edited = useRef(new Set<string>());
 
-  // The platform's defaults: the mandate a create with none would resolve, without creating it.
+  // The platform's defaults for the actor: the mandate a create with none would resolve, without
+  // creating it; read again when the actor changes.
   useEffect(() => {
+    let live = true;
     (async () => {
-      const answer = await api.POST('/pipeline/deals', {
-        params: { query: { dryRun: true } },
-        body: { account: { name: 'Defaults', actor: 'B2B' }, listValueUsd: 1000 },
-      });
+      let answer: { data?: unknown };
+      try {
+        answer = await api.POST('/pipeline/deals', {
+          params: { query: { dryRun: true } },
+          body: { account: { name: 'Defaults', actor: actor as 'B2B' }, listValueUsd: 1000 },
+        });
+      } catch {
+        if (live) setUnreachable('Cannot reach the service: the platform’s defaults are not filled in.');
+        return;
+      }
       const data = answer.data as { deal?: Deal } | undefined;
       const mandate = data?.deal?.mandate;
-      if (!mandate) return;
+      if (!mandate || !live) return;
+      setUnreachable('');
       setDefaults(mandate);
-      setRoles(Object.fromEntries(ROLES.map((r) => [r, roleForm(mandate.staffing[r])])));
-      setNumbers({
-        commissionPct: String(mandate.commissionPct),
-        maxCommissionPct: String(mandate.maxCommissionPct),
-        floorPct: String(mandate.floorPct),
+      const keep = edited.current;
+      setRoles((r) =>
+        Object.fromEntries(
+          ROLES.map((role) => [role, keep.has(role) && r[role] ? r[role] : roleForm(mandate.staffing[role])]),
+        ),
+      );
+      const fresh: Record<string, string> = {
+        commissionPct: toPercent(mandate.commissionPct),
+        maxCommissionPct: toPercent(mandate.maxCommissionPct),
+        floorPct: toPercent(mandate.floorPct),
         setterUsd: String(mandate.fees.setterUsd),
         nurturerUsd: String(mandate.fees.nurturerUsd),
         stallTimeoutDays: String(mandate.stallTimeoutDays),
-      });
+      };
+      setNumbers((n) =>
+        Object.fromEntries(Object.entries(fresh).map(([key, value]) => [key, keep.has(key) ? n[key] : value])),
+      );
     })();
-  }, []);
+    return () => {
+      live = false;
+    };
+  }, [actor]);
 
   const body = () => ({
     account: { name, actor: actor as 'B2B', ...(industry ? { industry } : {}) },
     listValueUsd: Number(listValue),
     mandate: {
       staffing: Object.fromEntries(ROLES.map((r) => [r, staffingRule(roles[r] ?? EMPTY_ROLE)])),
-      commissionPct: Number(numbers.commissionPct),
-      maxCommissionPct: Number(numbers.maxCommissionPct),
-      floorPct: Number(numbers.floorPct),
+      commissionPct: toFraction(numbers.commissionPct ?? ''),
+      maxCommissionPct: toFraction(numbers.maxCommissionPct ?? ''),
+      floorPct: toFraction(numbers.floorPct ?? ''),
       fees: { setterUsd: Number(numbers.setterUsd), nurturerUsd: Number(numbers.nurturerUsd) },
       stallTimeoutDays: Number(numbers.stallTimeoutDays),
     },
   });
 
   const submit = async (path: '/pipeline/deals' | '/pipeline/sell') => {
-    const answer = await api.POST(path, { body: body() as never });
+    let answer: { data?: unknown; error?: unknown };
+    try {
+      answer = await api.POST(path, { body: body() as never });
+    } catch {
+      setError({ error: 'Cannot reach the service: nothing was created. Try again in a moment.', code: 'UNREACHABLE' });
+      return;
+    }
     if (answer.data) {
       const data = answer.data as Deal | { deal: Deal };
       const deal = 'deal' in data ? data.deal : data;
@@ -102,8 +140,8 @@ export function SellForm() {
   const violations = violationsOf(error);
   const beside = (field: string) =>
     (violations.get(field) ?? []).map((line) => (
-      <span class="violation" role="alert" key={line}>
-        {line}
+      <span class="violation" role="alert" key={line} title={line}>
+        {violationWords(line)}
       </span>
     ));
   const number = (key: string, label: string, field: string, step = 'any') => (
@@ -113,7 +151,10 @@ export function SellForm() {
         type="number"
         step={step}
         value={numbers[key] ?? ''}
-        onInput={(e) => setNumbers((n) => ({ ...n, [key]: e.currentTarget.value }))}
+        onInput={(e) => {
+          edited.current.add(key);
+          setNumbers((n) => ({ ...n, [key]: e.currentTarget.value }));
+        }}
       />
       {beside(field)}
     </label>
@@ -162,7 +203,10 @@ export function SellForm() {
         <legend>Mandate {defaults ? '(platform defaults filled in)' : ''}</legend>
         {ROLES.map((role) => {
           const form = roles[role] ?? EMPTY_ROLE;
-          const set = (change: Partial<RoleForm>) => setRoles((r) => ({ ...r, [role]: { ...form, ...change } }));
+          const set = (change: Partial<RoleForm>) => {
+            edited.current.add(role);
+            setRoles((r) => ({ ...r, [role]: { ...form, ...change } }));
+          };
           return (
             <fieldset class="role" key={role}>
               <legend>{role}</legend>
@@ -194,14 +238,19 @@ export function SellForm() {
             </fieldset>
           );
         })}
-        {number('commissionPct', 'Commission (fraction)', 'mandate.commissionPct')}
-        {number('maxCommissionPct', 'Commission cap (fraction)', 'mandate.maxCommissionPct')}
-        {number('floorPct', 'Floor (fraction of list)', 'mandate.floorPct')}
+        {number('commissionPct', 'Commission (%)', 'mandate.commissionPct')}
+        {number('maxCommissionPct', 'Commission cap (%)', 'mandate.maxCommissionPct')}
+        {number('floorPct', 'Floor (% of list value)', 'mandate.floorPct')}
         {number('setterUsd', 'Setter fee (USD)', 'mandate.fees.setterUsd')}
         {number('nurturerUsd', 'Nurturer fee (USD)', 'mandate.fees.nurturerUsd')}
         {number('stallTimeoutDays', 'Stall timeout (days)', 'mandate.stallTimeoutDays', '1')}
       </fieldset>
-      {error && violations.size === 0 ? <p role="alert">{error.error}</p> : null}
+      {unreachable ? <p role="alert">{unreachable}</p> : null}
+      {error && violations.size === 0 ? (
+        <p role="alert" title={error.error}>
+          {errorWords(error)}
+        </p>
+      ) : null}
       {error && violations.has('') ? beside('') : null}
       <div class="actions">
         <button type="submit">Sell</button>

@@ -1,6 +1,7 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 
+import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
@@ -12,6 +13,7 @@ import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
 import { BEARER_SCHEME, BEARER_SECURITY_SCHEME, requireKeys } from './authenticate.ts';
 import { answerClientError } from './client-errors.ts';
+import { ConsoleSessions } from './console-session.ts';
 import { completeContract, type OpenApi } from './contract.ts';
 import { answerError } from './error-handler.ts';
 import type { StreamOptions } from './event-pump.ts';
@@ -28,6 +30,7 @@ import { logRequest } from './request-log.ts';
 import { markRootSurface } from './root-surface.ts';
 import { collectIndex } from './route-index.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { consoleSessionRoutes } from './routes/console-session.ts';
 import { eventStreamRoutes } from './routes/event-stream.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -65,6 +68,8 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** D-49: origins besides the service's own whose pages may write to the demo. */
   allowedOrigins?: readonly string[];
+  /** Keys mode: OPERATOR_KEY, whence the console's session secret (D-232); unset, a random one. */
+  operatorKey?: string;
 }
 
 declare module 'fastify' {
@@ -174,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
+        ...(auth === 'keys' ? [{ name: 'console', description: "Keys mode: the web console's sign-in" }] : []),
       ],
       // D-55: keys mode declares the bearer scheme; each operation its scopes (authenticate.ts).
       ...(auth === 'keys' ? { components: { securitySchemes: { [BEARER_SCHEME]: BEARER_SECURITY_SCHEME } } } : {}),
@@ -197,9 +203,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const index = collectIndex(app);
 
   // D-50: keys mode asks every request for its key, before the rate limit (counted per key).
+  // D-59: or, from the console, for its session's cookie (D-232).
+  let sessions: ConsoleSessions | undefined;
   if (auth === 'keys') {
     if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
-    requireKeys(app, options.service.keyRing, () => limitUnknownPath);
+    const { keyRing } = options.service;
+    sessions = new ConsoleSessions(options.operatorKey ?? randomBytes(32).toString('hex'), keyRing, keyRing.clock);
+    requireKeys(app, keyRing, () => limitUnknownPath, sessions);
   }
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined)
@@ -217,7 +227,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix, auth });
   await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
-  await app.register(consoleRoutes, { dealPrefix: options.dealPrefix });
+  await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth });
+  if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });
   if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.

@@ -11,6 +11,7 @@ import { refuse } from '../domain/refusal.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { Authentication, KeyRing } from '../service/key-ring.ts';
 import { errorBody, refusalBody } from '../views/errors.ts';
+import { type ConsoleSessions, isOwnOrigin, type SessionCheck } from './console-session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,7 +59,13 @@ export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<
  * against the key's own: a flood of wrong keys is limited, and never uses up a valid key's
  * allowance, even one sent from the same address.
  */
-export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => Limiter | undefined): void {
+export function requireKeys(
+  app: FastifyInstance,
+  ring: KeyRing,
+  limiter: () => Limiter | undefined,
+  /** D-59: the console's sessions, whose cookie stands for a key on a request without one. */
+  sessions?: ConsoleSessions,
+): void {
   // The request's caller is part of every request's shape from the start (no property added
   // to each request later, which would cost every request a change of shape).
   app.decorateRequest('caller', undefined);
@@ -97,10 +104,85 @@ export function requireKeys(app: FastifyInstance, ring: KeyRing, limiter: () => 
         if (admit(request, reply, access, held.caller)) done();
         return;
       }
+      // D-59, D-234: no Authorization at all, and a cookie: the console's session, if it is one.
+      if (sessions !== undefined && request.headers.authorization === undefined) {
+        const value = sessions.valueIn(request.headers.cookie);
+        if (value !== undefined) {
+          bySession(request, reply, access, value, done);
+          return;
+        }
+      }
       refuse401(request, reply, access, token, held).then(() => {
         if (!reply.sent) done();
       }, done);
     };
+  }
+
+  /**
+   * D-59, D-234: a request authenticated by the console's cookie. Another page's request (an
+   * `Origin` not the service's own, whatever ALLOWED_ORIGINS lists) is refused whatever its
+   * method; a session ended, expired or of a key no longer live is 401, saying to sign in again.
+   */
+  function bySession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: Access,
+    value: string,
+    done: (error?: Error) => void,
+  ): void {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isOwnOrigin(origin, request.headers.host)) {
+      reply
+        .code(403)
+        .send(
+          errorBody(
+            'ORIGIN_NOT_ALLOWED',
+            "The console's session serves only the console's own page: another origin's request is refused.",
+          ),
+        );
+      return;
+    }
+    const held = (sessions as ConsoleSessions).held(value);
+    if (held?.ok) {
+      if (admit(request, reply, access, held.caller)) done();
+      return;
+    }
+    (held === undefined ? (sessions as ConsoleSessions).check(value) : Promise.resolve(held))
+      .then(async (check: SessionCheck) => {
+        if (check.ok) {
+          if (admit(request, reply, access, check.caller)) done();
+          return;
+        }
+        const limit = limiter();
+        if (limit !== undefined) {
+          await limit.call(app, request, reply);
+          if (reply.sent) return;
+        }
+        if (check.reason === 'key') {
+          reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+          reply
+            .code(401)
+            .send(
+              errorBody(
+                'INVALID_KEY',
+                "The key this console's session was signed in with is no longer valid (revoked or expired): sign in again.",
+              ),
+            );
+          return;
+        }
+        reply.header('www-authenticate', REALM);
+        reply
+          .code(401)
+          .send(
+            errorBody(
+              'UNAUTHENTICATED',
+              check.reason === 'malformed'
+                ? "The console's session cookie is not valid: sign in again."
+                : "The console's session has ended: sign in again.",
+            ),
+          );
+      })
+      .catch(done);
   }
 
   /** The caller, if its scopes allow the operation; otherwise the 403 is sent. */

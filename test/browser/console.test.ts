@@ -72,11 +72,11 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.getByLabel('Industry').fill('saas');
     await page.getByLabel('List value (USD)').fill('250000');
     await page.getByRole('group', { name: 'closer' }).getByLabel('Staffed by').selectOption('human');
-    assert.equal(await page.getByLabel('Commission (fraction)').inputValue(), '0.1');
+    assert.equal(await page.getByLabel('Commission (%)').inputValue(), '10');
     await page.getByRole('button', { name: 'Sell' }).click();
     // The sale escalates: the deal waits at meeting for a human closer.
     await page.getByRole('heading', { name: 'Globex Fictional' }).waitFor();
-    assert.equal(await page.getByLabel('Stage').textContent(), 'meeting');
+    assert.equal(await page.getByLabel('Stage').textContent(), 'Meeting');
     await page.screenshot({ path: `${SHOTS}deal-wide.png`, fullPage: true });
 
     // The board: the deal in the meeting column, with its human-track badge.
@@ -118,7 +118,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await payouts.getByRole('link', { name: /deal_/ }).click();
     const settlement = page.getByRole('region', { name: 'Settlement' });
     await settlement.waitFor();
-    assert.equal(await page.getByLabel('Stage').textContent(), 'closed_won');
+    assert.equal(await page.getByLabel('Stage').textContent(), 'Closed won');
     const money = (await settlement.textContent()) ?? '';
     assert.match(money, /Closer commission\$23,000\.00/);
     assert.match(money, /Platform fee\$11,500\.00/);
@@ -161,7 +161,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.waitForLoadState('networkidle');
     await t.post(`${t.prefix}/deals/${deal.id}/signals`, { signals: ['budget_approved'] });
     await page.getByRole('button', { name: 'Advance to qualified' }).click();
-    await page.getByText(/This deal changed since you opened it: it is now at sourced \(version 2\)/).waitFor();
+    await page.getByText(/This deal changed since you opened it: it is now at Sourced\./).waitFor();
     assert.equal((await t.get(`${t.prefix}/deals/${deal.id}`)).body.stage, 'sourced');
     await page.close();
   });
@@ -180,13 +180,13 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
   it('a mandate out of bounds shows each violation beside its field', async () => {
     const page = await open('#/new');
     await page.getByLabel('Account name').fill('Bounds Fictional');
-    await page.getByLabel('Commission (fraction)').fill('0.5');
+    await page.getByLabel('Commission (%)').fill('50');
     await page.getByRole('button', { name: 'Create at sourced' }).click();
-    const field = page.getByLabel(/Commission \(fraction\)/);
-    await page
-      .getByText(/mandate\.commissionPct: /)
-      .first()
-      .waitFor();
+    const field = page.getByLabel(/Commission \(%\)/);
+    // In words (D-228), the API's own text in its title.
+    const violation = page.getByText('Commission 50% is above the 12% maximum');
+    await violation.waitFor();
+    assert.match((await violation.getAttribute('title')) ?? '', /^mandate\.commissionPct: 0\.5 is above/);
     assert.ok(await field.isVisible());
     await page.close();
   });
@@ -252,7 +252,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     assert.equal(await page.getByLabel('Acting closer').inputValue(), 'closer_0003');
     await page.getByRole('link', { name: 'Closers' }).click();
     const directory = page.getByRole('table', { name: 'Directory' });
-    await directory.getByText('Nia Fictional (closer_0003)').waitFor();
+    await directory.getByText('Nia Fictional').waitFor();
     await page.getByLabel('Industry').fill('logistics');
     await page.getByRole('button', { name: 'Rank closers' }).click();
     const ranking = page.getByRole('list', { name: 'Ranking' });
