@@ -26,6 +26,8 @@ const INVALID: Authentication = { ok: false };
 
 export class KeyRing {
   private byHash = new Map<string, ApiKey>();
+  /** The same keys by id: a console session names its key by id (D-232). */
+  private byId = new Map<string, ApiKey>();
   private readonly callers = new Map<string, Authentication>();
   private mark = 0;
   private lastRead = 0;
@@ -35,7 +37,8 @@ export class KeyRing {
 
   constructor(
     private readonly store: Store,
-    private readonly clock: MachineClock,
+    /** Machine time: keys expire by it, and so do the console's sessions (D-232). */
+    readonly clock: MachineClock,
   ) {}
 
   /** Reads every key, then keeps them fresh and writes last use on a timer. */
@@ -78,10 +81,32 @@ export class KeyRing {
     return this.callerOf(key);
   }
 
+  /**
+   * The caller a console session's key stands for (D-232), by the key's id: like `held`, but
+   * for a key named by id; undefined when the ring does not hold it (`authenticateId` reads).
+   */
+  heldById(keyId: string): Authentication | undefined {
+    const key = this.byId.get(keyId);
+    if (key === undefined) return undefined;
+    const now = this.clock.now();
+    if (!isLive(key, now)) return INVALID;
+    this.used.set(key.id, now);
+    return this.callerOf(key);
+  }
+
+  /** `heldById`, reading the store once (shared, as for a token) for a key not held. */
+  async authenticateId(keyId: string): Promise<Authentication> {
+    const held = this.heldById(keyId);
+    if (held !== undefined) return held;
+    await this.readSoon();
+    return this.heldById(keyId) ?? INVALID;
+  }
+
   /** A key changed by this instance: known at once, without waiting for the next read. */
   learn(key: ApiKey): void {
     const held = this.byHash.get(key.hash);
     this.byHash.set(key.hash, key);
+    this.byId.set(key.id, key);
     if (held !== undefined) this.callers.delete(held.id);
   }
 
@@ -136,6 +161,7 @@ export class KeyRing {
         const { keys, mark } = await this.store.read((reader) => reader.accounts.keysChangedSince(since));
         if (full) {
           this.byHash = new Map(keys.map((key) => [key.hash, key]));
+          this.byId = new Map(keys.map((key) => [key.id, key]));
           this.callers.clear();
         } else for (const key of keys) this.learn(key);
         this.mark = mark;

@@ -5,9 +5,13 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleAssets } from '../../console/assets.ts';
 import { errorBody } from '../../views/errors.ts';
 
-export const consoleRoutes: FastifyPluginAsync<{ dealPrefix: string }> = async (app, { dealPrefix }) => {
+export const consoleRoutes: FastifyPluginAsync<{ dealPrefix: string; auth?: 'demo' | 'keys' }> = async (
+  app,
+  { dealPrefix, auth = 'demo' },
+) => {
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { html, etag } = (await consoleAssets()).page(dealPrefix);
+    // D-59: the page says the mode (keys mode signs in first, D-235).
+    const { html, etag } = (await consoleAssets()).page(dealPrefix, auth);
     reply.header('cache-control', 'no-cache').header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(html);

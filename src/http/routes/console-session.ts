@@ -1,0 +1,182 @@
+// The console's sign-in in keys mode (D-59, D-232..D-234): `POST /console/session {key}` trades a
+// key for a session cookie (the key travels in this body only, once), `GET /console/session`
+// says whose session the cookie is, and `POST /console/session/end` ends it. Keys mode only: in
+// the demo these are not routes. The cookie authenticates the API's routes (authenticate.ts);
+// these routes serve no one whose `Origin` is another page's, listed in ALLOWED_ORIGINS or not.
+import fastifyCookie from '@fastify/cookie';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { type Caller, OPERATOR } from '../../domain/access.ts';
+import { errorResponses, NoQuery, Timestamp } from '../../schemas/common.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
+import { errorBody } from '../../views/errors.ts';
+import { REALM } from '../authenticate.ts';
+import { type ConsoleSessions, isOwnOrigin, SESSION_COOKIE, SESSION_SECONDS } from '../console-session.ts';
+
+const SignInBody = Type.Object(
+  {
+    key: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'an API key (`sp_op_`, `sp_sk_` or `sp_ck_` and 43 characters, or OPERATOR_KEY)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const ConsoleSessionSchema = Type.Object(
+  {
+    principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
+    kind: Type.Union([Type.Literal('operator'), Type.Literal('seller'), Type.Literal('closer')]),
+    name: Type.String({ description: "the Seller's or the closer's name, or `Operator`" }),
+    keyId: Type.String({ description: 'the key the session was signed in with' }),
+    scopes: Type.Array(Type.String(), { description: "the key's scopes: what the session may do" }),
+    expiresAt: { ...Timestamp, description: 'when the session ends by itself (12 hours after sign-in)' },
+  },
+  { additionalProperties: false, description: 'Who the console is signed in as' },
+);
+type ConsoleSession = Static<typeof ConsoleSessionSchema>;
+
+const SIGN_IN_AGAIN = 'Your session has ended; sign in again.';
+
+/** D-233: a session's cookie is Secure when the console is served over https. */
+function servedOverHttps(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  const forwarded = request.headers['x-forwarded-proto'];
+  return (
+    request.protocol === 'https' ||
+    (origin !== undefined && origin.slice(0, 8).toLowerCase() === 'https://') ||
+    (typeof forwarded === 'string' && forwarded.split(',')[0].trim().toLowerCase() === 'https')
+  );
+}
+
+export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService; sessions: ConsoleSessions }> = async (
+  app,
+  { service, sessions },
+) => {
+  // Registered here, inside this plugin: its hooks run on these three routes only, and no other
+  // request pays for them (authenticate.ts reads the cookie only for a request without a key).
+  await app.register(fastifyCookie, { hook: false });
+  sessions.parseCookie = (header) => app.parseCookie(header);
+
+  const cookieOptions = (request: FastifyRequest) =>
+    ({ httpOnly: true, sameSite: 'strict', path: '/', secure: servedOverHttps(request) }) as const;
+
+  /** D-59: another page's request is refused here, whatever ALLOWED_ORIGINS lists. */
+  const foreign = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const origin = request.headers.origin;
+    if (origin === undefined || isOwnOrigin(origin, request.headers.host)) return false;
+    reply
+      .code(403)
+      .send(errorBody('ORIGIN_NOT_ALLOWED', "The console's session serves only the console's own page (its origin)."));
+    return true;
+  };
+
+  const body = async (caller: Caller, expiresAt: number): Promise<ConsoleSession> => {
+    let name = 'Operator';
+    if (caller.kind === 'seller') {
+      const seller = await service.queries.getSeller(caller.principal, caller);
+      name = seller.ok ? seller.value.name : caller.principal;
+    } else if (caller.kind === 'closer') {
+      const closer = await service.queries.getCloser(caller.principal, caller);
+      name = closer.ok ? closer.value.closer.name : caller.principal;
+    }
+    return {
+      principal: caller.principal === OPERATOR ? OPERATOR : caller.principal,
+      kind: caller.kind,
+      name,
+      keyId: caller.keyId,
+      scopes: [...caller.scopes],
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
+  };
+
+  const config = { access: 'open' as const };
+  const tags = ['console'];
+
+  app.post<{ Body: Static<typeof SignInBody> }>(
+    '/console/session',
+    {
+      config,
+      schema: {
+        summary: "Sign the console in with a key: the answer sets the session's cookie (keys mode)",
+        description:
+          'The key travels in this body only; the answer sets `sp_console`, an HttpOnly, SameSite=Strict cookie (Secure over https) good for 12 hours, which holds no key. A request that carries the cookie and no `Authorization` is authenticated as the key, with its scopes, as long as the key is live; one from another origin is refused whatever its method.',
+        operationId: 'signInConsole',
+        tags,
+        querystring: NoQuery,
+        body: SignInBody,
+        response: { 200: ConsoleSessionSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      if (foreign(request, reply)) return reply;
+      const found = await service.keyRing?.authenticate(request.body.key);
+      if (!found?.ok) {
+        reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+        return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
+      }
+      const session = sessions.issue(found.caller.keyId);
+      reply.setCookie(SESSION_COOKIE, session.value, { ...cookieOptions(request), maxAge: SESSION_SECONDS });
+      reply.header('cache-control', 'no-store');
+      return reply.send(await body(found.caller, session.expiresAt));
+    },
+  );
+
+  app.get(
+    '/console/session',
+    {
+      config,
+      schema: {
+        summary: "Who the console's session is signed in as (keys mode)",
+        operationId: 'getConsoleSession',
+        tags,
+        querystring: NoQuery,
+        response: { 200: ConsoleSessionSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      if (foreign(request, reply)) return reply;
+      const value = sessions.valueIn(request.headers.cookie);
+      const check = value === undefined ? undefined : await sessions.check(value);
+      reply.header('cache-control', 'no-store');
+      if (!check?.ok) {
+        reply.header('www-authenticate', REALM);
+        return reply
+          .code(401)
+          .send(
+            errorBody(
+              'UNAUTHENTICATED',
+              value === undefined ? 'The console is not signed in: sign in with a key.' : SIGN_IN_AGAIN,
+            ),
+          );
+      }
+      return reply.send(await body(check.caller, check.expiresAt));
+    },
+  );
+
+  app.post(
+    '/console/session/end',
+    {
+      config,
+      schema: {
+        summary: 'Sign the console out: its session ends, and the answer clears the cookie (keys mode)',
+        operationId: 'endConsoleSession',
+        tags,
+        querystring: NoQuery,
+        response: {
+          204: Type.Null({ description: 'Signed out (also when no session was open)' }),
+          ...errorResponses(403),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (foreign(request, reply)) return reply;
+      const value = sessions.valueIn(request.headers.cookie);
+      const check = value === undefined ? undefined : await sessions.check(value);
+      if (check?.ok) sessions.end(check.sessionId, check.expiresAt);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      return reply.code(204).send();
+    },
+  );
+};
