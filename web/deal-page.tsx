@@ -79,6 +79,7 @@ function possibleMoves(deal: Deal): Move[] {
 const activeGig = (gigs: readonly Gig[]) => gigs.find((g) => g.status === 'open' || g.status === 'claimed');
 
 async function dryRun(deal: Deal, proposal: Proposal, gigs: readonly Gig[], closer: (id: string) => string) {
+  const closingLost = proposal.advanceTo === 'closed_lost';
   const answer = await api.POST('/pipeline/deals/{id}/advance', {
     params: { path: { id: deal.id }, query: { dryRun: true }, header: ifMatch(deal) },
     body: proposal,
@@ -87,11 +88,13 @@ async function dryRun(deal: Deal, proposal: Proposal, gigs: readonly Gig[], clos
   // On the human track the agent's advance changes nothing: the deal waits for its gig's human.
   if (dry && dry.deal.version === deal.version) {
     const gig = activeGig(gigs);
-    const reason = !gig
-      ? 'A human works this deal now: its closer proposes the moves from the Closer desk.'
-      : gig.status === 'open'
-        ? `${gigName(gig.id).replace('gig', 'Gig')} is open for a human ${gig.role}: one claims it at the Closer desk.`
-        : `${closer(gig.closerId ?? '')} works this deal on ${gigName(gig.id)}: they propose its moves from the Closer desk.`;
+    const reason = closingLost
+      ? 'A human works this deal now: to close it lost yourself, give it back to the agent first.'
+      : !gig
+        ? 'A human works this deal now: its closer proposes the moves from the Closer desk.'
+        : gig.status === 'open'
+          ? `${gigName(gig.id).replace('gig', 'Gig')} is open for a human ${gig.role}: one claims it at the Closer desk.`
+          : `${closer(gig.closerId ?? '')} works this deal on ${gigName(gig.id)}: they propose its moves from the Closer desk.`;
     return { ok: false, reason } satisfies Verdict;
   }
   const verdict = verdictOf(answer);
@@ -137,7 +140,9 @@ function CloseLostDialog({ onConfirm, onCancel }: { onConfirm: (reason: string) 
           if (reason.trim()) onConfirm(reason.trim());
         }}
       >
-        <h2 id="close-lost-title" class="dialog-title">Close this deal as lost?</h2>
+        <h2 id="close-lost-title" class="dialog-title">
+          Close this deal as lost?
+        </h2>
         <p>It leaves the pipeline; it can be re-engaged later as a new deal.</p>
         <label>
           Reason{' '}
