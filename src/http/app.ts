@@ -35,6 +35,7 @@ import { eventStreamRoutes } from './routes/event-stream.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { protectedResourceRoutes } from './routes/protected-resource.ts';
 import { rootRoutes } from './routes/root.ts';
 import { indexRoute } from './routes/utility.ts';
 import { validatorCompiler } from './validation.ts';
@@ -231,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });
   if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
+  if (auth === 'keys') await app.register(protectedResourceRoutes); // D-224: the MCP door's RFC 9728 metadata
   // The reference at /docs: Swagger UI from node_modules, reading the served contract.
   await app.register(swaggerUi, {
     routePrefix: '/docs',

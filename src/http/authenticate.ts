@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** D-53: what the route asks of its caller in keys mode. */
     access?: Access;
+    /** Auth-params a route adds to its 401's challenge, e.g. RFC 9728's resource_metadata (D-224). */
+    challenge?: (request: FastifyRequest) => string | undefined;
   }
   interface FastifyRequest {
     /** Keys mode: who the request's key belongs to, once authenticated. */
@@ -40,7 +42,7 @@ export const BEARER_SECURITY_SCHEME = {
 const TOKEN = /^[\x21-\x7e]+$/;
 
 /** `Authorization: Bearer <token>`: the token, or undefined for anything else (RFC 6750 §2.1). */
-function bearerToken(header: string | undefined): string | undefined {
+export function bearerToken(header: string | undefined): string | undefined {
   // The scheme is case-insensitive; one token of visible characters follows it.
   if (header === undefined || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
   const token = header.slice(7).trim();
@@ -231,8 +233,10 @@ export function requireKeys(
       await limit.call(app, request, reply);
       if (reply.sent) return;
     }
+    const extra = request.routeOptions.config.challenge?.(request);
+    const params = extra === undefined ? '' : `, ${extra}`;
     if (token === undefined) {
-      reply.header('www-authenticate', REALM);
+      reply.header('www-authenticate', REALM + params);
       reply
         .code(401)
         .send(
@@ -245,7 +249,7 @@ export function requireKeys(
         );
       return;
     }
-    reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+    reply.header('www-authenticate', `${REALM}, error="invalid_token"${params}`);
     reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
   }
 }

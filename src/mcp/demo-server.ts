@@ -6,7 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
-import { DEMO_TOOLS, demoContext } from './operation-tools.ts';
+import { DEMO_TOOLS, demoContext, KEYS_TOOLS } from './operation-tools.ts';
 import { createToolServer, MCP_VERSION } from './tool-server.ts';
 
 export const DEMO_MCP_NAME = 'sales-pipeline-demo';
@@ -28,5 +28,8 @@ const instructions = (prefix: string) =>
 
 export function createDemoMcpServer(service: PipelineService, dealPrefix: string, caller?: Caller): Server {
   const context = demoContext(service, dealPrefix, caller);
-  return createToolServer({ name: DEMO_MCP_NAME, version: MCP_VERSION }, instructions(dealPrefix), DEMO_TOOLS, context);
+  // Keys mode (a caller): the tools take the arguments of keys mode's routes, and tools/list
+  // shows the key those its scopes allow (D-225).
+  const tools = caller === undefined ? DEMO_TOOLS : KEYS_TOOLS;
+  return createToolServer({ name: DEMO_MCP_NAME, version: MCP_VERSION }, instructions(dealPrefix), tools, context);
 }

@@ -74,11 +74,15 @@ function idArgument(op: Operation) {
   };
 }
 
-/** A tool's arguments: the path id, then the body's fields (or the query's), then a write's own. */
-function inputOf(op: Operation): TObject {
+/**
+ * A tool's arguments: the path id, then the body's fields (or the query's), then a write's own;
+ * in keys mode the body's fields are those its HTTP route takes in keys mode (a closer's claim
+ * may leave closerId out, D-55).
+ */
+function inputOf(op: Operation, keys: boolean): TObject {
   if (op.kind !== 'write' && !op.path.includes('{id}'))
     return op.query ?? Type.Object({}, { additionalProperties: false });
-  const body = op.body as TObject | undefined;
+  const body = (keys ? (op.keysBody ?? op.body) : op.body) as TObject | undefined;
   return Type.Object(
     {
       ...(op.path.includes('{id}') ? { id: idArgument(op) } : {}),
@@ -115,30 +119,39 @@ function outputOf(op: Operation): TSchema {
 /** The arguments a write takes beside its HTTP request's. */
 type Extra = { id?: string; idempotencyKey?: string; ifMatch?: IfMatch; dryRun?: boolean };
 
-function toolOf(op: Operation): McpTool<DemoContext> {
+/**
+ * Keys mode: a tool is its operation, held to the same scope as its HTTP route (D-53), and as
+ * HTTP refuses a key without the scope before it reads the body, so does a tool before it reads
+ * its arguments.
+ */
+function scopeRefusal(op: Operation, caller: Caller | undefined): CallToolResult | undefined {
+  if (caller === undefined) return undefined;
+  const allowed = allows(op.scope, caller);
+  if (allowed.ok) return undefined;
+  const message = `This key may not do this: it needs ${allowed.requiredScope}.`;
+  return toolResult(...refused(refuse.denied('INSUFFICIENT_SCOPE', message, allowed.requiredScope)));
+}
+
+function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
   const tool = op.tool as NonNullable<Operation['tool']>;
   const asQuery = op.kind !== 'write' && !op.path.includes('{id}');
   return defineTool({
     name: tool.name,
     title: tool.title,
     description: ({ prefix }: DemoContext) => tool.description(prefix),
-    input: inputOf(op),
+    input: inputOf(op, keys),
     output: outputOf(op),
     annotations: tool.annotations,
     argumentsAre: asQuery ? 'query' : 'body',
-    ...(op.kind === 'write' && op.idempotent ? { screen: screenKey } : {}),
+    // D-225: a key is shown the tools its scopes allow; a call of another is refused as before.
+    shown: ({ caller }: DemoContext) => caller === undefined || allows(op.scope, caller).ok,
+    screen: (args, { caller }) =>
+      scopeRefusal(op, caller) ?? (op.kind === 'write' && op.idempotent ? screenKey(args) : undefined),
     async run({ service, rendering, caller }, args) {
       const { id = '', idempotencyKey, ifMatch, dryRun, ...rest } = args as Record<string, unknown> & Extra;
       const call: Call = asQuery ? { id, body: undefined, query: rest } : { id, body: rest, query: {} };
-      if (caller !== undefined) {
-        // Keys mode: a tool is its operation, held to the same scope as its HTTP route (D-53).
-        const allowed = allows(op.scope, caller);
-        if (!allowed.ok) {
-          const message = `This key may not do this: it needs ${allowed.requiredScope}.`;
-          return toolResult(...refused(refuse.denied('INSUFFICIENT_SCOPE', message, allowed.requiredScope)));
-        }
-        call.caller = caller;
-      }
+      // Keys mode: the call acts as the key's principal (its scope was checked by screen).
+      if (caller !== undefined) call.caller = caller;
       if (op.kind === 'page') {
         const page = await readListPage(service, op, rest as Record<string, never>, caller);
         if (page.records === undefined) return errorResult(INVALID_CURSOR);
@@ -182,4 +195,7 @@ function toolOf(op: Operation): McpTool<DemoContext> {
 const refused = (refusal: Refusal): [number, unknown] => [statusOf(refusal), refusalBody(refusal)];
 
 /** The demo door's tools, in the table's order. */
-export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.map(toolOf);
+export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.map((op) => toolOf(op, false));
+
+/** The same tools in keys mode: their arguments are those of the HTTP routes in keys mode. */
+export const KEYS_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.map((op) => toolOf(op, true));

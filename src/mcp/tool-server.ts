@@ -37,14 +37,21 @@ export interface ToolSpec<I extends TObject, C> {
    * are answered with that request's code (INVALID_QUERY or INVALID_BODY).
    */
   argumentsAre: 'query' | 'body';
+  /**
+   * Whether tools/list shows the tool under this context (default: always). A tool not shown
+   * still answers its call, which refuses what it must (D-225).
+   */
+  shown?: (context: C) => boolean;
   /** A check that comes before the arguments are validated; a result refuses the call. */
-  screen?: (args: Record<string, unknown>) => CallToolResult | undefined;
+  screen?: (args: Record<string, unknown>, context: C) => CallToolResult | undefined;
   run(context: C, args: Static<I>): Promise<CallToolResult>;
 }
 
 /** A tool ready to serve: its tools/list entry and its tools/call. */
 export interface McpTool<C> {
   readonly name: string;
+  /** Whether tools/list shows it under this context. */
+  shown(context: C): boolean;
   describe(context: C): Tool;
   call(context: C, args: Record<string, unknown>): Promise<CallToolResult>;
 }
@@ -65,6 +72,7 @@ export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<
   let schemas: Pick<Tool, 'inputSchema' | 'outputSchema'> | undefined;
   return {
     name: spec.name,
+    shown: (context) => spec.shown?.(context) ?? true,
     describe(context) {
       schemas ??= {
         inputSchema: selfContained(spec.input) as Tool['inputSchema'],
@@ -74,7 +82,7 @@ export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<
       return { name: spec.name, title: spec.title, description, ...schemas, annotations: spec.annotations };
     },
     async call(context, args) {
-      const refused = spec.screen?.(args);
+      const refused = spec.screen?.(args, context);
       if (refused) return refused;
       validate ??= compileValidator(spec.input, 'json');
       if (!validate(args)) {
@@ -108,7 +116,9 @@ export function createToolServer<C>(
   // The low-level Server is what the SDK offers for tools whose schemas are plain JSON Schema.
   const server = new Server(info, { capabilities: { tools: {} }, instructions });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.describe(context)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.filter((tool) => tool.shown(context)).map((tool) => tool.describe(context)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) {

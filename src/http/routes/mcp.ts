@@ -17,6 +17,7 @@ import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
 import { refuseIdempotencyKey } from '../idempotency-key.ts';
 import { parseBody } from '../json-body.ts';
+import { resourceMetadataChallenge } from './protected-resource.ts';
 
 const JsonRpcId = Type.Union([Type.String(), Type.Integer()]);
 
@@ -173,8 +174,10 @@ export const mcpRoutes: FastifyPluginAsync<{
       operationId: 'mcpDemo',
       tags: ['demo'],
       summary: `The demo's MCP server: tools ${DEMO_TOOLS.map((tool) => tool.name).join(', ')} over the demo store`,
-      // Keys mode: the operator's key until every tool acts with D-54's visibility (issue 25).
-      access: ['admin'] as const,
+      // Keys mode (D-58): any valid key; each tool is held to its operation's scope and acts as
+      // the key's principal (operation-tools.ts). A 401 names the door's metadata (D-224).
+      access: 'key' as const,
+      challenge: resourceMetadataChallenge,
       create: (request: FastifyRequest) => createDemoMcpServer(service, dealPrefix, request.caller),
     },
   ];
@@ -183,7 +186,10 @@ export const mcpRoutes: FastifyPluginAsync<{
     app.post(
       door.url,
       {
-        config: { surface: door.surface, ...('access' in door ? { access: door.access } : {}) },
+        config: {
+          surface: door.surface,
+          ...('access' in door ? { access: door.access, challenge: door.challenge } : {}),
+        },
         // D-37: on the demo door a key is an argument of each writing tool call, never the header.
         ...(door.surface === 'demo' ? { onRequest: refuseIdempotencyKey } : {}),
         schema: {
