@@ -318,24 +318,26 @@ export function DealPage({ id }: { id: string }) {
             {deal.account.industry ? `, ${deal.account.industry}` : ''}
           </dd>
         </div>
-        <div>
-          <dt>Worked by</dt>
-          <dd>{deal.humanTrack ? `A human (${owningRole(deal)} role)` : 'The agent'}</dd>
-        </div>
+        {open ? (
+          <div>
+            <dt>Worked by</dt>
+            <dd>{deal.humanTrack ? `A human (${owningRole(deal)} role)` : 'The agent'}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Signals</dt>
           <dd>{deal.signals.length === 0 ? 'None' : deal.signals.map(signalWords).join(', ')}</dd>
         </div>
-        <div>
-          <dt>Stall</dt>
-          <dd>
-            {since
-              ? `Stalled since ${new Date(since).toLocaleString()}`
-              : open
-                ? `Stalls after ${plural(deal.mandate.stallTimeoutDays, 'day')} without activity`
-                : 'Closed: it cannot stall'}
-          </dd>
-        </div>
+        {open ? (
+          <div>
+            <dt>Stall</dt>
+            <dd>
+              {since
+                ? `Stalled since ${new Date(since).toLocaleString()}`
+                : `Stalls after ${plural(deal.mandate.stallTimeoutDays, 'day')} without activity`}
+            </dd>
+          </div>
+        ) : null}
         {lastActivity ? (
           <div>
             <dt>Last activity</dt>
