@@ -3,6 +3,7 @@
 
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
+import { DEFAULT_STREAMS_PER_CLIENT } from './http/stream-limits.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
 
 export interface Config {
@@ -51,6 +52,8 @@ export interface Config {
   streamPollMs: number;
   /** An event stream whose client leaves more than this unread is ended. */
   streamBufferBytes: number;
+  /** D-238: open event streams per client (the key's principal; the address in the demo). */
+  streamsPerClient: number;
   /**
    * D-49: the `Host` names answered (lower case; `name` any port, `name:port` that port only);
    * undefined: the default for the address listened on (src/http/origin-guard.ts).
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamHeartbeatMs: STREAM_HEARTBEAT_MS,
     streamPollMs: integer(env, 'STREAM_POLL_MS', 500, 0, 60_000),
     streamBufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+    streamsPerClient: integer(env, 'STREAMS_PER_CLIENT', DEFAULT_STREAMS_PER_CLIENT, 1, 1_000_000),
     allowedHosts: allowedHosts(env),
     allowedOrigins: allowedOrigins(env),
   };

@@ -90,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       pollMs: config.streamPollMs,
       maxBufferedBytes: config.streamBufferBytes,
     },
+    streamBounds: { perClient: config.streamsPerClient },
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -8,6 +8,7 @@
 // or the other receivers.
 
 import { Webhook as Signer } from 'standardwebhooks';
+import { seesEvent, visibilityOfPrincipal } from '../domain/access.ts';
 import { nextAttemptAt, webhookWants } from '../domain/webhooks.ts';
 import type { Store } from '../store/store.ts';
 import type { ClaimedDelivery, NewDelivery } from '../store/webhooks.ts';
@@ -168,7 +169,13 @@ export class WebhookWorker {
         const due: NewDelivery[] = [];
         for (const { seq, event } of events) {
           for (const hook of hooks) {
-            if (seq > hook.afterSeq && webhookWants(hook, event.type)) due.push({ webhookId: hook.id, seq, event });
+            // D-58: only what the webhook's principal may see.
+            if (
+              seq > hook.afterSeq &&
+              webhookWants(hook, event.type) &&
+              seesEvent(visibilityOfPrincipal(hook.owner), event)
+            )
+              due.push({ webhookId: hook.id, seq, event });
           }
         }
         await uow.webhooks.addDeliveries(due, this.clock.now());

@@ -2,6 +2,7 @@
 // principal may see. Pure rules: the doors ask them (src/operations/authorize.ts), the service
 // and the stores apply them. In the demo mode there is no caller (undefined): everything is open
 // to everyone, exactly as the specification's demo.
+import type { EventAudience, PublicEventType } from './public-events.ts';
 import type { ActorRef, Deal, Gig } from './records.ts';
 
 export type { ActorRef } from './records.ts';
@@ -122,4 +123,35 @@ export function visibilityOf(caller: Caller | undefined): Visibility {
   if (seesAll(caller)) return {};
   const who = caller as Caller;
   return who.kind === 'seller' ? { sellerId: who.principal } : { closerId: who.principal };
+}
+
+/** The filters of a principal's own (a webhook's owner: D-58); none for the platform or the operator. */
+export function visibilityOfPrincipal(principal: string | undefined): Visibility {
+  const kind = principal === undefined ? undefined : kindOf(principal);
+  if (kind === 'seller') return { sellerId: principal };
+  if (kind === 'closer') return { closerId: principal };
+  return {};
+}
+
+/**
+ * Events that concern every principal (D-237): the platform's reset, and a closer's enrolment
+ * (every key may list the closers, D-54). They name no Seller and no closer.
+ */
+export const PLATFORM_EVENTS: readonly PublicEventType[] = ['demo.reset', 'closer.enrolled'];
+
+/** The marketplace's offers: every closer sees every posting (D-58), as it sees every open gig. */
+export const OFFER_EVENTS: readonly PublicEventType[] = ['gig.posted'];
+
+/**
+ * Whether a reader with this visibility sees an event (D-58), in the feed, the stream and a
+ * webhook alike: a Seller the events of its deals; a closer the postings of gigs and every
+ * event about itself (its claims, its gigs' fulfilments, releases and expiries, its payouts);
+ * everyone the platform's own events; the operator and the demo every event.
+ */
+export function seesEvent(visibility: Visibility, event: EventAudience & { type: PublicEventType }): boolean {
+  const { sellerId, closerId } = visibility;
+  if (sellerId !== undefined) return event.sellerId === sellerId || PLATFORM_EVENTS.includes(event.type);
+  if (closerId !== undefined)
+    return event.closerId === closerId || OFFER_EVENTS.includes(event.type) || PLATFORM_EVENTS.includes(event.type);
+  return true;
 }

@@ -38,6 +38,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { protectedResourceRoutes } from './routes/protected-resource.ts';
 import { rootRoutes } from './routes/root.ts';
 import { indexRoute } from './routes/utility.ts';
+import { DEFAULT_STREAMS_PER_CLIENT, type StreamBounds, streamsInAll } from './stream-limits.ts';
 import { validatorCompiler } from './validation.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -63,6 +64,8 @@ export interface AppOptions {
   logStream?: LogStream;
   /** GET /events/stream: heartbeat, poll interval and per-client buffer bound (defaults in event-pump.ts). */
   stream?: Partial<StreamOptions>;
+  /** D-238: open streams per client and in all; default 50 per client, and room kept beside MAX_CONNECTIONS. */
+  streamBounds?: Partial<StreamBounds>;
   /** GET /metrics and the requests it counts; unset: no such route, and nothing counted. */
   metrics?: Metrics;
   /** D-49: the `Host` names answered (`name` any port, `name:port`); unset: every host. */
@@ -227,7 +230,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rootRoutes, { catalog: options.catalog });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix, auth });
-  await app.register(eventStreamRoutes, { service: options.service, stream: options.stream });
+  await app.register(eventStreamRoutes, {
+    service: options.service,
+    stream: options.stream,
+    bounds: {
+      perClient: options.streamBounds?.perClient ?? DEFAULT_STREAMS_PER_CLIENT,
+      total: options.streamBounds?.total ?? streamsInAll(options.connectionLimits?.maxConnections ?? 10_000),
+    },
+  });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth });
   if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });
   if (metrics) await app.register(metricsRoutes, { metrics });

@@ -16,10 +16,12 @@
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
 
+import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
 import {
   drained,
+  filterKey,
   frameOf,
   HEARTBEAT,
   matches,
@@ -100,8 +102,9 @@ export class EventPump {
    * Adds a client whose cursor is `after`: it catches up from the feed, then joins the live
    * fan-out. Resolves once it is live (or ended).
    */
-  async add(sink: StreamSink, filter: StreamFilter, after: number, id: string): Promise<void> {
+  async add(sink: StreamSink, filter: StreamFilter, after: number, id: string, caller?: Caller): Promise<void> {
     const client: StreamClient = { sink, filter, cursor: after, live: false, closed: false, mustDrain: false, id };
+    if (caller !== undefined) client.caller = caller;
     this.clients.add(client);
     sink.once('close', () => this.remove(client));
     sink.on('drain', () => {
@@ -131,12 +134,12 @@ export class EventPump {
       // Every event up to `horizon` is already in the feed (the pump read it there), so a page
       // read from now on that comes back short has every matching event up to it.
       const horizon = this.seq;
-      const page = await this.service.queries.events({
-        after: client.cursor,
-        limit: CATCH_UP_PAGE,
-        type: client.filter.type,
-        dealId: client.filter.dealId,
-      });
+      const { type, dealId } = client.filter;
+      // Read as the client's principal (D-57's wall too); the pump reads as the platform.
+      const page = await this.service.queries.events(
+        { after: client.cursor, limit: CATCH_UP_PAGE, type, dealId },
+        client.caller,
+      );
       if (client.closed) return;
       // Not held to the bound: paced by 'drain' instead, a page at a time.
       for (const stored of page) {
@@ -254,7 +257,7 @@ export class EventPump {
       const wanted = (stored: StoredEvent) =>
         stored.seq > client.cursor && matches(client.filter, stored, this.dealIdOf);
       // A client whose cursor is below the page takes every matching event: the batch of its filter.
-      const key = client.cursor < first ? `${client.filter.type ?? ''}\n${client.filter.dealId ?? ''}` : undefined;
+      const key = client.cursor < first ? filterKey(client.filter) : undefined;
       let batch = key === undefined ? undefined : batches.get(key);
       if (batch === undefined) {
         let text = '';

@@ -1,5 +1,6 @@
 // A client of the event stream (D-41) as the pump sees it: where its bytes go, which events it
 // wants, how far it has been written, and the SSE frame of an event.
+import { type Caller, seesEvent, type Visibility } from '../domain/access.ts';
 import type { PublicEventType } from '../domain/public-events.ts';
 import type { StoredEvent } from '../store/store.ts';
 import { eventView } from '../views/events.ts';
@@ -23,7 +24,13 @@ export interface StreamSink {
 export interface StreamFilter {
   type?: PublicEventType;
   dealId?: string;
+  /** D-58: what the stream's principal sees (none: everything, the demo's and the operator's). */
+  visibility: Visibility;
 }
+
+/** Clients whose filters have the same key get the same events: one batch serves them all. */
+export const filterKey = ({ type, dealId, visibility }: StreamFilter): string =>
+  `${type ?? ''}\n${dealId ?? ''}\n${visibility.sellerId ?? ''}\n${visibility.closerId ?? ''}`;
 
 export interface StreamClient {
   readonly sink: StreamSink;
@@ -36,6 +43,8 @@ export interface StreamClient {
   mustDrain: boolean;
   /** The request's id, for the log. */
   readonly id: string;
+  /** Keys mode: the stream's principal, whose reads catch it up (its visibility is the filter's). */
+  caller?: Caller;
 }
 
 /** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
@@ -51,7 +60,7 @@ export function matches(
 ) {
   if (filter.type !== undefined && stored.event.type !== filter.type) return false;
   if (filter.dealId !== undefined && dealIdOf(stored) !== filter.dealId) return false;
-  return true;
+  return seesEvent(filter.visibility, stored.event);
 }
 
 /** Resolves when the client's socket has written what it holds, or the client is gone. */

@@ -16,11 +16,10 @@ import { read, write } from './operation.ts';
 import { DEMO_STORE, READ_HINTS } from './tool-notes.ts';
 
 /**
- * Webhooks deliver every event: until a webhook belongs to the principal that made it and
- * delivers only what it may see (issue 25), only the operator's key manages them (deny by
- * default, not a Seller's webhooks:manage).
+ * D-58: a webhook belongs to the principal that made it, is listed only to it and the operator,
+ * and delivers only what that principal may see.
  */
-const WEBHOOKS = ['admin'] as const;
+const WEBHOOKS = ['webhooks:manage', 'admin'] as const;
 
 const listEvents = read({
   id: 'listEvents',
@@ -86,12 +85,13 @@ const listWebhooks = read({
   method: 'GET',
   mount: 'root',
   path: '/webhooks',
-  summary: 'Every webhook, in id order (secrets are never shown again)',
+  summary:
+    "Every webhook the key's principal made (the operator: every one), in id order (secrets are never shown again)",
   tag: 'events',
   responses: { 200: Type.Array(Type.Ref(WebhookSchema)) },
   errors: [400],
   scope: WEBHOOKS,
-  read: async (service) => ok(await service.webhooks.list()),
+  read: async (service, { caller }) => ok(await service.webhooks.list(caller)),
   view: (hooks) => hooks.map(webhookView),
 });
 
@@ -105,7 +105,7 @@ const getWebhook = read({
   responses: { 200: Type.Ref(WebhookSchema) },
   errors: [404],
   scope: WEBHOOKS,
-  read: (service, { id }) => service.webhooks.get(id),
+  read: (service, { id, caller }) => service.webhooks.get(id, caller),
   view: webhookView,
 });
 
@@ -120,7 +120,7 @@ const deleteWebhook = write({
   errors: [404],
   scope: WEBHOOKS,
   idempotent: false,
-  command: (service, { id }) => service.webhooks.delete(id),
+  command: (service, { id, caller }) => service.webhooks.delete(id, caller),
   answer: (answers) => answers.deleteWebhook,
 });
 
@@ -135,7 +135,8 @@ const listWebhookDeliveries = read({
   responses: { 200: Type.Array(Type.Ref(WebhookAttemptSchema)) },
   errors: [400, 404],
   scope: WEBHOOKS,
-  read: (service, { id, query }) => service.webhooks.attempts(id, (query as Static<typeof AttemptsQuery>).limit ?? 100),
+  read: (service, { id, query, caller }) =>
+    service.webhooks.attempts(id, (query as Static<typeof AttemptsQuery>).limit ?? 100, caller),
   view: (attempts) => attempts.map(attemptView),
 });
 

@@ -19,7 +19,9 @@ import type { CloserWithLedger } from './outcomes.ts';
 import { fail, ok, type Result } from './result.ts';
 
 /** D-57: the principal a read runs for (the store may hold its statements to it). */
-const as = (caller: Caller | undefined): ReadOptions => (caller === undefined ? {} : { principal: caller.principal });
+/** How a read runs for a caller: as its principal (D-57), or as the platform without one. */
+export const as = (caller: Caller | undefined): ReadOptions =>
+  caller === undefined ? {} : { principal: caller.principal };
 
 export class Queries {
   constructor(private readonly store: Store) {}
@@ -116,10 +118,9 @@ export class Queries {
   // ── events ───────────────────────────────────────────────────────────────────────────────
 
   /**
-   * A page of the feed (D-41), of the events the caller may see (D-54: a Seller those of its
-   * deals; a closer those about itself, its claims, fulfilments and payouts, until the feed's
-   * keys show it the postings of open gigs too, D-216); a dealId that could name no deal
-   * matches nothing.
+   * A page of the feed (D-41), of the events the caller may see (D-58, seesEvent: a Seller
+   * those of its deals; a closer the postings and those about itself; both the platform's
+   * own); a dealId that could name no deal matches nothing.
    */
   async events(filter: EventFilter, caller?: Caller): Promise<StoredEvent[]> {
     if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];

@@ -2,11 +2,13 @@
 // write is a unit command (run by execute.ts, so it is keyed and notifies like any other); the
 // deliveries themselves are the worker's (webhooks/worker.ts).
 import { randomBytes } from 'node:crypto';
+import { type Caller, seesAll } from '../domain/access.ts';
 import type { PublicEventType } from '../domain/public-events.ts';
 import { refuse } from '../domain/refusal.ts';
 import { couldBeWebhookId, formatWebhookId, type Webhook } from '../domain/webhooks.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import type { WebhookAttempt } from '../store/webhooks.ts';
+import { as } from './queries.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 import { checkWebhookUrl } from './webhooks/url-check.ts';
@@ -55,31 +57,41 @@ export class WebhookService {
     return { work };
   }
 
-  list(): Promise<Webhook[]> {
-    return this.store.read((reader) => reader.webhooks.list());
+  /** The webhooks the caller may see (D-58): its principal's own; every one for the operator. */
+  async list(caller?: Caller): Promise<Webhook[]> {
+    const hooks = await this.store.read((reader) => reader.webhooks.list(), as(caller));
+    return seesAll(caller) ? hooks : hooks.filter((hook) => ownedBy(hook, caller));
   }
 
-  async get(id: string): Promise<Result<Webhook>> {
-    const hook = couldBeWebhookId(id) ? await this.store.read((reader) => reader.webhooks.get(id)) : undefined;
-    return hook ? ok(hook) : fail(webhookNotFound(id));
+  async get(id: string, caller?: Caller): Promise<Result<Webhook>> {
+    const hook = couldBeWebhookId(id)
+      ? await this.store.read((reader) => reader.webhooks.get(id), as(caller))
+      : undefined;
+    return hook && ownedBy(hook, caller) ? ok(hook) : fail(webhookNotFound(id));
   }
 
   /** Deletes a webhook: nothing more is delivered to it, its pending deliveries are dropped. */
-  delete(id: string): UnitCommand<true> {
+  delete(id: string, caller?: Caller): UnitCommand<true> {
     return {
       work: async (uow) => {
-        if (!couldBeWebhookId(id) || !(await uow.webhooks.delete(id))) throw new RefusedError(webhookNotFound(id));
+        const hook = couldBeWebhookId(id) ? await uow.webhooks.get(id) : undefined;
+        if (!hook || !ownedBy(hook, caller) || !(await uow.webhooks.delete(id)))
+          throw new RefusedError(webhookNotFound(id));
         return true as const;
       },
     };
   }
 
   /** The last `limit` delivery attempts of a webhook, oldest first. */
-  async attempts(id: string, limit: number): Promise<Result<WebhookAttempt[]>> {
+  async attempts(id: string, limit: number, caller?: Caller): Promise<Result<WebhookAttempt[]>> {
     if (!couldBeWebhookId(id)) return fail(webhookNotFound(id));
     return this.store.read(async (reader) => {
       const [hook, attempts] = await Promise.all([reader.webhooks.get(id), reader.webhooks.attempts(id, limit)]);
-      return hook ? ok(attempts) : fail(webhookNotFound(id));
-    });
+      return hook && ownedBy(hook, caller) ? ok(attempts) : fail(webhookNotFound(id));
+    }, as(caller));
   }
 }
+
+/** D-58: a webhook is its maker's; the operator (and the demo) sees every one. */
+const ownedBy = (hook: Webhook, caller: Caller | undefined): boolean =>
+  seesAll(caller) || hook.owner === caller?.principal;

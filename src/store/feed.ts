@@ -15,8 +15,8 @@ export interface EventFilter {
   limit: number;
   type?: PublicEventType;
   dealId?: string;
-  /** D-54: only events about this Seller's deals. */
+  /** D-58: only the events this Seller sees (its deals', and the platform's: seesEvent). */
   sellerId?: string;
-  /** D-54: only events about this closer (its claims, fulfilments, payouts). */
+  /** D-58: only the events this closer sees (about itself, the postings, the platform's: seesEvent). */
   closerId?: string;
 }

@@ -175,6 +175,10 @@ export const ERRORS = {
     status: 429,
     when: 'more requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again',
   },
+  TOO_MANY_STREAMS: {
+    status: 429,
+    when: "an event stream was asked for while its client (the key's principal, or the address when keys are off) already holds `STREAMS_PER_CLIENT` open streams, or while the service holds as many streams as it keeps room for beside ordinary requests; `limit` is the bound met. Close a stream first (or, for the second, retry after `Retry-After`); no stream was started",
+  },
   STORE_BUSY: {
     status: 503,
     when: 'the write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again',

@@ -127,9 +127,15 @@ const SPECS: Record<string, Spec> = {
   listEvents: {},
   createWebhook: { body: () => ({ url: 'http://127.0.0.1:9/matrix', types: ['demo.reset'] }) },
   listWebhooks: {},
-  getWebhook: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: false },
-  deleteWebhook: { subject: (fx) => freshWebhook(fx.t), unknown: 'whk_9999', owned: false },
-  listWebhookDeliveries: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: false },
+  // D-58: Seller A's webhooks; a closer's key with webhooks:manage sees none of them.
+  getWebhook: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: true, expect: { closer1: 404 } },
+  deleteWebhook: {
+    subject: (fx) => freshWebhook(fx.t, A(fx)),
+    unknown: 'whk_9999',
+    owned: true,
+    expect: { closer1: 404 },
+  },
+  listWebhookDeliveries: { subject: (fx) => fx.webhookId, unknown: 'whk_9999', owned: true, expect: { closer1: 404 } },
   createSeller: { body: () => ({ name: 'Matrix Seller (fictional)' }) },
   listSellers: {},
   getSeller: { subject: (fx) => fx.A.sellerId, unknown: 'seller_9999', owned: true },

@@ -258,9 +258,9 @@ export async function claimedNurturerGig(
   return { dealId, gigId };
 }
 
-/** A fresh operator's webhook (delivering nowhere that answers). */
-export async function freshWebhook(t: TestServer): Promise<string> {
-  const answer = await as(t, bearer(OP)).post('/webhooks', { url: 'http://127.0.0.1:9/hook', types: ['demo.reset'] });
+/** A fresh webhook (delivering nowhere that answers) made with `key` (D-58: its principal's). */
+export async function freshWebhook(t: TestServer, key: string): Promise<string> {
+  const answer = await as(t, bearer(key)).post('/webhooks', { url: 'http://127.0.0.1:9/hook', types: ['demo.reset'] });
   expectStatus(answer, 201, 'POST /webhooks');
   return answer.body.id;
 }
@@ -294,7 +294,7 @@ export async function keysFixture(t: TestServer): Promise<KeysFixture> {
   const closerRead = await makeKey(t, closer1.key, { name: 'closer 1 reader', scopes: ['gigs:read'] });
   const A = await tenant(t, sellerAId, sellerA.key, closer1.key);
   const B = await tenant(t, sellerBId, sellerB.key, closer1.key);
-  const webhookId = await freshWebhook(t);
+  const webhookId = await freshWebhook(t, sellerA.key);
   return {
     t,
     operator,

@@ -14,15 +14,20 @@
 import { fastifySSE } from '@fastify/sse';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { visibilityOf } from '../../domain/access.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { EventStreamHeaders, EventStreamQuery } from '../../schemas/events.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
+import { errorBody } from '../../views/errors.ts';
 import { DEFAULT_STREAM_OPTIONS, EventPump, type StreamOptions } from '../event-pump.ts';
+import { type StreamBounds, StreamLimits } from '../stream-limits.ts';
 
 export interface EventStreamOptions {
   service: PipelineService;
   stream?: Partial<StreamOptions>;
+  /** D-238: the bounds on open streams. */
+  bounds: StreamBounds;
 }
 
 const STREAM_DESCRIPTION =
@@ -33,10 +38,14 @@ const STREAM_DESCRIPTION =
   '(`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays ' +
   'valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is ' +
   'disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON ' +
-  'before any stream starts.';
+  "before any stream starts. Streams are bounded (429 TOO_MANY_STREAMS): per client (the key's principal; the " +
+  'address when keys are off) and in all. In keys mode a key sees only the events its principal may see (a Seller ' +
+  'those of its deals; a closer the postings and those about itself; everyone a reset and an enrolment), and `seq` ' +
+  'stays global, so a view has gaps.';
 
-export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (app, { service, stream }) => {
+export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (app, { service, stream, bounds }) => {
   const options = { ...DEFAULT_STREAM_OPTIONS, ...stream };
+  const limits = new StreamLimits(bounds);
   const pump = new EventPump(service, options, app.log, ({ event }) => eventDealId(event));
   // Streams are ended before the server closes, so that closing never waits for a client.
   app.addHook('preClose', async () => {
@@ -47,9 +56,8 @@ export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
   app.get(
     '/events/stream',
     {
-      // Keys mode: the operator's key, until a stream shows each principal only what it may
-      // see (issue 25); GET /events is filtered already.
-      config: { access: ['admin'] },
+      // D-58: as GET /events, each principal sees only what it may.
+      config: { access: ['events:read', 'admin'] },
       sse: { kind: 'manual', heartbeat: false },
       schema: {
         summary: 'The event feed, live, as Server-Sent Events',
@@ -73,7 +81,7 @@ export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
               },
             },
           },
-          ...errorResponses(400),
+          ...errorResponses(400, 429),
         },
       },
     },
@@ -92,11 +100,27 @@ export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
         reply.sse.sendHeaders(200);
         return;
       }
+      const { caller } = request;
+      const place = limits.take(caller?.principal ?? request.ip);
+      if (!place.ok) {
+        const { bound, limit } = place.refusal;
+        if (bound === 'total') reply.header('retry-after', '30');
+        return reply.code(429).send({
+          ...errorBody(
+            'TOO_MANY_STREAMS',
+            bound === 'client'
+              ? `This ${caller ? "key's principal" : 'address'} already holds ${limit} open event streams: close one first.`
+              : `The service holds as many event streams as it has room for (${limit}): retry later.`,
+          ),
+          limit,
+        });
+      }
+      reply.raw.once('close', place.release);
       reply.sse.keepAlive();
       reply.sse.sendHeaders(200);
       // The headers go now, not with the first event, which may be long in coming.
       reply.raw.write(`: events after ${cursor}\n\n`);
-      await pump.add(reply.raw, { type, dealId }, cursor, request.id);
+      await pump.add(reply.raw, { type, dealId, visibility: visibilityOf(caller) }, cursor, request.id, caller);
     },
   );
 };

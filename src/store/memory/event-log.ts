@@ -6,6 +6,8 @@
 // (`{deal}`, `{gig}`, `{closer}`, `{line}`) the record alone, which the store holds anyway; the
 // event is put back together when read (docs/performance.md measures the growth per event).
 // Purged from the front (retention), in amortized constant time.
+
+import { OFFER_EVENTS, PLATFORM_EVENTS, seesEvent } from '../../domain/access.ts';
 import type { EventAudience, PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import type { EventFilter, StoredEvent } from '../store.ts';
@@ -26,6 +28,22 @@ function push(map: Map<string, number[]>, key: string, seq: number): void {
   const list = map.get(key);
   if (list) list.push(seq);
   else map.set(key, [seq]);
+}
+
+/**
+ * The seqs above `after` of several increasing lists, in order, lazily (a principal's own events
+ * and the types it shares with every principal of its kind): a page reads only what it returns.
+ */
+function* merged(after: number, lists: readonly (readonly number[])[]): Generator<number> {
+  const at = lists.map((list) => firstAfter(list, after));
+  for (;;) {
+    let next = -1;
+    for (let k = 0; k < lists.length; k++) {
+      if (at[k] < lists[k].length && (next < 0 || lists[k][at[k]] < lists[next][at[next]])) next = k;
+    }
+    if (next < 0) return;
+    yield lists[next][at[next]++];
+  }
 }
 
 /** The key of the one record in the data of these types: the log keeps the record alone. */
@@ -148,7 +166,8 @@ export class EventLog {
     }
   }
 
-  page(filter: EventFilter): StoredEvent[] {
+  /** `offered`: whether a posting's gig is one the reader sees now (a closer's page, D-237). */
+  page(filter: EventFilter, offered?: (gigId: string) => boolean): StoredEvent[] {
     const firstKept = this.base + this.head;
     const after = Math.max(filter.after, firstKept - 1);
     const found: StoredEvent[] = [];
@@ -163,26 +182,32 @@ export class EventLog {
       }
       return found;
     }
-    // The shortest of the indexes, the other filters checked on each event.
+    // The shortest of the indexes, the other filters checked on each event. A principal's view
+    // (D-58) is the union of its own events and the types every such principal sees.
     let seqs: readonly number[] | undefined =
       filter.type === undefined ? undefined : (this.byType.get(filter.type) ?? []);
     if (filter.dealId !== undefined) {
       const ofDeal = this.dealIndex().get(filter.dealId) ?? [];
       if (seqs === undefined || ofDeal.length < seqs.length) seqs = ofDeal;
     }
-    for (const id of [filter.sellerId, filter.closerId]) {
-      if (id === undefined) continue;
-      const ofPrincipal = this.principalIndex().get(id) ?? [];
-      if (seqs === undefined || ofPrincipal.length < seqs.length) seqs = ofPrincipal;
+    const principal = filter.sellerId ?? filter.closerId;
+    const visibility = { sellerId: filter.sellerId, closerId: filter.closerId };
+    let candidates: Iterable<number>;
+    if (principal !== undefined && seqs === undefined) {
+      const shared = filter.sellerId !== undefined ? PLATFORM_EVENTS : [...OFFER_EVENTS, ...PLATFORM_EVENTS];
+      const own = this.principalIndex().get(principal) ?? [];
+      candidates = merged(after, [own, ...shared.map((type) => this.byType.get(type) ?? [])]);
+    } else {
+      candidates = merged(after, [seqs ?? []]);
     }
-    seqs ??= [];
-    for (let i = firstAfter(seqs, after); i < seqs.length && found.length < filter.limit; i++) {
-      const seq = seqs[i];
+    for (const seq of candidates) {
+      if (found.length >= filter.limit) break;
       const event = this.event(seq - this.base);
       if (filter.type !== undefined && event.type !== filter.type) continue;
       if (filter.dealId !== undefined && eventDealId(event) !== filter.dealId) continue;
-      if (filter.sellerId !== undefined && event.sellerId !== filter.sellerId) continue;
-      if (filter.closerId !== undefined && event.closerId !== filter.closerId) continue;
+      if (principal !== undefined && !seesEvent(visibility, event)) continue;
+      if (offered && event.type === 'gig.posted' && event.closerId === undefined && !offered(event.data.gig.id))
+        continue;
       found.push({ seq, event });
     }
     return found;

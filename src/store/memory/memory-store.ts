@@ -36,7 +36,16 @@ export class MemoryStore implements Store {
   }
 
   events(filter: EventFilter): Promise<StoredEvent[]> {
-    return this.serialize(async () => this.data.events.page(filter));
+    return this.serialize(async () => {
+      const { closerId } = filter;
+      if (closerId === undefined) return this.data.events.page(filter);
+      // D-237: a closer reads the postings of the gigs that are open now, and of its own.
+      const { gigs } = this.data;
+      return this.data.events.page(filter, (gigId) => {
+        const gig = gigs.get(gigId);
+        return gig !== undefined && (gig.status === 'open' || gig.closerId === closerId);
+      });
+    });
   }
 
   lastSeq(): Promise<number> {

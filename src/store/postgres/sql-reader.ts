@@ -2,6 +2,7 @@
 // REPEATABLE READ snapshot, and what a unit of work reads (sql-unit-of-work.ts overrides the
 // reads of records with locked ones). Lists, ledgers, counts and timer scans never lock.
 
+import { PLATFORM_EVENTS } from '../../domain/access.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
@@ -17,6 +18,9 @@ import { SqlWebhookReader } from './sql-webhooks.ts';
  */
 export const BY_ID = 'id_len, id';
 const CLOSERS_BY_ID = 'length(id), id';
+const quoted = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
+/** The event types every principal sees besides its own (seesEvent, D-58). */
+const SHARED = { platform: quoted(PLATFORM_EVENTS) };
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 export const ignore = () => undefined;
@@ -201,8 +205,18 @@ export class SqlReader implements StoreReader {
     const where = [`seq > ${param(filter.after)}`];
     if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
     if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
-    if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
-    if (filter.closerId !== undefined) where.push(`closer_id = ${param(filter.closerId)}`);
+    // D-58: a principal's view, as seesEvent says (the types every principal of its kind sees
+    // are literals, so that the statement stays one prepared shape).
+    if (filter.sellerId !== undefined)
+      where.push(`(seller_id = ${param(filter.sellerId)} OR type IN (${SHARED.platform}))`);
+    if (filter.closerId !== undefined) {
+      // D-237: the postings of the gigs open now, and of the closer's own.
+      const closer = param(filter.closerId);
+      where.push(
+        `(closer_id = ${closer} OR type IN (${SHARED.platform}) OR (type = 'gig.posted' AND EXISTS (SELECT 1 FROM gigs g ` +
+          `WHERE g.id = (events.data->'gig'->>'id') AND (g.status = 'open' OR g.closer_id = ${closer}))))`,
+      );
+    }
     const rows = await this.send<EventRow & { seq: string | number }>(
       `SELECT seq, type, at, data, seller_id, closer_id, actor FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${param(filter.limit)}`,
       params,
