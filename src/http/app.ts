@@ -227,7 +227,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(answerError);
 
   await app.register(indexRoute, { index });
-  await app.register(rootRoutes, { catalog: options.catalog });
+  await app.register(rootRoutes, {
+    catalog: options.catalog,
+    ...(auth === 'keys' ? { service: options.service } : {}),
+  });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
   await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix, auth });
   await app.register(eventStreamRoutes, {

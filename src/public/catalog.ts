@@ -14,6 +14,12 @@ export const SANDBOX_LABEL =
 export const MAX_PAGE = 100;
 export const RESERVED_SCOPES = ['tenant', 'settlement'] as const;
 
+/** What opens a reserved scope of GET /deals, in the words of every BLOCKED reason (D-227). */
+export const KEYED_SCOPE_NEEDS = 'a Seller key with deals:read in Authorization: Bearer, in keys mode (AUTH=keys)';
+
+export const isReservedScope = (scope: string | undefined): scope is (typeof RESERVED_SCOPES)[number] =>
+  (RESERVED_SCOPES as readonly (string | undefined)[]).includes(scope);
+
 export interface Envelope {
   status: number;
   body: Record<string, unknown>;
@@ -84,13 +90,16 @@ class Collection<R extends { id: string }> {
    */
   page(query: PageQuery, filters: Record<string, string | undefined>, matches: (record: R) => boolean): Envelope {
     const scope = query.scope ?? 'sandbox';
-    if ((RESERVED_SCOPES as readonly string[]).includes(scope)) {
+    if (isReservedScope(scope)) {
+      // D-227: the reason names what opens the scope (GET /deals's, with a Seller's key).
       const real = scope === 'tenant' ? `tenant ${this.name}` : 'settlements';
+      const opens =
+        this.name === 'deals'
+          ? `it needs ${KEYED_SCOPE_NEEDS}`
+          : `GET /gigs serves none; GET /deals?scope=${scope} serves a tenant's own with ${KEYED_SCOPE_NEEDS}`;
       return envelope(403, {
         type: 'BLOCKED',
-        reason:
-          `Scope "${scope}" is reserved for keyed access to real ${real}. ` +
-          'Keys are not issued yet (the service is pre-launch); this origin serves sandbox data only.',
+        reason: `Scope "${scope}" is reserved for keyed access to real ${real}: ${opens}. Without one this origin serves sandbox data only.`,
       });
     }
     if (scope !== 'sandbox') return empty(200, `No collection has scope "${scope}"; the scopes served here: sandbox.`);

@@ -2,7 +2,7 @@
 // catalogue already serialized.
 import { type TSchema, Type } from '@sinclair/typebox';
 import { GigStatusSchema, RoleSchema, StageSchema } from './common.ts';
-import { DealSchema } from './deal.ts';
+import { DealSchema, SettlementSchema } from './deal.ts';
 import { GigSchema } from './marketplace.ts';
 
 const sandboxed = {
@@ -46,6 +46,39 @@ export const GigsEnvelope = Type.Object(
   },
   { $id: 'GigsEnvelope' },
 );
+// Keys mode (D-226): a Seller's own live records behind GET /deals?scope=tenant or settlement.
+// Inline (no $id), so that the demo's contract is exactly as before keys.
+const live = {
+  sandbox: Type.Literal(false, { description: "live records of the key's tenant, not sandbox example data" }),
+  label: Type.String({ description: 'says whose live data this is' }),
+};
+export const TenantDealsEnvelope = Type.Object(
+  {
+    type: Type.Literal('OK'),
+    deals: Type.Array(Type.Ref(DealSchema), { description: "the key's Seller's deals, in id order" }),
+    count: Type.Integer({ description: 'deals on this page' }),
+    nextCursor: Type.Optional(Type.String({ description: 'present when a further page exists' })),
+    ...live,
+  },
+  { title: 'TenantDealsEnvelope', description: "keys mode, scope=tenant: the Seller's own deals" },
+);
+export const SettlementsEnvelope = Type.Object(
+  {
+    type: Type.Literal('OK'),
+    settlements: Type.Array(Type.Ref(SettlementSchema), {
+      description: "the settlements of the key's Seller's deals closed won, in deal id order",
+    }),
+    count: Type.Integer({ description: 'settlements on this page' }),
+    nextCursor: Type.Optional(Type.String({ description: 'present when a further page exists' })),
+    ...live,
+  },
+  { title: 'SettlementsEnvelope', description: "keys mode, scope=settlement: the Seller's settlements" },
+);
+export const LiveEmptyEnvelope = Type.Object(
+  { type: Type.Literal('EMPTY'), message: Type.String(), ...live },
+  { title: 'LiveEmptyEnvelope', description: 'keys mode, scope tenant or settlement: nothing matches' },
+);
+
 export const OfferEnvelope = Type.Object(
   {
     type: Type.Literal('OFFER'),
@@ -85,6 +118,20 @@ export const DealsQuery = Type.Object(
     ...PageParams,
   },
   // An unknown parameter is 400 INVALID_QUERY; an unknown value of a filter matches nothing (D-30).
+  { additionalProperties: false },
+);
+
+/** GET /deals's query in keys mode, where a Seller's key opens the reserved scopes (D-226, D-227). */
+export const KeysDealsQuery = Type.Object(
+  {
+    ...DealsQuery.properties,
+    scope: Type.Optional(
+      Type.String({
+        description:
+          "sandbox (default); tenant and settlement are reserved: 403 BLOCKED, except with a Seller key carrying deals:read in Authorization: Bearer, which answers that Seller's own live deals (tenant) or the settlements of its deals closed won (settlement), marked sandbox: false; another scope is EMPTY",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -1,9 +1,18 @@
 // The public ROOT origin: keyless, read-only collections over the sandbox data (D-29, D-30).
-// Writes answer 405 (src/http/methods.ts); reads may come from any origin (CORS *).
+// Writes answer 405 (src/http/methods.ts); reads may come from any origin (CORS *). In keys mode
+// a Seller's key opens GET /deals's reserved scopes over its own live records (D-226, D-227): the
+// route authenticates it itself, since keys mode's door leaves ROOT open.
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
-import type { DealQuery, Envelope, GigQuery, RootCatalog } from '../../public/catalog.ts';
+import {
+  type DealQuery,
+  type Envelope,
+  type GigQuery,
+  isReservedScope,
+  type RootCatalog,
+} from '../../public/catalog.ts';
+import { opensTenantScopes, tenantScope } from '../../public/tenant-scopes.ts';
 import { ErrorSchema, IdParams, NoQuery } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,
@@ -13,8 +22,14 @@ import {
   EmptyEnvelope,
   GigsEnvelope,
   GigsQuery,
+  KeysDealsQuery,
+  LiveEmptyEnvelope,
+  SettlementsEnvelope,
+  TenantDealsEnvelope,
 } from '../../schemas/root.ts';
+import type { PipelineService } from '../../service/pipeline-service.ts';
 import { stringify } from '../../views/exact-json.ts';
+import { bearerToken } from '../authenticate.ts';
 
 /** Registers GET for a ROOT path; app.ts answers its other methods (405) and OPTIONS (D-38). */
 export function rootGet(
@@ -41,7 +56,21 @@ function sendEnvelope(
   return reply.code(envelope.status).type('application/json; charset=utf-8').send(bytes);
 }
 
-export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (app, { catalog }) => {
+/**
+ * D-227: the caller of a request to a reserved scope, when its key opens it (a Seller's key with
+ * deals:read); undefined for anything else, which the catalogue answers BLOCKED.
+ */
+async function tenantCaller(service: PipelineService, authorization: string | undefined) {
+  const token = bearerToken(authorization);
+  const found = token === undefined ? undefined : await service.keyRing?.authenticate(token);
+  return found?.ok && opensTenantScopes(found.caller) ? found.caller : undefined;
+}
+
+export const rootRoutes: FastifyPluginAsync<{
+  catalog: RootCatalog;
+  /** Keys mode: the live service, whose Sellers' keys open GET /deals's reserved scopes (D-226). */
+  service?: PipelineService;
+}> = async (app, { catalog, service }) => {
   const cache = new Map<string, string>();
   const envelopeResponses = {
     403: Type.Ref(BlockedEnvelope),
@@ -61,9 +90,20 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
         summary: 'Sandbox deals, filtered by stage, owning role or scope, a page at a time',
         operationId: 'listSandboxDeals',
         tags: ['root'],
-        querystring: DealsQuery,
+        ...(service
+          ? {
+              description:
+                "Keys mode: a Seller key carrying deals:read, sent as Authorization: Bearer, opens the reserved scopes: scope=tenant answers the Seller's own live deals, scope=settlement the settlements of its deals closed won, in the envelopes OK (no total) or EMPTY marked sandbox: false. Without such a key both are 403 BLOCKED.",
+            }
+          : {}),
+        querystring: service ? KeysDealsQuery : DealsQuery,
         response: {
-          200: Type.Union([Type.Ref(DealsEnvelope), Type.Ref(EmptyEnvelope)]),
+          200: Type.Union([
+            Type.Ref(DealsEnvelope),
+            Type.Ref(EmptyEnvelope),
+            // Keys mode: a Seller's own live records behind scope tenant or settlement (D-226).
+            ...(service ? [TenantDealsEnvelope, SettlementsEnvelope, LiveEmptyEnvelope] : []),
+          ]),
           400: Type.Ref(ErrorSchema),
           403: envelopeResponses[403],
         },
@@ -71,6 +111,15 @@ export const rootRoutes: FastifyPluginAsync<{ catalog: RootCatalog }> = async (a
     },
     async (request, reply) => {
       const query = request.query as DealQuery;
+      if (service !== undefined && isReservedScope(query.scope)) {
+        // D-227: the answer depends on the key, so no cache keeps it or gives it to another.
+        reply.header('vary', 'Authorization').header('cache-control', 'no-store');
+        const caller = await tenantCaller(service, request.headers.authorization);
+        if (caller !== undefined) {
+          const envelope = await tenantScope(service, caller, query.scope, query);
+          return reply.code(envelope.status).type('application/json; charset=utf-8').send(stringify(envelope.body));
+        }
+      }
       return sendEnvelope(reply, catalog.listDeals(query), cache, `deals?${JSON.stringify(query)}`);
     },
   );
