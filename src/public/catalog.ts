@@ -95,7 +95,7 @@ class Collection<R extends { id: string }> {
       const real = scope === 'tenant' ? `tenant ${this.name}` : 'settlements';
       const opens =
         this.name === 'deals'
-          ? `it needs ${KEYED_SCOPE_NEEDS}`
+          ? `GET /deals opens it with ${KEYED_SCOPE_NEEDS}`
           : `GET /gigs serves none; GET /deals?scope=${scope} serves a tenant's own with ${KEYED_SCOPE_NEEDS}`;
       return envelope(403, {
         type: 'BLOCKED',

@@ -157,6 +157,28 @@ describe("ROOT's reserved scopes in keys mode", () => {
     }
   });
 
+  it("ROOT's keyless /mcp serves no tenant's records either: listDeals answers BLOCKED, naming GET /deals", async () => {
+    for (const scope of ['tenant', 'settlement']) {
+      const response = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...bearer(f.sellerA.key),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'listDeals', arguments: { scope } },
+        }),
+      });
+      const envelope = (await response.json()).result.structuredContent;
+      assert.equal(envelope.type, 'BLOCKED', scope);
+      assert.ok(envelope.reason.includes(`GET /deals opens it with ${OPENS}`), envelope.reason);
+    }
+  });
+
   it('a key changes nothing else on ROOT: the sandbox scope answers the same bytes, and nothing is written', async () => {
     const health = (await t.get('/health')).body;
     const bare = await fetch(`${t.url}/deals`);
