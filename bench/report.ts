@@ -7,7 +7,7 @@ import { BUDGET, PGBENCH_GOALS } from './goals.ts';
 import type { Figure } from './measure.ts';
 import type { Options } from './options.ts';
 import type { PgbenchFigure } from './pgbench.ts';
-import { KEYS_MODE_SELL, STREAM_CLIENTS } from './scenarios.ts';
+import { KEYS_MODE_SELL, STREAM_CLIENTS, STREAMS_OF_ONE_SELLER, STREAMS_OF_TEN_SELLERS } from './scenarios.ts';
 import { PREFIX } from './setup.ts';
 
 /**
@@ -38,6 +38,8 @@ export function costsOf(figures: Figure[]) {
     ),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
     streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
+    /** Issue 25: 100 stream clients of 10 Sellers against 100 of one, by the service's CPU per sell (one / ten). */
+    streamsOfTenToOne: cpuRatio(STREAMS_OF_ONE_SELLER, STREAMS_OF_TEN_SELLERS),
     /** The same by the service's CPU per sell (plain / with the clients): its capacity kept. */
     streamedSellCpuToSell: cpuRatio(
       `POST ${PREFIX}/sell`,
@@ -71,7 +73,8 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
   console.log(
     `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); keys mode's keyed sell / keyed sell: ${costs.keysModeSellToKeyedSell} (goal ≥ 0.95); advance with If-Match / advance: ${costs.ifMatchAdvanceToAdvance} (goal ≥ 0.95); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
       `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
-      `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9)`,
+      `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9); ` +
+      `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1, issue 25)`,
   );
 }
 

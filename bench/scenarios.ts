@@ -42,6 +42,45 @@ export const ceiling = (path: string, answer: string): Scenario => ({
 
 export const HEALTH = 'GET /health';
 export const KEYS_MODE_SELL = `POST ${PREFIX}/sell with Idempotency-Key, keys mode (a Seller's key)`;
+export const STREAMS_OF_ONE_SELLER = `POST ${PREFIX}/sell, keys mode, ${STREAM_CLIENTS} SSE clients of its Seller`;
+export const STREAMS_OF_TEN_SELLERS = `POST ${PREFIX}/sell by 10 Sellers, keys mode, ${STREAM_CLIENTS} SSE clients (10 each)`;
+
+/** Keys mode: `count` Sellers, each with a full key; the keys. */
+async function sellerKeys(url: string, count: number): Promise<string[]> {
+  return inParallel(count, async (i) => {
+    const seller = await post(`${url}/sellers`, JSON.stringify({ name: `Bench Seller ${i}` }), OPERATOR_HEADERS);
+    const key = await post(`${url}/keys`, JSON.stringify({ name: 'bench', principal: seller.id }), OPERATOR_HEADERS);
+    return key.key as string;
+  });
+}
+
+/** Sells by these Sellers' keys in turn. */
+const sellsBy = (keys: readonly string[]): Partial<autocannon.Options> => ({
+  requests: keys.map((key) => ({
+    method: 'POST',
+    path: `${PREFIX}/sell`,
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${key}` },
+    body: dealBody(2),
+  })),
+});
+
+/**
+ * Issue 25 (D-58): the live stream in keys mode, each client seeing only its Seller's events. The
+ * same 100 clients, of one Seller that sells, or 10 of each of 10 Sellers that sell in turn: a
+ * principal's view must cost no more per sell than one view for all (costs.streamsOfTenToOne).
+ */
+function keyedStreams(name: string, sellers: number): Scenario {
+  let keys: string[] = [];
+  return {
+    name,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
+    prepare: async (url) => {
+      keys = await sellerKeys(url, sellers);
+      return sellsBy(keys);
+    },
+    alongside: (url) => streamClients(url, STREAM_CLIENTS, keys),
+  };
+}
 
 export const SCENARIOS: Scenario[] = [
   { name: HEALTH, prepare: async () => one({ method: 'GET', path: '/health' }) },
@@ -111,6 +150,8 @@ export const SCENARIOS: Scenario[] = [
       };
     },
   },
+  keyedStreams(STREAMS_OF_ONE_SELLER, 1),
+  keyedStreams(STREAMS_OF_TEN_SELLERS, 10),
   {
     name: `POST ${PREFIX}/sell with an unused id header`,
     prepare: async () => ({

@@ -101,9 +101,14 @@ export async function dryRunCloses(url: string): Promise<Partial<autocannon.Opti
  * `count` clients of GET /events/stream (from the oldest kept event: the service was just reset),
  * in a process of their own (bench/stream-clients.ts), each reading everything its stream sends.
  */
-export async function streamClients(url: string, count: number): Promise<{ stop(): Promise<string> }> {
+export async function streamClients(
+  url: string,
+  count: number,
+  keys: readonly string[] = [],
+): Promise<{ stop(): Promise<string> }> {
   const child = fork(fileURLToPath(new URL('./stream-clients.ts', import.meta.url)), [url, String(count)], {
     execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_STREAM_KEYS: keys.join(',') },
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
