@@ -3,6 +3,7 @@
 // API call, every move a proposal to the gate (D-43).
 import createClient from 'openapi-fetch';
 import type { components, paths } from './openapi.d.ts';
+import { AUTH, never, sessionEnded } from './session.ts';
 
 export type Deal = components['schemas']['Deal'];
 export type Gig = components['schemas']['Gig'];
@@ -17,6 +18,16 @@ const CONTRACT_PREFIX = '/pipeline';
 const dealPrefix = document.querySelector<HTMLMetaElement>('meta[name="deal-prefix"]')?.content ?? CONTRACT_PREFIX;
 
 export const api = createClient<paths>({ baseUrl: location.origin });
+// D-59: in keys mode the browser's session cookie is the credential; a 401 means it ended.
+if (AUTH === 'keys') {
+  api.use({
+    onResponse({ response }) {
+      // The page restarts on the sign-in page; the call that met the 401 never answers.
+      if (response.status === 401 && sessionEnded()) return never<Response>();
+      return response;
+    },
+  });
+}
 if (dealPrefix !== CONTRACT_PREFIX) {
   api.use({
     onRequest({ request }) {
@@ -76,3 +87,71 @@ export const ifMatch = (deal: Pick<Deal, 'version'>) => ({ 'if-match': `"${deal.
  */
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 export const usd = (amount: number) => dollars.format(amount);
+
+// ── keys mode's own operations (D-51, D-52) ───────────────────────────────────────────────────
+// `/keys` and `/sellers` are keys mode's only (D-220), so web/openapi.d.ts, generated from the
+// demo's contract, does not have them: these few calls are typed here, after their schemas
+// (src/schemas/accounts.ts). Each goes with the session's cookie, like every other call.
+
+export interface Seller {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  /** Only in the answer that made the key (issue or roll): shown once. */
+  key?: string;
+  prefix: string;
+  name: string;
+  principal: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt?: string;
+}
+
+/** A call of keys mode's own: its answer, or the catalogue's error; a 401 ends the session. */
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
+  const response = await fetch(path, {
+    method,
+    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 401 && sessionEnded()) return never();
+  const data = await response.json().catch(() => undefined);
+  if (response.ok) return { ok: true, data: data as T, response };
+  return {
+    ok: false,
+    error: (data ?? { error: `HTTP ${response.status}`, code: 'UNKNOWN' }) as ApiError,
+    status: response.status,
+  };
+}
+
+/** Every record of a keys-mode list, page after page. */
+async function everyRecord<T>(path: string): Promise<T[]> {
+  const records: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const answer = await call<T[]>(
+      'GET',
+      `${path}${separator}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    if (!answer.ok) throw new Error(`listing ${path}: ${answer.error.error}`);
+    records.push(...answer.data);
+    cursor = nextCursor(answer.response);
+  } while (cursor);
+  return records;
+}
+
+export const accounts = {
+  sellers: () => everyRecord<Seller>('/sellers'),
+  createSeller: (name: string) => call<Seller>('POST', '/sellers', { name }),
+  keys: () => everyRecord<ApiKeyRecord>('/keys'),
+  issueKey: (body: { name: string; principal: string; scopes: string[] }) => call<ApiKeyRecord>('POST', '/keys', body),
+  rollKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/roll`),
+  revokeKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+};

@@ -143,9 +143,13 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
   );
 }
 
-export function Desk() {
+/**
+ * `closer`: keys mode's signed-in closer (D-59, D-235), who acts as itself: no closer to choose
+ * and none to enrol (the operator enrols). Without it, the demo's desk, acting as any closer.
+ */
+export function Desk({ closer }: { closer?: { id: string; name: string } } = {}) {
   const [closers, setClosers] = useState<Closer[]>([]);
-  const [acting, setActing] = useState(localStorage.getItem('acting-closer') ?? '');
+  const [acting, setActing] = useState(closer?.id ?? localStorage.getItem('acting-closer') ?? '');
   const [open, setOpen] = useState<Gig[]>([]);
   const [mine, setMine] = useState<Gig[]>([]);
   const [said, setSaid] = useState('');
@@ -156,7 +160,7 @@ export function Desk() {
     const [all, openGigs] = await Promise.all([allClosers(), allGigs({ status: 'open' })]);
     setClosers(all);
     setOpen(openGigs);
-    const me = acting && all.some((c) => c.id === acting) ? acting : (all[0]?.id ?? '');
+    const me = closer ? closer.id : acting && all.some((c) => c.id === acting) ? acting : (all[0]?.id ?? '');
     if (me !== acting) setActing(me);
     setMine(me ? await allGigs({ closerId: me, status: 'claimed' }) : []);
   }, [acting]);
@@ -181,55 +185,64 @@ export function Desk() {
   return (
     <>
       <h1>Closer desk</h1>
-      <section aria-label="Who is acting" class="acting">
-        <label>
-          Acting closer{' '}
-          <select value={acting} onChange={(e) => choose(e.currentTarget.value)}>
-            {closers.map((c) => (
-              <option value={c.id} key={c.id}>
-                {c.name} ({c.id})
-              </option>
-            ))}
-          </select>
-        </label>
-        <form
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const answer = await api.POST('/closers/closers', {
-              body: {
-                name,
-                industries: industries
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              },
-            });
-            if (answer.data) {
-              // Listed at once, so that the acting closer's select shows the new closer while
-              // the desk reloads (it showed none until the list came back).
-              const enrolled = answer.data;
-              setClosers((all) => (all.some((c) => c.id === enrolled.id) ? all : [...all, enrolled]));
-              choose(enrolled.id);
-              setName('');
-              setSaid(`Enrolled ${answer.data.name}.`);
-            } else setSaid((answer.error as ApiError).error);
-          }}
-        >
+      {closer ? (
+        <section aria-label="Who is acting" class="acting">
+          <p>
+            Acting as <strong>{closer.name}</strong>.
+          </p>
+          <p role="status">{said}</p>
+        </section>
+      ) : (
+        <section aria-label="Who is acting" class="acting">
           <label>
-            Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            Acting closer{' '}
+            <select value={acting} onChange={(e) => choose(e.currentTarget.value)}>
+              {closers.map((c) => (
+                <option value={c.id} key={c.id}>
+                  {c.name} ({c.id})
+                </option>
+              ))}
+            </select>
           </label>
-          <label>
-            Industries{' '}
-            <input
-              value={industries}
-              onInput={(e) => setIndustries(e.currentTarget.value)}
-              placeholder="saas, fintech"
-            />
-          </label>
-          <button type="submit">Enrol</button>
-        </form>
-        <p role="status">{said}</p>
-      </section>
+          <form
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const answer = await api.POST('/closers/closers', {
+                body: {
+                  name,
+                  industries: industries
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                },
+              });
+              if (answer.data) {
+                // Listed at once, so that the acting closer's select shows the new closer while
+                // the desk reloads (it showed none until the list came back).
+                const enrolled = answer.data;
+                setClosers((all) => (all.some((c) => c.id === enrolled.id) ? all : [...all, enrolled]));
+                choose(enrolled.id);
+                setName('');
+                setSaid(`Enrolled ${answer.data.name}.`);
+              } else setSaid((answer.error as ApiError).error);
+            }}
+          >
+            <label>
+              Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </label>
+            <label>
+              Industries{' '}
+              <input
+                value={industries}
+                onInput={(e) => setIndustries(e.currentTarget.value)}
+                placeholder="saas, fintech"
+              />
+            </label>
+            <button type="submit">Enrol</button>
+          </form>
+          <p role="status">{said}</p>
+        </section>
+      )}
 
       <section aria-label="Open gigs" class="gigs">
         <h2>Open gigs</h2>

@@ -61,11 +61,11 @@ export const ERRORS = {
   },
   UNAUTHENTICATED: {
     status: 401,
-    when: 'keys mode: the request carries no key, or its `Authorization` is not `Bearer <key>` (a key is never taken from the query string); `WWW-Authenticate` names the scheme. Nothing was changed',
+    when: "keys mode: the request carries no key, or its `Authorization` is not `Bearer <key>` (a key is never taken from the query string), or the console's session cookie it carries instead has ended (signed out, or 12 hours passed) or was not made by this service: sign in again; `WWW-Authenticate` names the scheme. Nothing was changed",
   },
   INVALID_KEY: {
     status: 401,
-    when: 'keys mode: the bearer key is not one the service issued, or it was revoked, or it expired (a rolled key expires when its grace period ends). Nothing was changed',
+    when: "keys mode: the bearer key is not one the service issued, or it was revoked, or it expired (a rolled key expires when its grace period ends); or the key a console's session was signed in with is no longer valid (sign in again). Nothing was changed",
   },
   INSUFFICIENT_SCOPE: {
     status: 403,
@@ -81,7 +81,7 @@ export const ERRORS = {
   },
   ORIGIN_NOT_ALLOWED: {
     status: 403,
-    when: "a POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin",
+    when: "a POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included",
   },
   ROUTE_NOT_FOUND: {
     status: 404,
