@@ -3837,7 +3837,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -4032,7 +4032,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -4637,7 +4637,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -5038,7 +5038,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -5514,7 +5514,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -5831,7 +5831,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -6317,7 +6317,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -6627,7 +6627,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -7054,7 +7054,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -7451,7 +7451,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -8164,7 +8164,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -8563,7 +8563,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -8956,7 +8956,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -9254,7 +9254,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -9549,7 +9549,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -10100,7 +10100,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */
@@ -11363,7 +11363,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin.",
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
                      *       "code": "ORIGIN_NOT_ALLOWED"
                      *     }
                      */

@@ -108,6 +108,9 @@ export async function signOut(): Promise<void> {
  * or expired, 12 hours passed). The page starts afresh on the sign-in page, which says so.
  */
 export function sessionEnded(): boolean {
+  // Calls answered 401 while the page is already restarting (a navigation's check and the page's
+  // own reads meet the same end) are held too.
+  if (restarting) return true;
   if (AUTH !== 'keys' || state.status !== 'signed-in') return false;
   set({ status: 'signed-out', words: ENDED_WORDS });
   restart(ENDED_ROUTE);
@@ -120,7 +123,11 @@ export function sessionEnded(): boolean {
  */
 export const never = <T>() => new Promise<T>(() => undefined);
 
+/** Whether the page is being restarted (signed out, or its session ended). */
+let restarting = false;
+
 function restart(route: string) {
+  restarting = true;
   location.hash = `#${route}`;
   location.reload();
 }

@@ -115,7 +115,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     const { context, page } = await signedIn(OP);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     assert.match(
-      await page.getByRole('region', { name: 'Signed in' }).textContent(),
+      (await page.getByRole('region', { name: 'Signed in' }).textContent()) ?? '',
       /Signed in as Operator \(operator\)/,
     );
     await page.getByRole('heading', { name: 'Admin' }).waitFor();
@@ -234,7 +234,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
 
     const { context, page } = await signedIn(key.key);
     assert.match(
-      await page.getByRole('region', { name: 'Signed in' }).textContent(),
+      (await page.getByRole('region', { name: 'Signed in' }).textContent()) ?? '',
       /Signed in as Board Fictional Sales \(Seller\)/,
     );
     const nav = page.getByRole('navigation', { name: 'Console' });
@@ -275,7 +275,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
 
     const { context, page } = await signedIn(closerKey.key);
     assert.match(
-      await page.getByRole('region', { name: 'Signed in' }).textContent(),
+      (await page.getByRole('region', { name: 'Signed in' }).textContent()) ?? '',
       /Signed in as Desk Fictional Closer \(closer\)/,
     );
     await page.getByRole('heading', { name: 'Closer desk' }).waitFor();
@@ -283,7 +283,10 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Closer desk', 'Closers']);
     assert.equal(await page.getByLabel('Acting closer').count(), 0, 'no closer picker');
     assert.equal(await page.getByRole('button', { name: 'Enrol' }).count(), 0, 'no enrolment');
-    assert.match(await page.getByRole('region', { name: 'Who is acting' }).textContent(), /Desk Fictional Closer/);
+    assert.match(
+      (await page.getByRole('region', { name: 'Who is acting' }).textContent()) ?? '',
+      /Desk Fictional Closer/,
+    );
     const open = page.getByRole('region', { name: 'Open gigs' });
     const gig = open.getByRole('listitem').filter({ hasText: 'Desk Gig Fictional' });
     await gig.waitFor();
