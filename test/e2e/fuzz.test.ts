@@ -299,7 +299,10 @@ function fuzz(mode: 'demo' | 'keys') {
         assert.equal(code, 'UNAUTHENTICATED', `${where}: 401 ${code}`);
         assert.equal(challenge, REALM, `${where}: 401 UNAUTHENTICATED with ${challenge}`);
       }
-      assert.ok(!credentials.valid, `${where}: a valid key was refused: ${text.slice(0, 200)}`);
+      // The console's session routes take their credential from the body or the cookie, never
+      // from Authorization (D-234): a wrong key in the body is 401 whatever the header holds.
+      const session = path.split('?')[0].startsWith('/console/session');
+      assert.ok(!credentials.valid || session, `${where}: a valid key was refused: ${text.slice(0, 200)}`);
     } else if (status === 403 && code === 'INSUFFICIENT_SCOPE') {
       tally.insufficientScope++;
       const scope = (parsed as Json).requiredScope;

@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, OPERATOR } from '../../domain/access.ts';
 import { errorResponses, NoQuery, Timestamp } from '../../schemas/common.ts';
+import { EmptyBody } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
 import { REALM } from '../authenticate.ts';
@@ -164,6 +165,7 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
         operationId: 'endConsoleSession',
         tags,
         querystring: NoQuery,
+        body: EmptyBody,
         response: {
           204: Type.Null({ description: 'Signed out (also when no session was open)' }),
           ...errorResponses(403),
