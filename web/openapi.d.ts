@@ -697,8 +697,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every webhook, in id order (secrets are never shown again)
-         * @description Every webhook, in id order (secrets are never shown again)
+         * Every webhook the key's principal made (the operator: every one), in id order (secrets are never shown again)
+         * @description Every webhook the key's principal made (the operator: every one), in id order (secrets are never shown again)
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -766,7 +766,7 @@ export interface paths {
         };
         /**
          * The event feed, live, as Server-Sent Events
-         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts.
+         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts. Streams are bounded (429 TOO_MANY_STREAMS): per client (the key's principal; the address when keys are off) and in all. In keys mode a key sees only the events its principal may see (a Seller those of its deals; a closer the postings and those about itself; everyone a reset and an enrolment), and `seq` stays global, so a view has gaps.
          */
         get: operations["streamEvents"];
         put?: never;
