@@ -6,6 +6,17 @@ import { nextStage, type Stage } from '../src/domain/stages.ts';
 import { type ApiError, allClosers, allGigs, api, type Closer, type Deal, type Gig, ifMatch, usd } from './api.ts';
 import { useDryRuns, verdictOf } from './dry-runs.ts';
 import { type LiveEvent, useLive } from './live.ts';
+import {
+  dealName,
+  errorWords,
+  gigName,
+  gigTitle,
+  percent,
+  plural,
+  signalWords,
+  stageLabel,
+  useNotice,
+} from './words.ts';
 
 type Move = { label: string; body: { advanceTo: Stage; valueUsd?: number } };
 
@@ -13,12 +24,10 @@ function Brief({ gig }: { gig: Gig }) {
   const { brief, pricing } = gig;
   return (
     <p class="brief">
-      <strong>{brief.account.name}</strong> ({gig.role}) · list {usd(brief.listValueUsd)} · at {brief.stage} · floor{' '}
-      {usd(brief.floorUsd)} · pays{' '}
-      {pricing.kind === 'commission'
-        ? `${Math.round(pricing.pct * 10000) / 100}% commission`
-        : `a ${usd(pricing.amountUsd)} fee`}
-      {brief.signals.length > 0 ? ` · signals: ${brief.signals.join(', ')}` : ''}
+      <strong>{brief.account.name}</strong> ({gig.role} role) · list {usd(brief.listValueUsd)} · at{' '}
+      {stageLabel(brief.stage)} · floor {usd(brief.floorUsd)} · pays{' '}
+      {pricing.kind === 'commission' ? `${percent(pricing.pct)} commission` : `a ${usd(pricing.amountUsd)} fee`}
+      {brief.signals.length > 0 ? ` · signals: ${brief.signals.map(signalWords).join(', ')}` : ''}
     </p>
   );
 }
@@ -26,7 +35,7 @@ function Brief({ gig }: { gig: Gig }) {
 function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; changed: () => void }) {
   const [deal, setDeal] = useState<Deal | undefined>();
   const [value, setValue] = useState('');
-  const [said, setSaid] = useState<{ words: string; refused: boolean } | undefined>();
+  const [said, setSaid] = useNotice<{ words: string; refused: boolean }>();
 
   useEffect(() => {
     api.GET('/pipeline/deals/{id}', { params: { path: { id: gig.dealId } } }).then((a) => {
@@ -40,7 +49,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
     const next = nextStage(deal.stage);
     if (next === 'closed_won')
       moves.push({ label: 'Close won', body: { advanceTo: 'closed_won', valueUsd: Number(value) } });
-    else if (next) moves.push({ label: `Advance to ${next}`, body: { advanceTo: next } });
+    else if (next) moves.push({ label: `Advance to ${stageLabel(next)}`, body: { advanceTo: next } });
   }
   if (deal) moves.push({ label: 'Close lost', body: { advanceTo: 'closed_lost' } });
 
@@ -59,26 +68,28 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
       })),
   );
 
-  const answered = (answer: { data?: unknown; error?: unknown }) => {
-    if (answer.data) setSaid({ words: 'Done.', refused: false });
+  /** `done`: what happened, in words (D-228), when the service took the move. */
+  const answered = (answer: { data?: unknown; error?: unknown }, done: string) => {
+    if (answer.data) setSaid({ words: done, refused: false });
     else {
       const error = answer.error as ApiError;
       setSaid({
         words:
           error.code === 'PRECONDITION_FAILED'
             ? 'The deal changed since this desk read it; nothing was done. Read it again and decide again.'
-            : error.error,
+            : errorWords(error),
         refused: true,
       });
     }
     changed();
   };
-  if (!deal) return <li>Loading {gig.id}…</li>;
+  if (!deal) return <li>Loading {gigName(gig.id)}…</li>;
   return (
-    <li class="gig" aria-label={`${gig.id}: ${gig.brief.account.name}`}>
+    <li class="gig" aria-label={gigTitle(gig)}>
       <Brief gig={gig} />
       <p>
-        Deal <a href={`#/deals/${deal.id}`}>{deal.id}</a> is at <strong>{deal.stage}</strong>.
+        Its deal, <a href={`#/deals/${deal.id}`}>{dealName(deal.id)}</a>, is at{' '}
+        <strong>{stageLabel(deal.stage)}</strong>.
       </p>
       {moves.map((move) => {
         const verdict = verdicts[move.label];
@@ -99,6 +110,9 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
                     params: { path: { id: gig.id }, header: ifMatch(deal) },
                     body: { ...move.body, closerId },
                   }),
+                  move.body.advanceTo === 'closed_won'
+                    ? `Closed won at ${usd(Number(value))}.`
+                    : `Moved to ${stageLabel(move.body.advanceTo)}.`,
                 )
               }
             >
@@ -118,6 +132,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
                   params: { path: { id: gig.id }, header: ifMatch(deal) },
                   body: { closerId },
                 }),
+                `Revived ${deal.account.name}.`,
               )
             }
           >
@@ -132,6 +147,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
                 params: { path: { id: gig.id }, header: ifMatch(deal) },
                 body: { closerId },
               }),
+              `Released ${gigName(gig.id)}.`,
             )
           }
         >
@@ -152,7 +168,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
   const [acting, setActing] = useState(closer?.id ?? localStorage.getItem('acting-closer') ?? '');
   const [open, setOpen] = useState<Gig[]>([]);
   const [mine, setMine] = useState<Gig[]>([]);
-  const [said, setSaid] = useState('');
+  const [said, setSaid] = useNotice<string>();
   const [name, setName] = useState('');
   const [industries, setIndustries] = useState('');
 
@@ -199,7 +215,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
             <select value={acting} onChange={(e) => choose(e.currentTarget.value)}>
               {closers.map((c) => (
                 <option value={c.id} key={c.id}>
-                  {c.name} ({c.id})
+                  {c.name}
                 </option>
               ))}
             </select>
@@ -224,7 +240,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
                 choose(enrolled.id);
                 setName('');
                 setSaid(`Enrolled ${answer.data.name}.`);
-              } else setSaid((answer.error as ApiError).error);
+              } else setSaid(errorWords(answer.error as ApiError));
             }}
           >
             <label>
@@ -254,14 +270,13 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
               <button
                 type="button"
                 disabled={!acting}
-                aria-label={`Claim ${gig.id.replace(/^gig_0*/, 'gig ')} (${gig.role} role, ${gig.brief.account.name} deal)`}
-                title={`Claim ${gig.id} as ${acting}`}
+                aria-label={`Claim ${gigTitle(gig)}`}
                 onClick={async () => {
                   const answer = await api.POST('/closers/gigs/{id}/claim', {
                     params: { path: { id: gig.id } },
                     body: { closerId: acting },
                   });
-                  setSaid(answer.data ? `Claimed ${gig.id}.` : (answer.error as ApiError).error);
+                  setSaid(answer.data ? `Claimed ${gigName(gig.id)}.` : errorWords(answer.error as ApiError));
                   load();
                 }}
               >
@@ -286,7 +301,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
         <section aria-label="Register and payouts" class="register">
           <h2>Register</h2>
           <p>
-            {me.record.gigs} gigs, {me.record.wins} wins, {usd(me.record.grossClosedUsd)} closed.
+            {plural(me.record.gigs, 'gig')}, {plural(me.record.wins, 'win')}, {usd(me.record.grossClosedUsd)} closed.
           </p>
           <h2 id="payouts-title">Payouts</h2>
           <table aria-labelledby="payouts-title">
@@ -303,9 +318,9 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
               {(me.payouts ?? []).map((p) => (
                 <tr key={p.gigId}>
                   <td>{new Date(p.at).toLocaleString()}</td>
-                  <td>{p.gigId}</td>
+                  <td>{gigName(p.gigId)}</td>
                   <td>
-                    <a href={`#/deals/${p.dealId}`}>{p.dealId}</a>
+                    <a href={`#/deals/${p.dealId}`}>{dealName(p.dealId)}</a>
                   </td>
                   <td>{p.kind}</td>
                   <td>{usd(p.amountUsd)}</td>

@@ -337,7 +337,23 @@ describe('the console’s usability in Chromium (D-228 to D-231)', { skip: brows
       'Claim gig 2 (closer role, Globex Fictional deal)',
     ]);
     await page.getByRole('button', { name: 'Claim gig 2 (closer role, Globex Fictional deal)' }).click();
-    await page.getByRole('region', { name: 'My gigs' }).getByText('Globex Fictional').waitFor();
+    const mine = page.getByRole('region', { name: 'My gigs' });
+    await mine.getByText('Globex Fictional').waitFor();
+    // The desk in words too: the stage and the deal named, the Register's counts in the singular,
+    // and the claim's notice gone after a while (D-228, D-230).
+    await mine.getByText('Its deal, deal 2, is at Meeting.').waitFor();
+    await mine.getByRole('button', { name: 'Advance to Proposal' }).waitFor();
+    const acting = page.getByRole('region', { name: 'Who is acting' });
+    await acting.getByText('Claimed gig 2.').waitFor();
+    assert.equal(
+      await page.getByLabel('Acting closer').locator('option').first().textContent(),
+      'Ada Brightwater (fictional)',
+    );
+    await page
+      .getByRole('region', { name: 'Register and payouts' })
+      .getByText(/^(1 gig|\d+ gigs), (1 win|\d+ wins), \$[\d,.]+ closed\.$/)
+      .waitFor();
+    await acting.getByText('Claimed gig 2.').waitFor({ state: 'detached', timeout: 10_000 });
     await page.close();
   });
 });

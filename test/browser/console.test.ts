@@ -115,7 +115,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.screenshot({ path: `${SHOTS}desk-wide.png`, fullPage: true });
 
     // The deal's page: closed won, and its settlement.
-    await payouts.getByRole('link', { name: /deal_/ }).click();
+    await payouts.getByRole('link', { name: /^deal \d+$/ }).click();
     const settlement = page.getByRole('region', { name: 'Settlement' });
     await settlement.waitFor();
     assert.equal(await page.getByLabel('Stage').textContent(), 'Closed won');
