@@ -286,11 +286,10 @@ function fuzz(mode: 'demo' | 'keys') {
       if (code === 'INVALID_KEY') tally.invalidKey++;
       else tally.unauthenticated++;
       if (mcp) {
-        // The MCP door answers the realm (D-216); once every door is keyed it may also name the
-        // protected resource's metadata, which this allows too.
+        // The MCP door also names the protected resource's metadata (D-58, D-224).
         assert.match(
           challenge ?? '',
-          /^Bearer realm="sales-pipeline"(, error="invalid_token")?, resource_metadata="[^"]+"$|^Bearer realm="sales-pipeline"(, error="invalid_token")?$/,
+          /^Bearer realm="sales-pipeline"(, error="invalid_token")?, resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/,
           `${where}: 401 with ${challenge}`,
         );
       } else if (code === 'INVALID_KEY') {
