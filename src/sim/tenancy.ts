@@ -3,8 +3,9 @@
 // and every activity entry and event a request wrote carrying who made it (the timers' none).
 // The rules are written here again from the decisions, not taken from src/domain/access.ts, so
 // that the simulation checks the service's rules rather than repeating them.
-import type { ActorRef, Caller } from '../domain/access.ts';
+import { type ActorRef, type Caller, OFFER_EVENTS, PLATFORM_EVENTS } from '../domain/access.ts';
 import type { Violation } from '../domain/invariants.ts';
+import type { PublicEventType } from '../domain/public-events.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import type { StoredEvent } from '../store/store.ts';
 
@@ -96,8 +97,9 @@ export function leaks(value: unknown, caller: Caller, s: Tenancy, what: string):
       if (isGig(x) && x.status !== 'open' && x.closerId !== me)
         leak(`gig ${x.id}, ${x.status} and not its own`, x.id as string);
       if ('event' in x && isObject(x.event) && 'seq' in x) {
-        const event = x.event as { type: string; closerId?: string };
-        if (event.closerId !== me && event.type !== 'gig.posted')
+        // D-58, D-237: its own, the postings, and the platform's (a reset, an enrolment).
+        const event = x.event as { type: PublicEventType; closerId?: string };
+        if (event.closerId !== me && !OFFER_EVENTS.includes(event.type) && !PLATFORM_EVENTS.includes(event.type))
           leak(`event ${x.seq} (${event.type}) about ${event.closerId ?? 'no closer'}`, String(x.seq));
       }
     }
