@@ -170,6 +170,8 @@ export const SCENARIOS: Scenario[] = [
     // Issue 11: 100 clients on the event stream, each reading every event, must not slow the
     // sell by more than 10% (ratio to the plain sell row above, in `costs`).
     name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+    // The clients share one address: each may hold a stream (D-238).
+    env: { STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
     prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
     alongside: (url) => streamClients(url, STREAM_CLIENTS),
   },
