@@ -304,7 +304,8 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
             {plural(me.record.gigs, 'gig')}, {plural(me.record.wins, 'win')}, {usd(me.record.grossClosedUsd)} closed.
           </p>
           <h2 id="payouts-title">Payouts</h2>
-          <table aria-labelledby="payouts-title">
+          {(me.payouts ?? []).length === 0 ? <p>No payouts yet: a won or revived gig pays.</p> : null}
+          <table aria-labelledby="payouts-title" hidden={(me.payouts ?? []).length === 0}>
             <thead>
               <tr>
                 <th>When</th>
