@@ -36,7 +36,7 @@ import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
-import { begin, hold, later, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { begin, hold, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { SqlUnitOfWork } from './sql-unit-of-work.ts';
 
