@@ -10,8 +10,8 @@ import {
   type ApiKeyRecord,
   accounts,
   allClosers,
-  api,
   type Closer,
+  enrolCloser,
   type Outcome,
   type Seller,
 } from './api.ts';
@@ -181,15 +181,7 @@ function ClosersSection({ closers, answered }: { closers: Closer[]; answered: An
         aria-label="Enrol a closer"
         onSubmit={async (e) => {
           e.preventDefault();
-          const answer = await api.POST('/closers/closers', {
-            body: {
-              name,
-              industries: industries
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
-            },
-          });
+          const answer = await enrolCloser(name, industries);
           const outcome: Outcome<Closer> = answer.data
             ? { ok: true, data: answer.data, response: answer.response }
             : { ok: false, error: answer.error as ApiError, status: answer.response.status };

@@ -155,3 +155,12 @@ export const accounts = {
   rollKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/roll`),
   revokeKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
 };
+
+/** Enrols a closer (the desk's form and the admin page's), its industries as typed: comma-separated. */
+export function enrolCloser(name: string, industries: string) {
+  const list = industries
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return api.POST('/closers/closers', { body: { name, industries: list } });
+}

@@ -3,7 +3,18 @@
 // gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
-import { type ApiError, allClosers, allGigs, api, type Closer, type Deal, type Gig, ifMatch, usd } from './api.ts';
+import {
+  type ApiError,
+  allClosers,
+  allGigs,
+  api,
+  type Closer,
+  type Deal,
+  enrolCloser,
+  type Gig,
+  ifMatch,
+  usd,
+} from './api.ts';
 import { useDryRuns, verdictOf } from './dry-runs.ts';
 import { type LiveEvent, useLive } from './live.ts';
 import {
@@ -223,15 +234,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
           <form
             onSubmit={async (e) => {
               e.preventDefault();
-              const answer = await api.POST('/closers/closers', {
-                body: {
-                  name,
-                  industries: industries
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean),
-                },
-              });
+              const answer = await enrolCloser(name, industries);
               if (answer.data) {
                 // Listed at once, so that the acting closer's select shows the new closer while
                 // the desk reloads (it showed none until the list came back).

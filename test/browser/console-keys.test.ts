@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, launchChromium } from '../support/browser.ts';
+import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import {
   as,
@@ -34,8 +34,6 @@ const SHOTS = fileURLToPath(
     import.meta.url,
   ),
 );
-const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
-type Size = keyof typeof WIDTHS;
 
 describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip }, () => {
   let t: TestServer;
@@ -59,7 +57,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
   async function open(size: Size = 'wide'): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: WIDTHS[size] });
     const page = await context.newPage();
-    page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
+    failOnScriptError(page);
     page.on('request', (request) => urls.push(request.url()));
     await page.goto(`${t.url}/console`);
     return { context, page };

@@ -7,11 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkip, launchChromium } from '../support/browser.ts';
+import { browserSkip, consolePage, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
-
-const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
 
 describe('the console’s usability in Chromium (D-228 to D-231)', { skip: browserSkip }, () => {
   let t: TestServer;
@@ -26,12 +24,7 @@ describe('the console’s usability in Chromium (D-228 to D-231)', { skip: brows
   });
 
   /** A page on the console; any script error fails the test that made it. */
-  async function open(path = '', size: keyof typeof WIDTHS = 'wide'): Promise<Page> {
-    const page = await browser.newPage({ viewport: WIDTHS[size] });
-    page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
-    await page.goto(`${t.url}/console${path}`);
-    return page;
-  }
+  const open = (path = '', size: Size = 'wide'): Promise<Page> => consolePage(browser, t.url, path, size);
 
   /** The text a person sees on the page (the main region, without the titles). */
   const seen = (page: Page) => page.locator('main').innerText();
@@ -232,7 +225,7 @@ describe('the console’s usability in Chromium (D-228 to D-231)', { skip: brows
     await t.post('/demo/reset');
     await createDeal(t, { account: { name: 'Back Fictional' } });
     const page = await browser.newPage({ viewport: WIDTHS.wide });
-    page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
+    failOnScriptError(page);
     // The deals cannot be read: the fetch fails as it does when the service is down.
     await page.route('**/pipeline/deals?**', (route) => route.abort('connectionrefused'));
     await page.goto(`${t.url}/console`);

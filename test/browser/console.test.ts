@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkip, launchChromium } from '../support/browser.ts';
+import { browserSkip, consolePage, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
 
@@ -21,7 +21,6 @@ const SHOTS = fileURLToPath(
     import.meta.url,
   ),
 );
-const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
 
 describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
   let t: TestServer;
@@ -37,12 +36,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
   });
 
   /** A page on the console; any script error fails the test that made it. */
-  async function open(path = '', size: keyof typeof WIDTHS = 'wide'): Promise<Page> {
-    const page = await browser.newPage({ viewport: WIDTHS[size] });
-    page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
-    await page.goto(`${t.url}/console${path}`);
-    return page;
-  }
+  const open = (path = '', size: Size = 'wide'): Promise<Page> => consolePage(browser, t.url, path, size);
 
   it('serves the page with an ETag (no-cache) and its hashed assets immutable', async () => {
     const page = await fetch(`${t.url}/console`);

@@ -2,8 +2,10 @@
 // CHROMIUM_PATH or /usr/bin/chromium with the flags a headless test machine needs. On a machine
 // without it the browser suites are skipped, except under CI, where .ci/run installs it and its
 // absence is a failure.
+
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -25,4 +27,21 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+}
+
+/** The viewports the console is tried and pictured at: a laptop and a phone. */
+export const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
+export type Size = keyof typeof WIDTHS;
+
+/** A page on the console of the service at `base`; any script error fails the test that made it. */
+export async function consolePage(browser: Browser, base: string, path = '', size: Size = 'wide'): Promise<Page> {
+  const page = await browser.newPage({ viewport: WIDTHS[size] });
+  failOnScriptError(page);
+  await page.goto(`${base}/console${path}`);
+  return page;
+}
+
+/** A script error on the page fails the test. */
+export function failOnScriptError(page: Page): void {
+  page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
 }
