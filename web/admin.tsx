@@ -6,13 +6,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { CLOSER_SCOPES, OPERATOR_SCOPES, SELLER_SCOPES } from '../src/domain/access.ts';
 import {
-  type ApiError,
   type ApiKeyRecord,
   accounts,
   allClosers,
   type Closer,
   enrolCloser,
   type Outcome,
+  outcome,
   type Seller,
 } from './api.ts';
 import { errorWords } from './words.ts';
@@ -181,15 +181,12 @@ function ClosersSection({ closers, answered }: { closers: Closer[]; answered: An
         aria-label="Enrol a closer"
         onSubmit={async (e) => {
           e.preventDefault();
-          const answer = await enrolCloser(name, industries);
-          const outcome: Outcome<Closer> = answer.data
-            ? { ok: true, data: answer.data, response: answer.response }
-            : { ok: false, error: answer.error as ApiError, status: answer.response.status };
-          if (outcome.ok) {
+          const enrolled: Outcome<Closer> = outcome(await enrolCloser(name, industries));
+          if (enrolled.ok) {
             setName('');
             setIndustries('');
           }
-          answered(outcome, (closer) => `Enrolled the closer ${closer.name} (${closer.id}).`);
+          answered(enrolled, (closer) => `Enrolled the closer ${closer.name} (${closer.id}).`);
         }}
       >
         <label>
