@@ -10,3 +10,19 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A run's choices, all from one seeded generator: a number, a chance, an item of a list. */
+export interface Dice {
+  random: () => number;
+  chance: (p: number) => boolean;
+  pick: <T>(items: readonly T[]) => T | undefined;
+}
+
+export function seededDice(seed: number): Dice {
+  const random = seededRandom(seed);
+  return {
+    random,
+    chance: (p) => random() < p,
+    pick: (items) => (items.length === 0 ? undefined : items[Math.floor(random() * items.length)]),
+  };
+}

@@ -1,0 +1,142 @@
+// Keys mode's door (D-50..D-57): every command and read as the HTTP door runs it. A key of a
+// principal the command suits (now and then anyone's) is authenticated by the key ring (a
+// revoked or expired one must be refused), the operation's scope asked of it (the operations
+// table's), then the service called as its caller; on another tenant's record the same call on
+// an unknown id must answer the same, the id aside. In the demo a command is only called.
+import { type Access, allows, type Caller } from '../domain/access.ts';
+import { formatId } from '../domain/ids.ts';
+import type { Refusal } from '../domain/refusal.ts';
+import { refuse } from '../domain/refusal.ts';
+import { OPERATIONS } from '../operations/table.ts';
+import { fail, RefusedError, type Result } from '../service/result.ts';
+import type { Cast, SimKey } from './principals.ts';
+import { foreignDeal, foreignGig } from './tenancy.ts';
+import { type SimSnapshot, same, type World } from './world.ts';
+
+/** What the operations table asks of a caller for each operation (D-53). */
+const SCOPES = new Map<string, Access>(OPERATIONS.map((op) => [op.id, op.scope]));
+const scopeOf = (op: string): Access => {
+  const scope = SCOPES.get(op);
+  if (scope === undefined) throw new Error(`no operation ${op} in the table`);
+  return scope;
+};
+
+export type Target = { kind: 'deal' | 'gig' | 'seller' | 'principal' | 'key'; id: string };
+export const UNKNOWN: Record<Target['kind'], string> = {
+  deal: formatId('deal', 99_991),
+  gig: formatId('gig', 99_992),
+  seller: formatId('seller', 99_993),
+  principal: formatId('seller', 99_994),
+  key: formatId('key', 99_995),
+};
+
+/** A principal's key for a command: mostly one that fits it and is live, now and then any. */
+function chooseKey(world: World, prefer: readonly string[], only: boolean): SimKey {
+  const { chance, pick } = world.dice;
+  const all = world.cast as Cast;
+  const principal = (only || chance(0.8) ? pick(prefer) : undefined) ?? (pick(all.principals()) as string);
+  const keys = all.keysOf(principal);
+  const live = keys.filter((k) => all.isLive(k));
+  return ((chance(0.88) ? pick(live) : undefined) ?? pick(keys)) as SimKey;
+}
+
+function foreign(cast: Cast, caller: Caller, target: Target, s: SimSnapshot): boolean {
+  if (caller.kind === 'operator') return false;
+  switch (target.kind) {
+    case 'deal':
+      return foreignDeal(caller, target.id, s);
+    case 'gig':
+      return foreignGig(caller, target.id, s);
+    case 'seller':
+      return cast.sellers.includes(target.id) && target.id !== caller.principal;
+    case 'principal':
+      return cast.principals().includes(target.id) && target.id !== caller.principal;
+    case 'key': {
+      const key = cast.keys.find((k) => k.id === target.id);
+      return key !== undefined && key.principal !== caller.principal;
+    }
+  }
+}
+
+/**
+ * A command or read as the door runs it. In the demo: `call` with no caller. In keys mode: a
+ * key of one of `prefer` (now and then anyone's) authenticated by the key ring, the
+ * operation's scope asked of it, then `call` as its caller; on another tenant's record the
+ * same call on an unknown id must answer the same, the id aside.
+ */
+export async function act(
+  world: World,
+  op: string,
+  prefer: readonly (string | undefined)[],
+  target: Target | undefined,
+  call: (caller: Caller | undefined, id: string) => Promise<unknown>,
+  { complete, only = false }: { complete?: 'deals' | 'gigs'; only?: boolean } = {},
+): Promise<unknown> {
+  const cast = world.cast;
+  if (!cast) return call(undefined, target?.id ?? '');
+  const tally = world.tally;
+  const key = chooseKey(
+    world,
+    prefer.filter((p): p is string => p !== undefined),
+    only,
+  );
+  world.sent = ` ${op} with ${key.id} of ${key.principal}`;
+  const caller = await cast.callerOf(key);
+  if ((caller !== undefined) !== cast.isLive(key)) {
+    world.found.push({
+      invariant: 'keys',
+      message: `${key.id} of ${key.principal} (${key.revoked ? 'revoked' : key.expiresAt !== undefined ? `expiring ${new Date(key.expiresAt).toISOString()}` : 'live'}) was ${caller ? 'accepted' : 'refused'} at ${new Date(world.machine).toISOString()}`,
+      ids: [key.id],
+    });
+  }
+  if (!caller) {
+    tally.refusedKeys++;
+    // The door's 401 INVALID_KEY (no refusal of the service's: the request never reaches it).
+    return fail({ kind: 'denied', code: 'INVALID_KEY', message: `${key.id} refused` } as unknown as Refusal);
+  }
+  if (caller.principal !== key.principal || caller.keyId !== key.id || !same([...caller.scopes], key.scopes)) {
+    world.found.push({
+      invariant: 'keys',
+      message: `${key.id} of ${key.principal} authenticated as ${caller.keyId} of ${caller.principal} (${[...caller.scopes]})`,
+      ids: [key.id],
+    });
+  }
+  const allowed = allows(scopeOf(op), caller);
+  if (!allowed.ok) {
+    tally.refusedScopes++;
+    return fail(refuse.denied('INSUFFICIENT_SCOPE', `${op} needs ${allowed.requiredScope}`, allowed.requiredScope));
+  }
+  world.stepCaller = caller;
+  // A refusal thrown before any unit of work (closer-of's rule) answers as the door does.
+  const run = (id: string) =>
+    Promise.resolve()
+      .then(() => call(caller, id))
+      .catch((error) => {
+        if (error instanceof RefusedError) return fail(error.refusal);
+        throw error;
+      });
+  const outcome = (await run(target?.id ?? '')) as Result<unknown>;
+  if (target && foreign(cast, caller, target, world.before)) {
+    tally.crossTenant++;
+    world.store.disarm();
+    const unknown = UNKNOWN[target.kind];
+    const probe = (await run(unknown)) as Result<unknown>;
+    const expected = probe.ok ? probe : { ok: false, refusal: withId(probe.refusal, unknown, target.id) };
+    if (!same(outcome, expected)) {
+      world.found.push({
+        invariant: 'tenancy',
+        message:
+          `${op} as ${caller.principal} on ${target.kind} ${target.id}, another tenant's, answered ` +
+          `${JSON.stringify(outcome.ok ? 'a success' : outcome.refusal)}; on an unknown one ${JSON.stringify(probe.ok ? 'a success' : probe.refusal)}`,
+        ids: [target.id],
+      });
+    }
+  }
+  if (outcome.ok) world.answered = { op, value: outcome.value, caller, ...(complete ? { complete } : {}) };
+  return outcome;
+}
+
+/** A refusal as it would name `to` where it named `from`. */
+function withId(refusal: Refusal, from: string, to: string): Refusal {
+  return JSON.parse(JSON.stringify(refusal).split(from).join(to)) as Refusal;
+}

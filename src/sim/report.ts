@@ -1,0 +1,80 @@
+// What a simulation is asked (its options) and what it answers (its report): the seed and mode,
+// the steps per command kind and their refusals, the faults injected, what the episodes left,
+// and in keys mode what the keys and the tenants' walls were put to.
+import type { SimViolation } from './tenancy.ts';
+
+export interface SimulationReport {
+  seed: number;
+  mode: 'demo' | 'keys';
+  steps: number;
+  /** How many fresh services the steps ran on. */
+  episodes: number;
+  /** Steps per command kind, and how many of them were refused. */
+  kinds: Record<string, { run: number; refused: number }>;
+  faults: number;
+  /** What the episodes left, added up: records, won deals and ledger lines (that money really moved). */
+  final?: { deals: number; won: number; gigs: number; fulfilled: number; closers: number; payouts: number };
+  /** The first failure, with the steps that led to it (the seed replays them). */
+  failure?: { step: number; command: string; problem: string; violations?: SimViolation[]; trail: string[] };
+  /** Keys mode: what the keys and the tenants' walls were put to. */
+  keys?: KeysTally;
+}
+
+export interface KeysTally {
+  /** Commands refused at the door: the key (401) or its scopes (403). */
+  refusedKeys: number;
+  refusedScopes: number;
+  /** Commands and reads on another tenant's record, each answered as an unknown id was. */
+  crossTenant: number;
+  /** Tokens the key ring was asked about in an `auth` step, and how many it rightly refused. */
+  tokens: number;
+  tokensRefused: number;
+  /** Keys revoked, and made, during the steps. */
+  revoked: number;
+  issued: number;
+  /** Successful answers held to their caller's tenancy. */
+  answersChecked: number;
+}
+
+export interface SimulationOptions {
+  seed: number;
+  /** Stop after this many steps, or when the time is up, whichever comes first. */
+  steps?: number;
+  seconds?: number;
+  /** Chance that a step's unit of work is made to fail (default 0.05). */
+  faultRate?: number;
+  /** Steps before the run starts again on a fresh service (default 1,000). */
+  episodeSteps?: number;
+  /** Keys mode (D-50): principals, keys and tenants; every command as a principal's caller. */
+  keys?: boolean;
+  /**
+   * Keys mode: whether a closer's key is also sent to release an open gig it never claimed
+   * (D-53: refused; a closer releases only a gig it claimed). On unless false.
+   */
+  closerReleasesOpenGigs?: boolean;
+}
+
+/** A report before its first step. */
+export function newReport(seed: number, keysMode: boolean): SimulationReport {
+  const report: SimulationReport = {
+    seed,
+    mode: keysMode ? 'keys' : 'demo',
+    steps: 0,
+    episodes: 1,
+    kinds: {},
+    faults: 0,
+  };
+  if (keysMode) {
+    report.keys = {
+      refusedKeys: 0,
+      refusedScopes: 0,
+      crossTenant: 0,
+      tokens: 0,
+      tokensRefused: 0,
+      revoked: 0,
+      issued: 0,
+      answersChecked: 0,
+    };
+  }
+  return report;
+}
