@@ -10,8 +10,8 @@ export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** Every kind of numbered id, those of the accounts (D-51, D-52) too. */
-export type ListKind = IdKind | 'seller' | 'key';
+/** Every kind of numbered id, those of the accounts (D-51, D-52) and refused proposals (D-61) too. */
+export type ListKind = IdKind | 'seller' | 'key' | 'prop';
 
 const SHAPES: Record<ListKind, RegExp> = {
   deal: /^deal_\d{4,}$/,
@@ -19,6 +19,7 @@ const SHAPES: Record<ListKind, RegExp> = {
   closer: /^closer_\d{4,}$/,
   seller: /^seller_\d{4,}$/,
   key: /^key_\d{4,}$/,
+  prop: /^prop_\d{4,}$/,
 };
 
 /**

@@ -2,6 +2,7 @@
 // issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
 import type { PipelineEvent } from './events.ts';
+import type { RefusedProposal } from './proposals.ts';
 import type { ActorRef, Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
 import type { PipelineState } from './state.ts';
@@ -50,7 +51,9 @@ type PublicEventBody =
     }
   | { type: 'payout.posted'; at: number; data: { line: PayoutLine } }
   | { type: 'closer.enrolled'; at: number; data: { closer: Closer } }
-  | { type: 'demo.reset'; at: number; data: Record<string, never> };
+  | { type: 'demo.reset'; at: number; data: Record<string, never> }
+  /** D-61: a proposal the gate refused; its data is the record (its Seller kept apart). */
+  | { type: 'proposal.refused'; at: number; data: RefusedProposal };
 
 export type PublicEventType = PublicEventDraft['type'];
 
@@ -73,6 +76,7 @@ export const PUBLIC_EVENT_TYPES = [
   'payout.posted',
   'closer.enrolled',
   'demo.reset',
+  'proposal.refused',
 ] as const satisfies readonly PublicEventType[];
 
 // Every type is listed: a type missing from PUBLIC_EVENT_TYPES fails to typecheck here.

@@ -179,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       tags: [
         { name: 'root', description: 'Public origin: read-only sandbox collections and machine surfaces' },
         { name: 'deals', description: `Demo deal service under ${options.dealPrefix}` },
+        { name: 'proposals', description: 'What the gate refused: every refused proposal, and the summary (D-61)' },
         { name: 'marketplace', description: 'Demo closer marketplace under /closers' },
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },

@@ -13,6 +13,7 @@ import { errorResponses, IdParams, IfMatchHeaders, NoQuery } from '../schemas/co
 import { DryRunQuery, DryRunSchema } from '../schemas/dry-run.ts';
 import type { Execution, Rendering } from '../service/execute.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
+import { RefusedError } from '../service/result.ts';
 import { type Answer, writeAnswers } from '../views/answers.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
 import { checkIdempotencyKey, idempotencyKeyOf } from './idempotency-key.ts';
@@ -107,7 +108,14 @@ function readHandler(service: PipelineService, op: ReadOperation) {
 
 function pageHandler(service: PipelineService, op: PageOperation) {
   return async (request: Request, reply: FastifyReply) => {
-    const page = await readListPage(service, op, request.query, request.caller);
+    let page: Awaited<ReturnType<typeof readListPage>>;
+    try {
+      page = await readListPage(service, op, request.query, request.caller, request.params?.id);
+    } catch (error) {
+      // A list of one record's, whose record is unknown to the caller (404).
+      if (!(error instanceof RefusedError)) throw error;
+      return reply.code(statusOf(error.refusal)).send(refusalBody(error.refusal));
+    }
     if (page.records === undefined) {
       return reply
         .code(400)

@@ -55,7 +55,7 @@ interface Common {
   path: string;
   summary: string;
   description?: string;
-  tag: 'deals' | 'marketplace' | 'events' | 'demo' | 'accounts';
+  tag: 'deals' | 'proposals' | 'marketplace' | 'events' | 'demo' | 'accounts';
   query?: TObject;
   body?: TSchema;
   /** The successful answers' schemas, by status. */
@@ -94,7 +94,10 @@ export interface ReadOperation<T = unknown> extends Common {
   etag?(value: T): string;
 }
 
-/** A list a page at a time (D-39): HTTP answers the bare array with a Link, MCP {<list>, nextCursor}. */
+/**
+ * A list a page at a time (D-39): HTTP answers the bare array with a Link, MCP {<list>, nextCursor}.
+ * A list of one record's (a deal's refused proposals) throws a RefusedError for an unknown id.
+ */
 export interface PageOperation<T = unknown> extends Common {
   kind: 'page';
   /** The kind of id the cursor names. */
@@ -107,6 +110,8 @@ export interface PageOperation<T = unknown> extends Common {
     afterId: string | undefined,
     limit: number,
     caller: Caller | undefined,
+    /** The path's id (a deal's own list, D-61); '' when the path has none. */
+    id: string,
   ): Promise<T[]>;
   view(record: T): unknown;
   idOf?(record: T): string;

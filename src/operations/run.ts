@@ -81,18 +81,19 @@ export async function runWrite(
   );
 }
 
-/** One page of a list (D-39): its records after the cursor's id, and the next cursor. */
+/** One page of a list (D-39): its records after the cursor's id, and the next cursor; `id` the path's. */
 export function readListPage(
   service: PipelineService,
   op: PageOperation,
   query: { limit?: number; cursor?: string } & Record<string, unknown>,
   caller: Caller | undefined,
+  id = '',
 ): Promise<Page<unknown>> {
   const { limit, cursor, ...filter } = query;
   return readPage(
     op.idKind,
     { limit, cursor },
-    (afterId, max) => op.fetch(service, filter, afterId, max, caller),
+    (afterId, max) => op.fetch(service, filter, afterId, max, caller, id),
     op.idOf,
   );
 }

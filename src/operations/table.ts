@@ -5,10 +5,12 @@ import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import type { Operation } from './operation.ts';
+import { PROPOSAL_OPERATIONS } from './proposal-operations.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   ...DEMO_OPERATIONS,
   ...DEAL_OPERATIONS,
+  ...PROPOSAL_OPERATIONS,
   ...MARKETPLACE_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...ACCOUNT_OPERATIONS,

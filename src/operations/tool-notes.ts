@@ -6,7 +6,8 @@ export const DEMO_STORE =
 
 export const REFUSAL_NOTE =
   'A refusal is an error result (isError) whose text is the HTTP error body {error, code, ...}; a gate refusal ' +
-  'also carries gate: {error, code}. A refused call changes nothing.';
+  'also carries gate: {error, code}. A refused call changes nothing, except that a move the gate refuses is kept ' +
+  'on the record (list_proposals).';
 
 export const KEY_NOTE =
   'idempotencyKey (optional, 1 to 255 visible ASCII characters) makes a retry safe: the same key with the same ' +

@@ -6,6 +6,7 @@ import { PATTERN_WORDS, RoleSchema, StageSchema, Timestamp, Usd } from './common
 import { ActorRefSchema, DealSchema } from './deal.ts';
 import { DEAL_EXAMPLE } from './examples.ts';
 import { CloserSchema, GigSchema } from './marketplace.ts';
+import { RefusedProposalSchema } from './proposals.ts';
 
 export const EventTypeSchema = Type.Union(
   PUBLIC_EVENT_TYPES.map((t) => Type.Literal(t)),
@@ -52,6 +53,7 @@ const DATA: Record<(typeof PUBLIC_EVENT_TYPES)[number], TSchema> = {
   }),
   'closer.enrolled': Type.Object({ closer: Type.Ref(CloserSchema) }),
   'demo.reset': Type.Object({}),
+  'proposal.refused': Type.Ref(RefusedProposalSchema),
 };
 
 export const EventSchema = Type.Union(

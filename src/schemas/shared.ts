@@ -7,6 +7,7 @@ import { DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
+import { ProposalSummarySchema, RefusedProposalSchema } from './proposals.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
 import { WebhookAttemptSchema, WebhookCreatedSchema, WebhookSchema } from './webhooks.ts';
 
@@ -18,6 +19,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   CloserSchema,
   GigSchema,
   EscalationSchema,
+  RefusedProposalSchema,
+  ProposalSummarySchema,
   DryRunSchema,
   EventSchema,
   EventPageSchema,

@@ -8,7 +8,8 @@ import type { Store, StoredAnswer, UnitOfWork } from '../store/store.ts';
 import { runDry } from './dry-run.ts';
 import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } from './idempotency.ts';
 import type { DryRunOutcome } from './outcomes.ts';
-import { fail, ok, RefusedError, type Result } from './result.ts';
+import { recordRefusal } from './refusals.ts';
+import { fail, ok, RefusedError, RefusedProposalError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 
 /** How a request asks for its write to run. */
@@ -79,16 +80,35 @@ export class UnitRunner {
   async result<T>(command: UnitCommand<T>, principal?: string): Promise<Result<T>> {
     const options = principal === undefined ? undefined : { principal };
     if (command.read) return ok(await this.store.read(command.read, options));
-    let value: T;
+    let result: Result<T>;
     try {
-      value = await this.store.transaction((uow) => command.work(uow), options);
+      result = await this.store.transaction((uow) => this.workOrRecord(uow, command), options);
     } catch (error) {
       if (error instanceof RefusedError) return fail(error.refusal);
       throw error;
     }
-    const following = this.committed(command, value);
+    if (!result.ok) {
+      // The refusal's record committed: the feed grew.
+      this.tell();
+      return result;
+    }
+    const following = this.committed(command, result.value);
     if (following) await following;
-    return ok(value);
+    return result;
+  }
+
+  /**
+   * The command's work; a refused proposal (D-61) is recorded in the same unit, which then
+   * commits the record alone, and answered as the refusal it is.
+   */
+  private async workOrRecord<T>(uow: UnitOfWork, command: UnitCommand<T>): Promise<Result<T>> {
+    try {
+      return ok(await command.work(uow));
+    } catch (error) {
+      if (!(error instanceof RefusedProposalError)) throw error;
+      await recordRefusal(uow, error, this.clock.now());
+      return fail(error.refusal);
+    }
   }
 
   /**
@@ -142,14 +162,17 @@ export class UnitRunner {
       // The answer leaves the unit with its value: a store that reserves ids returns both with
       // their real ids (store.ts, reserveId).
       // Only the bytes leave the unit with the value: the answer object has served its turn.
-      const { value, stored } = await this.store.transaction(async (uow) => {
+      // A refused proposal is recorded, and its answer stored, in the same unit (D-61).
+      const { result, stored } = await this.store.transaction(async (uow) => {
         const found = await this.storedAnswer(uow, mode);
         if (found) throw new Replayed(found);
-        const value = await command.work(uow);
-        return { value, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(ok(value)))) };
+        const result = await this.workOrRecord(uow, command);
+        return { result, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(result))) };
       }, options);
-      const following = this.committed(command, value);
-      if (following) await following;
+      if (result.ok) {
+        const following = this.committed(command, result.value);
+        if (following) await following;
+      } else this.tell();
       return { kind: 'answered', stored };
     } catch (error) {
       if (error instanceof Replayed) return error.execution;

@@ -2,9 +2,11 @@
 // can be), outside any unit of work. An id that could name nothing is answered without a read.
 import { type Caller, seesDeal, seesGig, seesSeller, visibilityOf } from '../domain/access.ts';
 import { compareIds, couldBeId } from '../domain/ids.ts';
+import { type Executor, type ProposalSummary, type RefusedProposal, summarize } from '../domain/proposals.ts';
 import type { Deal, Gig, Seller } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
 import { type Settlement, settle } from '../domain/settlement.ts';
+import type { ProposalFilter } from '../store/proposals.ts';
 import type {
   DealFilter,
   EventFilter,
@@ -22,6 +24,31 @@ import { fail, ok, type Result } from './result.ts';
 /** How a read runs for a caller: as its principal (D-57), or as the platform without one. */
 export const as = (caller: Caller | undefined): ReadOptions =>
   caller === undefined ? {} : { principal: caller.principal };
+
+/** The filters of a page of refused proposals, as a caller asks them. */
+export interface ProposalQuery {
+  dealId?: string;
+  by?: Executor;
+  code?: string;
+  keyId?: string;
+  afterId?: string;
+  limit: number;
+}
+
+/** D-54 for refused proposals: a Seller's deals' ones, a closer's own, everything for the rest. */
+function proposalsVisibleTo(caller: Caller | undefined): Pick<ProposalFilter, 'sellerId' | 'principal'> {
+  const { sellerId, closerId } = visibilityOf(caller);
+  if (sellerId !== undefined) return { sellerId };
+  if (closerId !== undefined) return { principal: closerId };
+  return {};
+}
+
+/** A page's filter as the store takes it: newest first, so the cursor's id is where it goes on below. */
+function storeFilter({ afterId, ...filter }: ProposalQuery, caller: Caller | undefined): ProposalFilter {
+  const visible: ProposalFilter = { ...filter, ...proposalsVisibleTo(caller) };
+  if (afterId !== undefined) visible.beforeId = afterId;
+  return visible;
+}
 
 export class Queries {
   constructor(private readonly store: Store) {}
@@ -113,6 +140,45 @@ export class Queries {
     if (sellerId !== undefined) visible.sellerId = sellerId;
     if (closerId !== undefined) visible.closerId = closerId;
     return this.store.read((reader) => reader.listDeals(visible), { oneStatement: true, ...as(caller) });
+  }
+
+  // ── refused proposals (D-61) ─────────────────────────────────────────────────────────────
+
+  /**
+   * A page of refused proposals, newest first, of those the caller may see (D-54): a Seller the
+   * ones on its deals, a closer the ones it made. A dealId or keyId that could name nothing
+   * matches nothing.
+   */
+  async listProposals(filter: ProposalQuery, caller?: Caller): Promise<RefusedProposal[]> {
+    if (filter.dealId !== undefined && !couldBeId('deal', filter.dealId)) return [];
+    if (filter.keyId !== undefined && !couldBeId('key', filter.keyId)) return [];
+    const visible = storeFilter(filter, caller);
+    return this.store.read((reader) => reader.proposals.list(visible), { oneStatement: true, ...as(caller) });
+  }
+
+  /** A deal's refused proposals, newest first; an unknown deal (or one the caller may not see) is 404. */
+  dealProposals(
+    dealId: string,
+    filter: Omit<ProposalQuery, 'dealId'>,
+    caller?: Caller,
+  ): Promise<Result<RefusedProposal[]>> {
+    if (filter.keyId !== undefined && !couldBeId('key', filter.keyId))
+      return this.readDeal(dealId, caller, async () => []);
+    return this.readDeal(dealId, caller, (_deal, reader) =>
+      reader.proposals.list(storeFilter({ ...filter, dealId }, caller)),
+    );
+  }
+
+  /**
+   * D-61's summary over every deal the caller may see: a Seller's deals; a closer its own moves
+   * and refusals; in keys mode one key's when `keyId` is given.
+   */
+  proposalSummary(filter: { keyId?: string }, caller?: Caller): Promise<ProposalSummary> {
+    const scope = visibilityOf(caller);
+    return this.store.read(
+      async (reader) => summarize(await reader.proposals.tally(scope), filter.keyId === undefined ? {} : filter),
+      { oneStatement: true, ...as(caller) },
+    );
   }
 
   // ── events ───────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,5 @@
 // What every service call answers: a value, or the refusal that changed nothing (D-6).
+import type { RefusedProposalDraft } from '../domain/proposals.ts';
 import type { Refusal } from '../domain/refusal.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
@@ -10,5 +11,19 @@ export const fail = <T>(refusal: Refusal): Result<T> => ({ ok: false, refusal })
 export class RefusedError extends Error {
   constructor(readonly refusal: Refusal) {
     super(refusal.message);
+  }
+}
+
+/**
+ * D-61: a refusal of the gate that is kept. Thrown like any refusal (a dry run answers it and
+ * rolls back), but the runner catches it inside the unit of work and records it there, so the
+ * unit commits the record and its event, and nothing else (the decision wrote nothing).
+ */
+export class RefusedProposalError extends RefusedError {
+  constructor(
+    refusal: Refusal,
+    readonly record: RefusedProposalDraft,
+  ) {
+    super(refusal);
   }
 }

@@ -4,9 +4,11 @@ import type { ActorRef } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
-import { type IdKind, renameIds } from '../domain/ids.ts';
+import { type IdKind, isProvisionalId, renameIds } from '../domain/ids.ts';
+import { refusedProposal } from '../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft, publicEvents } from '../domain/public-events.ts';
 import type { ActivityEntry, Closer, Deal, Gig } from '../domain/records.ts';
+import type { Refusal } from '../domain/refusal.ts';
 import type { Role } from '../domain/stages.ts';
 import { evolveAll, type PipelineState } from '../domain/state.ts';
 import { type IfMatch, versionMismatch } from '../domain/version.ts';
@@ -14,7 +16,7 @@ import type { UnitOfWork } from '../store/store.ts';
 import type { Telemetry } from '../telemetry.ts';
 import { isDryRun } from './dry-run.ts';
 import { provisionalIds } from './provisional-ids.ts';
-import { RefusedError } from './result.ts';
+import { RefusedError, RefusedProposalError } from './result.ts';
 
 /** What a decision needs of the service's configuration. */
 export interface StepSettings {
@@ -98,6 +100,30 @@ function addOnce(ids: string[], id: string): void {
 }
 
 /**
+ * What a refused decision throws: a refused proposal of a deal that exists (D-61) is kept (the
+ * runner records it); any other refusal only answers.
+ */
+function refusalOf(
+  state: PipelineState,
+  command: PipelineCommand,
+  refusal: Refusal,
+  now: number,
+  actor: ActorRef | undefined,
+): RefusedError {
+  const dealId =
+    command.type === 'AdvanceDeal'
+      ? command.dealId
+      : command.type === 'AdvanceGig' || command.type === 'ClearGoneDark'
+        ? state.gigs.get(command.gigId)?.dealId
+        : undefined;
+  const deal = dealId === undefined ? undefined : state.deals.get(dealId);
+  // A sell's own advances are on a deal not yet numbered: they are the Seller's, not a proposal.
+  if (deal === undefined || isProvisionalId(deal.id)) return new RefusedError(refusal);
+  const record = refusedProposal(command, refusal, deal, now, actor);
+  return record ? new RefusedProposalError(refusal, record) : new RefusedError(refusal);
+}
+
+/**
  * Decides one command against the loaded state, once, calling the records it creates by
  * provisional ids, then gives them their numbers (D-28: only once the gate has accepted, so a
  * refusal takes none; on a database a number once taken is never given back) and answers the
@@ -114,7 +140,7 @@ async function decideStep(
   const provisional = provisionalIds();
   const decision = decide(state, command, { now, claimTtlMs, nextIds: provisional });
   telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
-  if (!decision.ok) throw new RefusedError(decision.refusal);
+  if (!decision.ok) throw refusalOf(state, command, decision.refusal, now, actor);
   let { escalation } = decision;
   let events = attributed(decision.events, actor);
   const created = createdKinds(events);

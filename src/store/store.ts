@@ -6,6 +6,7 @@ import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records
 import type { Role, Stage } from '../domain/stages.ts';
 import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
+import type { ProposalReader, ProposalUnit } from './proposals.ts';
 import type { WebhookReader, WebhookUnit } from './webhooks.ts';
 
 export type { EventFilter, StoredEvent } from './feed.ts';
@@ -68,6 +69,8 @@ export interface StoreReader {
   readonly webhooks: WebhookReader;
   /** Sellers and keys (D-51, D-52; src/store/accounts.ts). */
   readonly accounts: AccountReader;
+  /** Refused proposals (D-61; src/store/proposals.ts). */
+  readonly proposals: ProposalReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -90,6 +93,7 @@ export interface UnitOfWork extends StoreReader {
   /** The webhooks of D-42: subscriptions, the dispatcher's cursor, deliveries and attempts. */
   readonly webhooks: WebhookUnit;
   readonly accounts: AccountUnit;
+  readonly proposals: ProposalUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).

@@ -2,6 +2,7 @@
 // domain's cents and epoch milliseconds become USD and ISO 8601, records their API views.
 import { centsToUsd } from '../domain/money.ts';
 import type { EventFilter, StoredEvent } from '../store/store.ts';
+import { proposalView } from './proposals.ts';
 import { closerView, dealView, gigView, iso } from './records.ts';
 
 export function eventData(event: StoredEvent['event']): Record<string, unknown> {
@@ -26,6 +27,8 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
     }
     case 'closer.enrolled':
       return { closer: closerView({ closer: event.data.closer, payouts: [] }) };
+    case 'proposal.refused':
+      return proposalView(event.data);
     default:
       return event.data;
   }

@@ -8,6 +8,7 @@ import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../src/domain/records.ts';
 import { DuplicatePayoutError, type Store, type UnitOfWork } from '../../src/store/store.ts';
 import { accountContract } from './account-contract.ts';
+import { proposalContract } from './proposal-contract.ts';
 import { webhookContract } from './webhook-contract.ts';
 
 const T0 = Date.parse('2026-01-05T09:00:00.000Z');
@@ -118,6 +119,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
 
     webhookContract(name, () => store);
     accountContract(name, () => store);
+    proposalContract(name, () => store);
 
     it('stores and reads back deals, gigs and closers unchanged', async () => {
       const deal = sampleDeal('deal_0001', { humanTrack: true, stallDueAt: T0 + 5 });

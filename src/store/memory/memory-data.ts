@@ -7,6 +7,7 @@ import { AccountTables } from './account-tables.ts';
 import { DueIndex } from './due-index.ts';
 import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
+import { ProposalTables } from './proposal-tables.ts';
 import { StageIndex } from './stage-index.ts';
 import { WebhookTables } from './webhook-tables.ts';
 
@@ -33,6 +34,8 @@ export interface Data {
   gigTimers: DueIndex;
   /** Sellers and keys (D-51, D-52): a wipe keeps them, but for closers' keys. */
   accounts: AccountTables;
+  /** Refused proposals and their tallies (D-61). */
+  proposals: ProposalTables;
 }
 
 export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new AccountTables()): Data {
@@ -55,6 +58,7 @@ export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new Account
     dealTimers: new DueIndex((n, dueAt) => deals.at(n)?.stallDueAt === dueAt),
     gigTimers: new DueIndex((n, dueAt) => gigs.at(n)?.timerDueAt === dueAt),
     accounts,
+    proposals: new ProposalTables(),
   };
 }
 

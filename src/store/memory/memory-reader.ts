@@ -6,6 +6,7 @@ import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
 import { MemoryAccountReader } from './account-tables.ts';
 import type { Data } from './memory-data.ts';
+import { MemoryProposalReader } from './proposal-tables.ts';
 import { MemoryWebhookReader } from './webhook-tables.ts';
 
 const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -17,6 +18,9 @@ export class MemoryReader implements StoreReader {
   }
   get accounts() {
     return new MemoryAccountReader(this.data.accounts);
+  }
+  get proposals() {
+    return new MemoryProposalReader(this.data.proposals, this.data.deals, this.data.gigs);
   }
   async getDeal(id: string) {
     return this.data.deals.get(id);

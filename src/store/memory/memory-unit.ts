@@ -7,6 +7,7 @@ import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../sto
 import { MemoryAccountUnit } from './account-tables.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
+import { MemoryProposalUnit } from './proposal-tables.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
 
 export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
@@ -29,6 +30,11 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get accounts() {
     return new MemoryAccountUnit(this.data.accounts, this.undo);
+  }
+
+  override get proposals() {
+    const { proposals, deals, gigs } = this.data;
+    return new MemoryProposalUnit(proposals, deals, gigs, this.undo);
   }
 
   async nextNumbers() {

@@ -5,14 +5,17 @@
 // number it takes, and the unit's result is renamed the same way.
 import { formatId, type IdKind, renameText } from '../../domain/ids.ts';
 
+/** The kinds whose numbers a write takes: records a decision creates, and refused proposals (D-61). */
+export type ReservedKind = IdKind | 'prop';
+
 export interface Reserved {
-  kind: IdKind;
+  kind: ReservedKind;
   /** The provisional id the decision gave the record. */
   standIn: string;
 }
 
 /** The SQL of a number taken and its id, as formatId writes it (migration 010's take_number). */
-export function takenIdSql(kind: IdKind): string {
+export function takenIdSql(kind: ReservedKind): string {
   return `SELECT v, '${kind}_' || CASE WHEN v < 10000 THEN lpad(v::text, 4, '0') ELSE v::text END AS id
     FROM (SELECT take_number('${kind}') AS v) AS taken`;
 }

@@ -5,10 +5,12 @@
 import { PLATFORM_EVENTS } from '../../domain/access.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
+import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
 import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
 import type { SqlSession } from './sql-database.ts';
+import { SqlProposalReader } from './sql-proposals.ts';
 import { SqlWebhookReader } from './sql-webhooks.ts';
 
 /**
@@ -54,6 +56,10 @@ export class SqlReader implements StoreReader {
 
   get accounts(): AccountReader {
     return new SqlAccountReader((text, params) => this.send(text, params));
+  }
+
+  get proposals(): ProposalReader {
+    return new SqlProposalReader((text, params) => this.send(text, params));
   }
 
   /**

@@ -3,8 +3,10 @@
 // those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
 // instances).
 import { compareIds, type IdKind } from '../../domain/ids.ts';
+import type { RefusedProposal, RefusedProposalDraft } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
@@ -12,6 +14,7 @@ import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers 
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
+import { proposalStandIn, proposalWrites, SqlProposalReader } from './sql-proposals.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
 
@@ -25,6 +28,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingClosers = new Map<string, Closer>();
   /** Outbox rows not yet written (type, deal_id, at, recorded_at, data). */
   private pendingEvents: unknown[][] = [];
+  /** Refused proposals to record (D-61), written with the unit's last write. */
+  private pendingProposals: RefusedProposal[] = [];
   /** Answers to store under their Idempotency-Keys (D-37), written with the unit's last write. */
   private pendingAnswers = new Map<string, StoredAnswer>();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
@@ -50,6 +55,22 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       (text, params) => this.send(text, params),
       (after, limit) => this.eventsPage({ after, limit }),
     );
+  }
+
+  override get proposals(): ProposalUnit {
+    const reader = new SqlProposalReader((text, params) => this.send(text, params));
+    return {
+      list: (filter) => reader.list(filter),
+      tally: (scope) => reader.tally(scope),
+      record: async (draft: RefusedProposalDraft) => {
+        // Numbered by the unit's write, as a created deal is (reserved-ids.ts).
+        const standIn = proposalStandIn();
+        this.reserved.push({ kind: 'prop', standIn });
+        const record: RefusedProposal = { id: standIn, ...draft };
+        this.pendingProposals.push(record);
+        return record;
+      },
+    };
   }
 
   protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
@@ -81,6 +102,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
     if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
     if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
+    if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
     if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
     if (statements.length === 0 && this.reserved.length === 0) return Promise.resolve();
@@ -89,6 +111,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
     this.pendingEvents = [];
+    this.pendingProposals = [];
     this.pendingAnswers = new Map();
     // Records put after an earlier statement took their numbers carry the stand-ins still.
     if (this.renames.size > 0) params = renameValues(params, this.renames);
@@ -307,6 +330,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
     this.pendingEvents = [];
+    this.pendingProposals = [];
     this.pendingAnswers = new Map();
     this.heldDeals.clear();
     this.heldGigs.clear();
@@ -320,7 +344,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       // this transaction (migration 008). Sellers and keys stay, and their numbers go on
       // (owned by no table, migration 011); closers' keys go with the closers (D-51).
       `SELECT last_seq FROM event_feed FOR UPDATE;
-       TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES} RESTART IDENTITY;
+       TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES},
+         refused_proposals, proposal_counts RESTART IDENTITY;
        DELETE FROM api_keys WHERE principal LIKE 'closer\\_%';
        UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
        SELECT ${notifyClock('0', true)}`,
