@@ -81,6 +81,11 @@ const SPECS: Record<string, Spec> = {
     body: () => ({ signals: ['procurement_involved'] }),
   },
   getSettlement: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
+  // D-61: the refused proposals; a closer's key reads the deals of its gigs only (Seller A's won
+  // deal was closed by closer 1's gig, so it reads that deal's list: its own proposals).
+  listProposals: {},
+  getProposalSummary: {},
+  listDealProposals: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
   reengageDeal: { subject: (fx) => lostDeal(fx.t, A(fx)), unknown: 'deal_9999', owned: true, body: () => ({}) },
   deescalateDeal: {
     subject: async (fx) => (await escalatedDeal(fx.t, A(fx))).dealId,

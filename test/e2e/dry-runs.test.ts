@@ -316,7 +316,16 @@ describe('dry runs (D-48)', () => {
         refused++;
         assert.equal(real.status, dry.status, `${where}: ${JSON.stringify(real.body)}`);
         assert.deepEqual(real.body, dry.body, where);
-        assert.deepEqual(await eventsAfter(seq), [], `${where}: a refusal publishes nothing`);
+        // D-61: a proposal the gate refused (409, 422) publishes its one record; nothing else does.
+        const published = await eventsAfter(seq);
+        if ((kind === 'advance' || kind === 'gig') && (real.status === 409 || real.status === 422)) {
+          assert.deepEqual(
+            published.map((e) => [e.type, (e.data as { code: string }).code]),
+            [['proposal.refused', real.body.code]],
+            `${where}: a refused proposal publishes its record`,
+          );
+          seq = await lastSeq();
+        } else assert.deepEqual(published, [], `${where}: a refusal publishes nothing`);
         continue;
       }
       accepted++;

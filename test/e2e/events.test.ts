@@ -190,21 +190,45 @@ describe('the event feed (GET /events)', () => {
     assert.equal(events[0].at, new Date(T0 + 73 * (DAY / 24)).toISOString());
   });
 
-  it('a refused request publishes nothing, and neither does a replayed one', async () => {
+  it('a refused request publishes nothing but a refused proposal its one proposal.refused (D-61), and a replay nothing', async () => {
     const { gig } = await negotiatingCloserGig(t, ADA, { listValueUsd: 100_000 });
     const start = await lastSeq();
-    // Below the floor (80%): the gate refuses.
+    // Below the floor (80%): the gate refuses, and keeps the proposal on the record.
     const low = await t.post(`/closers/gigs/${gig.id}/advance`, { advanceTo: 'closed_won', valueUsd: 10 });
     assertError(low, 422);
+    const refused = await everyEventAfter(start);
+    assert.deepEqual(types(refused), ['proposal.refused']);
+    assert.deepEqual(refused[0].data, {
+      id: refused[0].data.id,
+      dealId: gig.dealId,
+      gigId: gig.id,
+      by: 'human',
+      proposal: { advanceTo: 'closed_won', valueUsd: 10 },
+      stage: 'negotiation',
+      code: 'GATE_BELOW_FLOOR',
+      reason: low.body.gate.error,
+      at: refused[0].at,
+    });
+    const afterRefusal = refused[0].seq;
     assertError(await t.post(`${t.prefix}/deals/deal_9999/advance`), 404);
     assertError(await t.post(`${t.prefix}/deals`, { account: 'nope' }), 400);
-    assert.deepEqual(await everyEventAfter(start), []);
+    assert.deepEqual(await everyEventAfter(afterRefusal), []);
     const key = { 'idempotency-key': 'events-replay-1' };
     assert.equal((await t.post(`${t.prefix}/deals`, dealBody(), key)).status, 201);
-    const once = await everyEventAfter(start);
+    const once = await everyEventAfter(afterRefusal);
     assert.deepEqual(types(once), ['deal.created']);
     assert.equal((await t.post(`${t.prefix}/deals`, dealBody(), key)).status, 201);
-    assert.deepEqual(await everyEventAfter(start), once, 'the replay published nothing');
+    assert.deepEqual(await everyEventAfter(afterRefusal), once, 'the replay published nothing');
+    // A refused proposal under a key: recorded once, its replay publishes nothing more.
+    const lowKey = { 'idempotency-key': 'events-replay-2' };
+    const body = { advanceTo: 'closed_won', valueUsd: 11 };
+    assertError(await t.post(`/closers/gigs/${gig.id}/advance`, body, lowKey), 422);
+    const keyed = await everyEventAfter(afterRefusal);
+    assert.deepEqual(types(keyed), ['deal.created', 'proposal.refused']);
+    const replay = await t.post(`/closers/gigs/${gig.id}/advance`, body, lowKey);
+    assertError(replay, 422);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(await everyEventAfter(afterRefusal), keyed, 'the refused replay published nothing');
   });
 
   it('pages by limit and nextAfter, and filters by type and by deal', async () => {

@@ -30,18 +30,19 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' 
 
 /** The tools each kind of key is shown (D-225): those its scopes allow. */
 const SHOWN = {
-  operator: ['get_deal', 'list_deals', 'list_events', 'list_gigs'],
+  operator: ['get_deal', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
   seller: [
     'advance_deal',
     'get_deal',
     'list_deals',
     'list_events',
     'list_gigs',
+    'list_proposals',
     'release_gig',
     'report_signals',
     'sell',
   ],
-  agent: ['advance_deal', 'get_deal', 'list_deals', 'list_gigs', 'report_signals'],
+  agent: ['advance_deal', 'get_deal', 'list_deals', 'list_gigs', 'list_proposals', 'report_signals'],
   closer: [
     'advance_gig',
     'claim_gig',
@@ -49,6 +50,7 @@ const SHOWN = {
     'list_deals',
     'list_events',
     'list_gigs',
+    'list_proposals',
     'release_gig',
     'revive_gig',
   ],
@@ -171,7 +173,7 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
     const reader = await connect(f.readA.key);
     assert.deepEqual(
       (await reader.listTools()).tools.map((tool) => tool.name).sort(),
-      ['get_deal', 'list_deals', 'list_gigs'],
+      ['get_deal', 'list_deals', 'list_gigs', 'list_proposals'],
       'a read-only key: the reads',
     );
   });
@@ -298,7 +300,7 @@ describe('the demo MCP door in the demo: no key, every tool, no metadata', () =>
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 11);
+      assert.equal(tools.length, 12);
     } finally {
       await client.close();
     }

@@ -64,12 +64,13 @@ const DEMO_TOOL_NAMES = [
   'list_deals',
   'list_events',
   'list_gigs',
+  'list_proposals',
   'release_gig',
   'report_signals',
   'revive_gig',
   'sell',
 ];
-const READ_TOOLS = ['get_deal', 'list_deals', 'list_events', 'list_gigs'];
+const READ_TOOLS = ['get_deal', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'];
 
 /** The hints each tool must declare: a second identical call changes nothing more (idempotent), or may end something for good (destructive). */
 const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) => ({
