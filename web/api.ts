@@ -164,3 +164,42 @@ export function enrolCloser(name: string, industries: string) {
     .filter(Boolean);
   return api.POST('/closers/closers', { body: { name, industries: list } });
 }
+
+// ── refused proposals (D-61) ───────────────────────────────────────────────────────────────────
+// Every proposal the gate refused (an agent's advance, a closer's gig advance or revival) is kept
+// beside its deal; the summary counts the moves it committed and refused per executor.
+
+export type RefusedProposal = components['schemas']['RefusedProposal'];
+export type ProposalSummary = components['schemas']['ProposalSummary'];
+export type Executor = RefusedProposal['by'];
+export type ProposalFilter = { dealId?: string; by?: Executor; code?: RefusedProposal['code']; keyId?: string };
+
+/** A deal's refused proposals, newest first (a deal keeps its newest 1,000: one page). */
+export async function dealProposals(id: string): Promise<Outcome<RefusedProposal[]>> {
+  return outcome(await api.GET('/pipeline/deals/{id}/proposals', { params: { path: { id }, query: { limit: 1000 } } }));
+}
+
+/**
+ * The refused proposals the caller may see, newest first, page after page up to `max` records;
+ * `more` says whether older ones were left unread.
+ */
+export async function listProposals(
+  filter: ProposalFilter = {},
+  max = 5000,
+): Promise<{ records: RefusedProposal[]; more: boolean }> {
+  const records: RefusedProposal[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await api.GET('/pipeline/proposals', {
+      params: { query: { ...filter, limit: Math.min(1000, max - records.length), cursor } },
+    });
+    if (!answer.data) throw new Error(`listing the proposals: HTTP ${answer.response.status}`);
+    records.push(...answer.data);
+    cursor = nextCursor(answer.response);
+  } while (cursor && records.length < max);
+  return { records, more: cursor !== undefined };
+}
+
+/** The summary over every deal the caller may see; with a key, that key's moves only (keys mode). */
+export const proposalSummary = async (keyId?: string): Promise<Outcome<ProposalSummary>> =>
+  outcome(await api.GET('/pipeline/proposals/summary', { params: { query: keyId ? { keyId } : {} } }));

@@ -465,6 +465,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pipeline/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Refused proposals, newest first, filtered, a page at a time
+         * @description Every proposal the gate refused (an agent deal advance, a closer gig advance or revive) that the caller may see: a deal keeps its newest 1,000.
+         */
+        get: operations["listProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pipeline/proposals/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the executors proposed: moves accepted and refused, refusals by code
+         * @description Over every deal the caller may see. The counts are exact: records dropped past 1,000 on a deal still count.
+         */
+        get: operations["getProposalSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pipeline/deals/{id}/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal's refused proposals, newest first, a page at a time
+         * @description A deal's refused proposals, newest first, a page at a time
+         */
+        get: operations["listDealProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/closers/closers": {
         parameters: {
             query?: never;
@@ -807,7 +867,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The demo's MCP server: tools sell, list_deals, get_deal, advance_deal, report_signals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
+         * The demo's MCP server: tools sell, list_deals, get_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
          * @description Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: application/json, text/event-stream; no session, no SSE stream (GET and DELETE answer 405).
          */
         post: operations["mcpDemo"];
@@ -1212,6 +1272,89 @@ export interface components {
             deal: components["schemas"]["Deal"];
         };
         /**
+         * @description a proposal the gate refused (D-61)
+         * @example {
+         *       "id": "prop_0001",
+         *       "dealId": "deal_0001",
+         *       "by": "agent",
+         *       "proposal": {
+         *         "advanceTo": "closed_won",
+         *         "valueUsd": 20000
+         *       },
+         *       "stage": "negotiation",
+         *       "code": "GATE_BELOW_FLOOR",
+         *       "reason": "Proposed close value $20,000.00 is below the negotiation floor $40,000.00 (80% of list value $50,000.00).",
+         *       "at": "2026-01-05T09:00:00.000Z"
+         *     }
+         */
+        RefusedProposal: {
+            /** @description `prop_<NNNN>` */
+            id: string;
+            dealId: string;
+            /** @description the gig a closer proposed through */
+            gigId?: string;
+            /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+            by: "agent" | "human";
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
+            /** @description what was proposed, as the proposer wrote it */
+            proposal: {
+                advanceTo?: string;
+                valueUsd?: number;
+                note?: string;
+            };
+            /** @description the deal's stage when the gate refused */
+            stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+            /** @description the gate's refusal code */
+            code: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+            /** @description the gate's message, word for word */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description the platform time of the refusal
+             */
+            at: string;
+        };
+        /**
+         * @description what the executors proposed, over every deal the caller may see (D-61)
+         * @example {
+         *       "accepted": {
+         *         "agent": 12,
+         *         "human": 3
+         *       },
+         *       "refused": {
+         *         "agent": 40,
+         *         "human": 1
+         *       },
+         *       "byCode": {
+         *         "GATE_BELOW_FLOOR": 38,
+         *         "GATE_ILLEGAL_MOVE": 2,
+         *         "GIG_NOT_CLAIMED": 1
+         *       }
+         *     }
+         */
+        ProposalSummary: {
+            /** @description moves the gate committed for each executor */
+            accepted: {
+                agent: number;
+                human: number;
+            };
+            /** @description proposals the gate refused, dropped records included */
+            refused: {
+                agent: number;
+                human: number;
+            };
+            /** @description refusals by code */
+            byCode: {
+                [key: string]: number;
+            };
+        };
+        /**
          * @description What the real call would do (D-48): nothing of it was done
          * @example {
          *       "dryRun": true,
@@ -1432,7 +1575,7 @@ export interface components {
             /** @description the events the real call would publish, in order (not published: they have no seq) */
             events: {
                 /** @description a public event type */
-                type: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
+                type: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /** @description as the event’s data in the feed (`Event`), with the ids the real call would hand out null */
                 data: {
                     [key: string]: unknown;
@@ -1856,6 +1999,26 @@ export interface components {
                 keyId: string;
             };
             data: Record<string, never>;
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "proposal.refused";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
+            data: components["schemas"]["RefusedProposal"];
         };
         EventPage: {
             events: components["schemas"]["Event"][];
@@ -1880,7 +2043,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];
+            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -1903,7 +2066,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];
+            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -6805,6 +6968,426 @@ export interface operations {
             };
         };
     };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description the refusals on this deal */
+                dealId?: string;
+                /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+                by?: "agent" | "human";
+                /** @description the gate's refusal code */
+                code?: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                keyId?: string;
+                /** @description records per page */
+                limit?: number;
+                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "prop_0001",
+                     *         "dealId": "deal_0001",
+                     *         "by": "agent",
+                     *         "proposal": {
+                     *           "advanceTo": "closed_won",
+                     *           "valueUsd": 20000
+                     *         },
+                     *         "stage": "negotiation",
+                     *         "code": "GATE_BELOW_FLOOR",
+                     *         "reason": "Proposed close value $20,000.00 is below the negotiation floor $40,000.00 (80% of list value $50,000.00).",
+                     *         "at": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RefusedProposal"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProposalSummary: {
+        parameters: {
+            query?: {
+                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                keyId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what the executors proposed, over every deal the caller may see (D-61) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accepted": {
+                     *         "agent": 12,
+                     *         "human": 3
+                     *       },
+                     *       "refused": {
+                     *         "agent": 40,
+                     *         "human": 1
+                     *       },
+                     *       "byCode": {
+                     *         "GATE_BELOW_FLOOR": 38,
+                     *         "GATE_ILLEGAL_MOVE": 2,
+                     *         "GIG_NOT_CLAIMED": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProposalSummary"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDealProposals: {
+        parameters: {
+            query?: {
+                /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+                by?: "agent" | "human";
+                /** @description the gate's refusal code */
+                code?: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                keyId?: string;
+                /** @description records per page */
+                limit?: number;
+                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "prop_0001",
+                     *         "dealId": "deal_0001",
+                     *         "by": "agent",
+                     *         "proposal": {
+                     *           "advanceTo": "closed_won",
+                     *           "valueUsd": 20000
+                     *         },
+                     *         "stage": "negotiation",
+                     *         "code": "GATE_BELOW_FLOOR",
+                     *         "reason": "Proposed close value $20,000.00 is below the negotiation floor $40,000.00 (80% of list value $50,000.00).",
+                     *         "at": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RefusedProposal"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown deal id, of any shape or length (also after a reset or restart of the demo).",
+                     *       "code": "DEAL_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listClosers: {
         parameters: {
             query?: {
@@ -9735,7 +10318,7 @@ export interface operations {
                 /** @description events per page */
                 limit?: number;
                 /** @description a public event type */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
+                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /** @description events about this deal */
                 dealId?: string;
             };
@@ -10039,7 +10622,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description the event types to receive; absent: every type */
-                    types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset")[];
+                    types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
                 };
             };
         };
@@ -10722,7 +11305,7 @@ export interface operations {
                 /** @description stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it */
                 after?: number;
                 /** @description a public event type */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset";
+                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /** @description events about this deal */
                 dealId?: string;
             };
