@@ -3,7 +3,9 @@
 // Each possible advance is dry-run when the page opens and after every change (D-48): the ones
 // the gate would refuse are shown disabled with its reason. Every move names the version the page
 // read (If-Match, D-47; the version itself is not shown, D-230), so a move made on a stale page is
-// refused with what changed instead of being made. Closing lost asks for a reason (D-229).
+// refused with what changed instead of being made. Closing lost asks for a reason (D-229). The
+// activity shows the proposals the gate refused on the deal (D-61), read again with the deal on
+// every event about it (a `proposal.refused` included).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { GONE_DARK, nextStage, owningRole, type Role, type Stage } from '../src/domain/stages.ts';
 import {
@@ -12,9 +14,11 @@ import {
   api,
   type Deal,
   type DryRun,
+  dealProposals,
   type Escalation,
   type Gig,
   ifMatch,
+  type RefusedProposal,
   type Settlement,
   usd,
 } from './api.ts';
@@ -34,6 +38,7 @@ import {
   stageLabel,
   stalledSince,
   unreachableWords,
+  useActorNames,
   useCloserNames,
   useNotice,
 } from './words.ts';
@@ -173,6 +178,7 @@ export function DealPage({ id }: { id: string }) {
   const [unreachable, setUnreachable] = useState('');
   const [gigs, setGigs] = useState<Gig[]>([]);
   const [settlement, setSettlement] = useState<Settlement | undefined>();
+  const [refusals, setRefusals] = useState<RefusedProposal[]>([]);
   const [value, setValue] = useState('');
   const [said, setSaid] = useNotice<Said>();
   const [signal, setSignal] = useState('');
@@ -191,7 +197,10 @@ export function DealPage({ id }: { id: string }) {
       const current = answer.data;
       setDeal(current);
       setValue((v) => v || String(current.listValueUsd));
-      setGigs(await allGigs({ dealId: id }));
+      const [found, refused] = await Promise.all([allGigs({ dealId: id }), dealProposals(id)]);
+      setGigs(found);
+      // A session that may not read them (or a service without them) shows the activity alone.
+      setRefusals(refused.ok ? refused.data : []);
       if (current.stage === 'closed_won') {
         const s = await api.GET('/pipeline/deals/{id}/settlement', { params: { path: { id } } });
         setSettlement(s.data);
@@ -204,6 +213,7 @@ export function DealPage({ id }: { id: string }) {
   }, [id]);
   useEffect(() => {
     setDeal(undefined);
+    setRefusals([]);
     setSaid(undefined);
     setValue('');
     setClosing(false);
@@ -221,7 +231,9 @@ export function DealPage({ id }: { id: string }) {
   const closer = useCloserNames([
     ...gigs.flatMap((g) => (g.closerId ? [g.closerId] : [])),
     ...(deal?.activity ?? []).flatMap((e) => closerIdsIn(e.note)),
+    ...refusals.flatMap((r) => [...closerIdsIn(r.reason), ...(r.actor ? closerIdsIn(r.actor.principal) : [])]),
   ]);
+  const names = useActorNames();
 
   // Dry-run every possible move of the deal as it is now (and the close at the value typed).
   const verdicts = useDryRuns(
@@ -487,7 +499,7 @@ export function DealPage({ id }: { id: string }) {
       {settlement ? <SettlementFacts settlement={settlement} /> : null}
       <MandateFacts mandate={deal.mandate} listValueUsd={deal.listValueUsd} />
       <DealGigs gigs={gigs} closer={closer} />
-      <DealActivity activity={deal.activity} closer={closer} />
+      <DealActivity activity={deal.activity} refusals={refusals} closer={closer} names={names} />
     </article>
   );
 }

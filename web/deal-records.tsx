@@ -1,8 +1,26 @@
 // The records a deal's page shows as they are (deal-page.tsx holds the moves): its settlement
 // once won, its mandate, its gigs and its activity, in words (D-228): stage labels, closers'
 // names, percentages and sentences; the raw text of each activity entry stays in its title.
-import { type Deal, type Gig, type Settlement, usd } from './api.ts';
-import { activityWords, gigName, money, percent, plural, staffingSentence, stageLabel } from './words.ts';
+// The activity interleaves, by time, the proposals the gate refused on the deal (D-61), each
+// marked Refused, with the gate's reason (its very words in the title) and code, who proposed
+// and what.
+import { type Deal, type Gig, type RefusedProposal, type Settlement, usd } from './api.ts';
+import {
+  type ActorNames,
+  activityWords,
+  CONSOLE_NOTE,
+  dealName,
+  gigName,
+  humanize,
+  money,
+  percent,
+  plural,
+  proposedWords,
+  refusalCodeWords,
+  staffingSentence,
+  stageLabel,
+  when,
+} from './words.ts';
 
 /** A won deal's settlement: where its final value went, in USD. */
 export function SettlementFacts({ settlement }: { settlement: Settlement }) {
@@ -103,13 +121,98 @@ export function DealGigs({ gigs, closer }: { gigs: readonly Gig[]; closer: (id: 
   );
 }
 
-/** The deal's activity, oldest first: when, who, what, and at which stage. */
-export function DealActivity({ activity, closer }: { activity: Deal['activity']; closer: (id: string) => string }) {
+/** Who proposed a refused move, in words: the executor, and in keys mode the principal and key. */
+export function proposerWords(
+  record: RefusedProposal,
+  closer: (id: string) => string,
+  names?: Pick<ActorNames, 'principal' | 'key'>,
+): { who: string; through?: string } {
+  const onGig = record.gigId ? ` on ${gigName(record.gigId)}` : '';
+  if (record.actor) {
+    const { principal, keyId } = record.actor;
+    const name = principal.startsWith('closer_') ? closer(principal) : (names?.principal(principal) ?? principal);
+    const who = record.by === 'agent' ? `The agent of ${name}` : `${name}${onGig}`;
+    return { who, through: `with the key ${names?.key(keyId) ?? keyId}` };
+  }
+  // D-229: in the demo a Seller's move from the console is the agent's; the note says where.
+  if (record.by === 'agent')
+    return { who: record.proposal.note?.startsWith(CONSOLE_NOTE) ? 'From the console' : 'The agent' };
+  return { who: `A human closer${onGig}` };
+}
+
+/** One refused proposal, marked Refused: when, who, what was proposed, the gate's reason and code. */
+export function RefusalEntry({
+  record,
+  closer,
+  names,
+  showDeal = false,
+}: {
+  record: RefusedProposal;
+  closer: (id: string) => string;
+  names?: Pick<ActorNames, 'principal' | 'key'>;
+  /** Name the deal, linking to its page (lists over many deals). */
+  showDeal?: boolean;
+}) {
+  const { who, through } = proposerWords(record, closer, names);
+  return (
+    <li class="refusal" data-code={record.code} title={record.reason}>
+      <time dateTime={record.at}>{when(record.at)}</time> <span class="refused-badge">Refused</span>{' '}
+      {showDeal ? (
+        <>
+          <a href={`#/deals/${encodeURIComponent(record.dealId)}`}>{dealName(record.dealId)}</a>:{' '}
+        </>
+      ) : null}
+      <strong>{who}</strong> {through ? <span class="through">{through} </span> : null}proposed{' '}
+      <span class="what">{proposedWords(record.proposal)}</span>.{' '}
+      <span class="why">
+        The gate refused: {humanize(record.reason, closer)}{' '}
+        <span class="code">
+          ({refusalCodeWords(record.code)}, <code>{record.code}</code>)
+        </span>
+      </span>{' '}
+      <span class="stage">{stageLabel(record.stage)}</span>
+    </li>
+  );
+}
+
+type Line = { at: number; i: number; entry: Deal['activity'][number] } | { at: number; refusal: RefusedProposal };
+
+/**
+ * The deal's activity, oldest first: when, who, what, and at which stage; the refused proposals
+ * among it by time (at the same instant, after the entries: a refusal follows the change it met).
+ */
+export function DealActivity({
+  activity,
+  refusals = [],
+  closer,
+  names,
+}: {
+  activity: Deal['activity'];
+  refusals?: readonly RefusedProposal[];
+  closer: (id: string) => string;
+  names?: Pick<ActorNames, 'principal' | 'key'>;
+}) {
+  const lines: Line[] = [
+    ...activity.map((entry, i) => ({ at: Date.parse(entry.at), i, entry })),
+    // Listed newest first: put back oldest first before the (stable) sort.
+    ...[...refusals].reverse().map((refusal) => ({ at: Date.parse(refusal.at), refusal })),
+  ];
+  lines.sort((a, b) => a.at - b.at || ('entry' in a ? 0 : 1) - ('entry' in b ? 0 : 1));
   return (
     <section class="activity">
       <h2 id="activity-title">Activity</h2>
+      {refusals.length > 0 ? (
+        <p class="hint">
+          The gate refused {plural(refusals.length, 'proposal')} on this deal:{' '}
+          {refusals.length === 1 ? 'it is' : 'they are'} among the activity, marked Refused.{' '}
+          <a href="#/proposals">All refused proposals</a>
+        </p>
+      ) : null}
       <ol aria-labelledby="activity-title">
-        {activity.map((entry, i) => {
+        {lines.map((line) => {
+          if ('refusal' in line)
+            return <RefusalEntry record={line.refusal} closer={closer} names={names} key={line.refusal.id} />;
+          const { entry, i } = line;
           const { who, what } = activityWords(entry, closer);
           return (
             <li key={i} title={entry.note}>

@@ -4,7 +4,8 @@
 // never reach a person; the raw text stays available (a title, or a details element).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { GONE_DARK, type Role, type Stage } from '../src/domain/stages.ts';
-import { type ApiError, allClosers, type Deal, type Gig } from './api.ts';
+import { type ApiError, type ApiKeyRecord, accounts, allClosers, type Deal, type Gig } from './api.ts';
+import { AUTH, may, type Session, useSession } from './session.ts';
 
 /** The stage as the board's column heads name it. */
 export const STAGE_LABELS: Record<Stage, string> = {
@@ -275,4 +276,110 @@ export function useNotice<T extends { refused?: boolean } | string>(): [
     if (next !== undefined && !lasting) timer.current = setTimeout(() => setNotice(undefined), NOTICE_MS);
   }, []);
   return [notice, say];
+}
+
+// ── refused proposals (D-61) ───────────────────────────────────────────────────────────────────
+
+/** Why the gate refused, by its code, in a few words (the code itself is shown beside them). */
+const REFUSAL_CODE_WORDS: Record<string, string> = {
+  GATE_BELOW_FLOOR: 'Below the floor',
+  GATE_ILLEGAL_MOVE: 'A move the stages do not allow',
+  GATE_VALUE_REQUIRED: 'A close without a value',
+  GATE_COMMISSION_CAP: 'Above the commission cap',
+  DEAL_TERMINAL: 'The deal was already closed',
+  DEAL_STALLED: 'The deal had gone dark',
+  NOT_HUMAN_TRACK: 'The deal was not on the human track',
+  GIG_NOT_CLAIMED: 'The gig was not claimed',
+  GIG_NOT_OPEN: 'The gig was not open',
+  GIG_NOT_ACTIVE: 'The gig was no longer active',
+  GIG_CLAIMED: 'The gig was already claimed',
+  GIG_NOT_NURTURER: 'Not a nurturer’s gig',
+  NOT_CLAIMANT: 'Not the gig’s claimant',
+};
+
+/** A refusal code in words: `GATE_BELOW_FLOOR` → `Below the floor`; an unknown one made readable. */
+export function refusalCodeWords(code: string): string {
+  const known = REFUSAL_CODE_WORDS[code];
+  if (known) return known;
+  const words = code.toLowerCase().replaceAll('_', ' ');
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** Who proposes: the agent, or a human closer (through a gig). */
+export const EXECUTOR_WORDS = { agent: 'The agent', human: 'Human closers' } as const;
+
+/** What a proposal proposed, in words: `Close won at $70,000`, `Move to Qualified`, `Revive the deal`. */
+export function proposedWords(proposal: { advanceTo?: string; valueUsd?: number }): string {
+  const { advanceTo, valueUsd } = proposal;
+  const at = valueUsd === undefined ? '' : ` at ${money(valueUsd)}`;
+  if (advanceTo === undefined) return valueUsd === undefined ? 'Revive the deal' : `Move it on${at}`;
+  if (advanceTo === 'closed_won') return `Close won${valueUsd === undefined ? ' (no value given)' : at}`;
+  if (advanceTo === 'closed_lost') return `Close lost${at}`;
+  return `Move to ${stageLabel(advanceTo)}${at}`;
+}
+
+/** The share of proposals the gate refused: `25%`, or `—` when nothing was proposed. */
+export function refusalRate(accepted: number, refused: number): string {
+  const all = accepted + refused;
+  return all === 0 ? '—' : percent(Math.round((refused / all) * 1000) / 1000);
+}
+
+/** A time as the pages show it: the person's locale and zone. */
+export const when = (iso: string) => new Date(iso).toLocaleString();
+
+// ── keys' and principals' names (keys mode) ───────────────────────────────────────────────────
+
+export interface ActorNames {
+  /** The keys the session may list (GET /keys: a Seller's or a closer's own, the operator's all). */
+  keys: readonly ApiKeyRecord[];
+  /** A principal by name: the operator, a closer's or a Seller's name (its id when unknown). */
+  principal(id: string): string;
+  /** A key by its name and id: `“agent of A” (key_0004)`, or its id when the session cannot list it. */
+  key(id: string): string;
+}
+
+/** Whether the session may list keys (GET /keys asks keys:manage, or the operator's admin). */
+export const listsKeys = (session: Session) => may(session, 'keys:manage') || may(session, 'admin');
+
+/**
+ * The names of the keys and principals a session may read (keys mode; nothing in the demo): read
+ * when the component mounts and again whenever `again` changes. A list the session may not read is
+ * left empty, so ids stand for names.
+ */
+export function useActorNames(again: unknown = undefined): ActorNames {
+  const state = useSession();
+  const session = AUTH === 'keys' && state.status === 'signed-in' ? state.session : undefined;
+  const [keys, setKeys] = useState<readonly ApiKeyRecord[]>([]);
+  const [sellers, setSellers] = useState<ReadonlyMap<string, string>>(new Map());
+  const closer = useCloserNames();
+  useEffect(() => {
+    if (!session) return;
+    let live = true;
+    if (listsKeys(session))
+      accounts.keys().then(
+        (all) => live && setKeys(all),
+        () => undefined,
+      );
+    if (session.kind === 'operator')
+      accounts.sellers().then(
+        (all) => live && setSellers(new Map(all.map((s) => [s.id, s.name]))),
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, [session?.keyId, again]);
+  return {
+    keys,
+    principal: (id: string) => {
+      if (id === 'operator') return 'The operator';
+      if (session && id === session.principal) return session.name;
+      if (id.startsWith('closer_')) return closer(id);
+      return sellers.get(id) ?? id;
+    },
+    key: (id: string) => {
+      const found = keys.find((k) => k.id === id);
+      return found ? `“${found.name}” (${id})` : id;
+    },
+  };
 }
