@@ -1,10 +1,12 @@
 // The web console (D-43): a Seller's pipeline board, a deal's page, the new-deal form, a
-// closer's desk and the closers' directory, over the public API only. Hash routes keep every
-// page a link: #/ (board), #/deals/<id>, #/new, #/desk, #/closers.
+// closer's desk, the closers' directory and the proposals page (how the executors fare at the
+// gate, D-61), over the public API only. Hash routes keep every page a link: #/ (board),
+// #/deals/<id>, #/new, #/desk, #/closers, #/proposals.
 // In keys mode (D-59, D-235) the page first signs in with a key, and then shows what the
-// session's principal works with: a Seller its board, new deals and the closers; a closer its
-// desk, acting as itself, and the closers; the operator the admin page (#/admin), the board, the
-// closers and the demo's controls. The demo is as it always was.
+// session's principal works with: a Seller its board, new deals, its proposals and the closers; a
+// closer its desk, acting as itself, its own proposals and the closers; the operator the admin
+// page (#/admin), the board, every proposal, the closers and the demo's controls. The demo is as
+// it always was.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Admin } from './admin.tsx';
@@ -14,6 +16,7 @@ import { DealPage } from './deal-page.tsx';
 import { DemoControls } from './demo-controls.tsx';
 import { Desk } from './desk.tsx';
 import { connectLive } from './live.ts';
+import { ProposalsPage } from './proposals-page.tsx';
 import { SellForm } from './sell-form.tsx';
 import { AUTH, KIND_WORDS, may, readSession, type Session, sessionEnded, signOut, useSession } from './session.ts';
 import { SignIn } from './sign-in.tsx';
@@ -36,6 +39,7 @@ const DEMO_LINKS: Link[] = [
   { path: '/', label: 'Pipeline' },
   { path: '/new', label: 'New deal' },
   { path: '/desk', label: 'Closer desk' },
+  { path: '/proposals', label: 'Proposals' },
   { path: '/closers', label: 'Closers' },
 ];
 
@@ -45,17 +49,20 @@ function linksOf(session: Session | undefined): Link[] {
   if (session.kind === 'closer')
     return [
       { path: '/desk', label: 'Closer desk' },
+      { path: '/proposals', label: 'Proposals' },
       { path: '/closers', label: 'Closers' },
     ];
   if (session.kind === 'operator')
     return [
       { path: '/admin', label: 'Admin' },
       { path: '/pipeline', label: 'Pipeline' },
+      { path: '/proposals', label: 'Proposals' },
       { path: '/closers', label: 'Closers' },
     ];
   return [
     { path: '/', label: 'Pipeline' },
     ...(may(session, 'deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
+    { path: '/proposals', label: 'Proposals' },
     { path: '/closers', label: 'Closers' },
   ];
 }
@@ -77,6 +84,7 @@ function Page({ route, session }: { route: string; session?: Session }) {
   if (route === '/desk')
     return session?.kind === 'closer' ? <Desk closer={{ id: session.principal, name: session.name }} /> : <Desk />;
   if (route === '/closers') return <Closers />;
+  if (route === '/proposals') return <ProposalsPage session={session} />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin />;
   return <Board />;
 }
