@@ -236,7 +236,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       /Signed in as Board Fictional Sales \(Seller\)/,
     );
     const nav = page.getByRole('navigation', { name: 'Console' });
-    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Pipeline', 'New deal', 'Closers']);
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Pipeline', 'New deal', 'Proposals', 'Closers']);
     assert.equal(await page.getByRole('region', { name: 'Demo controls' }).count(), 0, 'no demo controls');
 
     await nav.getByRole('link', { name: 'New deal' }).click();
@@ -278,7 +278,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     );
     await page.getByRole('heading', { name: 'Closer desk' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Console' });
-    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Closer desk', 'Closers']);
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Closer desk', 'Proposals', 'Closers']);
     assert.equal(await page.getByLabel('Acting closer').count(), 0, 'no closer picker');
     assert.equal(await page.getByRole('button', { name: 'Enrol' }).count(), 0, 'no enrolment');
     assert.match(
