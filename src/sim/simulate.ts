@@ -19,6 +19,7 @@
 // another tenant must be refused exactly as an unknown id is. Besides every invariant: every
 // deal has a Seller and every gig its deal's, no successful answer holds another tenant's
 // record (src/sim/tenancy.ts), the entries and events a request wrote carry its actor (the
+// timers' none), and keys the simulation revoked, forged or let expire never authenticate.
 //
 // The run loop is here; around it: the report and options (report.ts), the episode's world and
 // the step's findings (world.ts), the pipeline's commands (commands.ts) and keys mode's own
