@@ -7,7 +7,13 @@ import { BUDGET, PGBENCH_GOALS } from './goals.ts';
 import type { Figure } from './measure.ts';
 import type { Options } from './options.ts';
 import type { PgbenchFigure } from './pgbench.ts';
-import { KEYS_MODE_SELL, STREAM_CLIENTS, STREAMS_OF_ONE_SELLER, STREAMS_OF_TEN_SELLERS } from './scenarios.ts';
+import {
+  KEYS_MODE_SELL,
+  REFUSED_CLOSE,
+  STREAM_CLIENTS,
+  STREAMS_OF_ONE_SELLER,
+  STREAMS_OF_TEN_SELLERS,
+} from './scenarios.ts';
 import { PREFIX } from './setup.ts';
 
 /**
@@ -37,6 +43,8 @@ export function costsOf(figures: Figure[]) {
       `POST ${PREFIX}/deals/{id}/advance`,
     ),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
+    /** Issue 26: a refused proposal (kept on the record) against an accepted advance. */
+    refusedToAdvance: ratio(REFUSED_CLOSE, `POST ${PREFIX}/deals/{id}/advance`),
     streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
     /** Issue 25: 100 stream clients of 10 Sellers against 100 of one, by the service's CPU per sell (one / ten). */
     streamsOfTenToOne: cpuRatio(STREAMS_OF_ONE_SELLER, STREAMS_OF_TEN_SELLERS),
@@ -74,6 +82,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
     `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); keys mode's keyed sell / keyed sell: ${costs.keysModeSellToKeyedSell} (goal ≥ 0.95); advance with If-Match / advance: ${costs.ifMatchAdvanceToAdvance} (goal ≥ 0.95); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
       `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
       `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9); ` +
+      `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5, issue 26); ` +
       `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1, issue 25)`,
   );
 }

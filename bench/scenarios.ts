@@ -13,8 +13,12 @@ import {
   one,
   PREFIX,
   post,
+  refusedCloses,
   streamClients,
 } from './setup.ts';
+
+/** The refused proposal's row (issue 26), which the costs compare with the accepted advance. */
+export const REFUSED_CLOSE = `POST ${PREFIX}/deals/{id}/advance (a close below the floor, refused)`;
 
 export interface Scenario {
   name: string;
@@ -214,6 +218,12 @@ export const SCENARIOS: Scenario[] = [
     // Last of the demo rows, so that the rows before it run as they did before it existed.
     name: `POST ${PREFIX}/deals/{id}/advance?dryRun=true (a close)`,
     prepare: (url) => dryRunCloses(url),
+  },
+  {
+    // Issue 26: a close below the floor, refused and kept on the record (D-61); its ratio to the
+    // accepted advance is printed (goal: at least 0.5, a refusal costing at most twice a move).
+    name: REFUSED_CLOSE,
+    prepare: (url) => refusedCloses(url),
   },
   {
     name: 'GET /deals?stage=negotiation (ROOT)',

@@ -77,10 +77,24 @@ export async function advances(url: string, expected: number, ifMatch: boolean):
  * nothing, so the same deals serve every request. What an agent pays to look before it leaps.
  */
 export async function dryRunCloses(url: string): Promise<Partial<autocannon.Options>> {
+  return closesAtNegotiation(url, 45_000, '?dryRun=true');
+}
+
+/**
+ * Issue 26: closes below the floor on deals at negotiation, in turn, each refused by the gate and
+ * kept on the record (D-61): what a misbehaving agent costs. The deals never move, so the same
+ * ones serve every request (a deal keeps its newest 1,000 refusals: past that, each also drops one).
+ */
+export async function refusedCloses(url: string): Promise<Partial<autocannon.Options>> {
+  return closesAtNegotiation(url, 1, '');
+}
+
+/** Proposals of a close at `valueUsd` on 100 deals at negotiation, in turn. */
+async function closesAtNegotiation(url: string, valueUsd: number, query: string): Promise<Partial<autocannon.Options>> {
   const ids = await inParallel(100, async (i) => (await post(`${url}${PREFIX}/deals`, dealBody(i))).id);
   for (let step = 0; step < 4; step++)
     await inParallel(ids.length, (i) => post(`${url}${PREFIX}/deals/${ids[i]}/advance`));
-  const close = JSON.stringify({ advanceTo: 'closed_won', valueUsd: 45_000 });
+  const close = JSON.stringify({ advanceTo: 'closed_won', valueUsd });
   let n = 0;
   return {
     requests: [
@@ -89,7 +103,7 @@ export async function dryRunCloses(url: string): Promise<Partial<autocannon.Opti
         headers: JSON_HEADERS,
         body: close,
         setupRequest: (request: any) => {
-          request.path = `${PREFIX}/deals/${ids[n++ % ids.length]}/advance?dryRun=true`;
+          request.path = `${PREFIX}/deals/${ids[n++ % ids.length]}/advance${query}`;
           return request;
         },
       },
