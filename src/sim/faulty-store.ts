@@ -1,6 +1,7 @@
 // A store that fails on purpose: while armed, the next unit of work throws at a chosen point, after
 // some of its writes or just before it would commit. Nothing of such a unit may remain; the
 // simulation (src/sim/simulate.ts) checks that against a snapshot taken before.
+import type { ProposalUnit } from '../store/proposals.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 
 const WRITES = new Set(['putDeal', 'putGig', 'putCloser', 'appendPayout', 'publish', 'takeNumber', 'putAnswer']);
@@ -24,17 +25,30 @@ export interface FaultyStore extends Store {
 export function faultyStore(inner: Store): FaultyStore {
   let armed: number | undefined;
   let faulted = false;
+  const fire = (countdown: { left: number }, where: string) => {
+    if (countdown.left-- === 0) {
+      faulted = true;
+      throw new InjectedFault(`at ${where}`);
+    }
+  };
+  const wrapProposals = (proposals: ProposalUnit, countdown: { left: number }): ProposalUnit => ({
+    list: (filter) => proposals.list(filter),
+    tally: (scope) => proposals.tally(scope),
+    record: (draft) => {
+      fire(countdown, 'proposals.record');
+      return proposals.record(draft);
+    },
+  });
   const wrap = (uow: UnitOfWork, countdown: { left: number }): UnitOfWork =>
     new Proxy(uow, {
       get(target, name, receiver) {
         const member = Reflect.get(target, name, receiver);
+        // D-61: recording a refused proposal is a write too.
+        if (name === 'proposals') return wrapProposals(member, countdown);
         if (typeof member !== 'function') return member;
         if (!WRITES.has(String(name))) return member.bind(target);
         return (...args: unknown[]) => {
-          if (countdown.left-- === 0) {
-            faulted = true;
-            throw new InjectedFault(`at ${String(name)}`);
-          }
+          fire(countdown, String(name));
           return member.apply(target, args);
         };
       },
