@@ -5,10 +5,12 @@
 // that the gate refuses.
 import { OPERATOR } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
+import type { Executor } from '../domain/proposals.ts';
 import { nextStage } from '../domain/stages.ts';
 import { actingCloser, claimant } from '../operations/closer-of.ts';
 import { act } from './door.ts';
 import {
+  aimAtRefusal,
   anyStage,
   closerIdFor,
   closers,
@@ -20,6 +22,7 @@ import {
   sellers,
   value,
 } from './inputs.ts';
+import { modeOf, type Proposal, send, versionOf } from './proposing.ts';
 import { HOUR, type World } from './world.ts';
 
 /** A kind of step: its name, its weight among the kinds, and how it runs on the state before it. */
@@ -30,6 +33,17 @@ export function pipelineCommands(world: World): Command[] {
   const { random, chance, pick } = dice;
   // The episode's service, at call time.
   const svc = () => world.service;
+  /** A proposal's mode and its deal's version, from the state before the step. */
+  const proposal = (
+    s: Snapshot,
+    op: string,
+    by: Executor,
+    target: { dealId: string } | { gigId: string },
+    body: Proposal['body'],
+  ): Proposal => {
+    const dealId = 'dealId' in target ? target.dealId : s.gigs.find((g) => g.id === target.gigId)?.dealId;
+    return { op, by, ...target, body, mode: modeOf(random()), version: versionOf(s, dealId), again: chance(0.5) };
+  };
   return [
     [
       'create',
@@ -48,10 +62,15 @@ export function pipelineCommands(world: World): Command[] {
       'advance',
       14,
       (s) => {
-        const to = chance(0.5) ? {} : { advanceTo: anyStage(dice), ...(chance(0.5) ? { valueUsd: value(dice) } : {}) };
-        const id = ids(dice, s).deal();
+        // Now and then a proposal aimed at a refusal of the gate (D-61 keeps each).
+        const aimed = chance(0.25) ? aimAtRefusal(dice, s) : undefined;
+        const to =
+          aimed?.to ??
+          (chance(0.5) ? {} : { advanceTo: anyStage(dice), ...(chance(0.5) ? { valueUsd: value(dice) } : {}) });
+        const id = aimed?.dealId ?? ids(dice, s).deal();
+        const p = proposal(s, 'advanceDeal', 'agent', { dealId: id }, to);
         return act(world, 'advanceDeal', ownerOf(s, id), { kind: 'deal', id }, (c, id) =>
-          svc().run(svc().deals.advanceDeal(id, to, undefined, c)),
+          send(world, { ...p, dealId: id }, c, (ifMatch) => svc().deals.advanceDeal(id, to, ifMatch, c)),
         );
       },
     ],
@@ -116,31 +135,37 @@ export function pipelineCommands(world: World): Command[] {
       'gig-advance',
       14,
       (s) => {
-        const gig = s.gigs.find((g) => g.id === ids(dice, s).gig('claimed'));
+        // Mostly a claimed gig; now and then an open or finished one, which the gate refuses (D-61).
+        const unclaimed = chance(0.12) ? pick(s.gigs.filter((g) => g.status !== 'claimed')) : undefined;
+        const gig = unclaimed ?? s.gigs.find((g) => g.id === ids(dice, s).gig('claimed'));
         const deal = gig && s.deals.find((d) => d.id === gig.dealId);
         // Mostly what the gig's role may propose next (its deal's next stage, or a nurturer's
         // closed_lost), so that gigs are fulfilled and paid; else any stage, mostly refused.
         const sensible = gig && deal && (gig.role === 'nurturer' ? 'closed_lost' : nextStage(deal.stage));
         const to = chance(0.7) && sensible ? sensible : anyStage(dice);
         const named = chance(0.9) ? gig?.closerId : ids(dice, s).closer();
-        const valueUsd =
-          to === 'closed_won' ? (chance(0.8) && deal ? deal.listValueCents / 100 : value(dice)) : undefined;
+        // A close won mostly at list value; else below the floor (half of it) or any value.
+        const list = deal ? deal.listValueCents / 100 : undefined;
+        const closeAt = () =>
+          list !== undefined && chance(0.75)
+            ? list
+            : list !== undefined && chance(0.5)
+              ? Math.floor(list / 2)
+              : value(dice);
+        const valueUsd = to === 'closed_won' ? closeAt() : undefined;
+        const note = chance(0.2) ? `moved by the simulation's closer` : undefined;
         const roll = random();
         const id = gig?.id ?? ids(dice, s).gig();
-        return act(world, 'advanceGig', [gig?.closerId], { kind: 'gig', id }, (c, id) =>
-          svc().run(
-            svc().gigs.advanceGig(
-              id,
-              {
-                ...claimant(c, closerIdFor(roll, c, named)),
-                advanceTo: to as string,
-                ...(valueUsd !== undefined ? { valueUsd } : {}),
-              },
-              undefined,
-              c,
-            ),
-          ),
-        );
+        const body = {
+          advanceTo: to as string,
+          ...(valueUsd !== undefined ? { valueUsd } : {}),
+          ...(note !== undefined ? { note } : {}),
+        };
+        const p = proposal(s, 'advanceGig', 'human', { gigId: id }, body);
+        return act(world, 'advanceGig', [gig?.closerId], { kind: 'gig', id }, (c, id) => {
+          const input = { ...claimant(c, closerIdFor(roll, c, named)), ...body };
+          return send(world, { ...p, gigId: id }, c, (ifMatch) => svc().gigs.advanceGig(id, input, ifMatch, c));
+        });
       },
     ],
     [
@@ -150,10 +175,15 @@ export function pipelineCommands(world: World): Command[] {
         const nurturing = pick(s.gigs.filter((g) => g.role === 'nurturer' && g.status === 'claimed'));
         const gig = nurturing && chance(0.7) ? nurturing : s.gigs.find((g) => g.id === ids(dice, s).gig('claimed'));
         const named = chance(0.9) ? gig?.closerId : ids(dice, s).closer();
+        const note = chance(0.3) ? 'the champion answered' : undefined;
         const roll = random();
-        return act(world, 'reviveGig', [gig?.closerId], { kind: 'gig', id: gig?.id ?? 'gig_0001' }, (c, id) =>
-          svc().run(svc().gigs.clearGoneDark(id, claimant(c, closerIdFor(roll, c, named)), undefined, c)),
-        );
+        const id = gig?.id ?? 'gig_0001';
+        const body = note !== undefined ? { note } : {};
+        const p = proposal(s, 'reviveGig', 'human', { gigId: id }, body);
+        return act(world, 'reviveGig', [gig?.closerId], { kind: 'gig', id }, (c, id) => {
+          const input = { ...claimant(c, closerIdFor(roll, c, named)), ...body };
+          return send(world, { ...p, gigId: id }, c, (ifMatch) => svc().gigs.clearGoneDark(id, input, ifMatch, c));
+        });
       },
     ],
     [

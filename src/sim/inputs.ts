@@ -3,6 +3,8 @@
 // proposes, a new deal's body, and in keys mode whose key suits it and which closerId it names.
 import type { Caller } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
+import { needsHuman } from '../domain/staffing.ts';
+import { isTerminal, STAGES } from '../domain/stages.ts';
 import type { Dice } from './random.ts';
 import type { World } from './world.ts';
 
@@ -59,3 +61,39 @@ export const dealInput = (dice: Dice) => {
  */
 export const closerIdFor = (roll: number, caller: Caller | undefined, demo: string | undefined) =>
   caller === undefined || roll >= 0.5 ? demo : roll < 0.4 ? undefined : caller.principal;
+
+/**
+ * A deal advance the gate refuses, each kept on the record (D-61): a close below the
+ * negotiation floor, a stage skipped, a move of a closed deal. Undefined when no deal suits.
+ */
+export function aimAtRefusal(
+  { pick }: Dice,
+  s: Snapshot,
+): { dealId: string; to: { advanceTo?: string; valueUsd?: number } } | undefined {
+  const aim = pick(['floor', 'skip', 'terminal']);
+  if (aim === 'floor') {
+    // A deal the agent works in negotiation (on a human's the gate is not asked: a gig is
+    // posted). Such deals are few (the agent closes them at list value when it next moves),
+    // so without one the agent takes its furthest deal a stage on, towards negotiation.
+    const agents = s.deals.filter((d) => !isTerminal(d.stage) && !needsHuman(d));
+    const deal = pick(agents.filter((d) => d.stage === 'negotiation'));
+    if (!deal) {
+      const furthest = Math.max(-1, ...agents.map((d) => STAGES.indexOf(d.stage)));
+      const on = pick(agents.filter((d) => STAGES.indexOf(d.stage) === furthest));
+      return on && { dealId: on.id, to: {} };
+    }
+    const share = pick([0.1, 0.5, 0.79]) as number;
+    const valueUsd = Math.max(1, Math.floor((deal.listValueCents / 100) * share));
+    return { dealId: deal.id, to: { advanceTo: 'closed_won', valueUsd } };
+  }
+  if (aim === 'skip') {
+    // Two stages on, where one is the most a move goes (or to closed_lost).
+    const deal = pick(s.deals.filter((d) => STAGES.indexOf(d.stage) + 2 < STAGES.indexOf('closed_lost')));
+    if (!deal) return undefined;
+    return { dealId: deal.id, to: { advanceTo: STAGES[STAGES.indexOf(deal.stage) + 2] as string } };
+  }
+  const deal = pick(s.deals.filter((d) => isTerminal(d.stage)));
+  if (!deal) return undefined;
+  const advanceTo = pick(['negotiation', 'closed_won', 'closed_lost']) as string;
+  return { dealId: deal.id, to: { advanceTo, valueUsd: 1_000 } };
+}

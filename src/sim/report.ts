@@ -1,6 +1,7 @@
 // What a simulation is asked (its options) and what it answers (its report): the seed and mode,
 // the steps per command kind and their refusals, the faults injected, what the episodes left,
-// and in keys mode what the keys and the tenants' walls were put to.
+// the refused proposals the gate recorded (D-61), and in keys mode what the keys and the
+// tenants' walls were put to.
 import type { SimViolation } from './tenancy.ts';
 
 export interface SimulationReport {
@@ -16,8 +17,28 @@ export interface SimulationReport {
   final?: { deals: number; won: number; gigs: number; fulfilled: number; closers: number; payouts: number };
   /** The first failure, with the steps that led to it (the seed replays them). */
   failure?: { step: number; command: string; problem: string; violations?: SimViolation[]; trail: string[] };
+  /** D-61: the refusals of proposals (deal advances, gig advances and revivals) and their records. */
+  proposals: ProposalTally;
   /** Keys mode: what the keys and the tenants' walls were put to. */
   keys?: KeysTally;
+}
+
+export interface ProposalTally {
+  /** Refusals of the gate recorded, each checked against its record and its one event. */
+  refused: number;
+  /** The recorded refusals per command kind (advance, gig-advance, revive) and code. */
+  byKind: Record<string, Record<string, number>>;
+  /** The recorded refusals per code. */
+  byCode: Record<string, number>;
+  /**
+   * Refusals of a proposal command that rightly recorded nothing, by why: `dry` (a dry run the
+   * gate refused), else the code (an unknown id, a stale If-Match, a bad body, the door's).
+   */
+  unrecorded: Record<string, number>;
+  /** Proposals sent again under their idempotency key, each answered as before, recording nothing more. */
+  replays: number;
+  /** Summaries and lists of refused proposals held to the records and the deals' activity. */
+  checked: number;
 }
 
 export interface KeysTally {
@@ -63,6 +84,7 @@ export function newReport(seed: number, keysMode: boolean): SimulationReport {
     episodes: 1,
     kinds: {},
     faults: 0,
+    proposals: { refused: 0, byKind: {}, byCode: {}, unrecorded: {}, replays: 0, checked: 0 },
   };
   if (keysMode) {
     report.keys = {
@@ -77,4 +99,23 @@ export function newReport(seed: number, keysMode: boolean): SimulationReport {
     };
   }
   return report;
+}
+
+/** D-61's line of a report, as `npm run sim` may print it. */
+export function describeProposals({ proposals: p }: SimulationReport): string {
+  const kinds = Object.entries(p.byKind)
+    .map(
+      ([kind, codes]) =>
+        `${kind} ${Object.entries(codes)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', ')}`,
+    )
+    .join('; ');
+  const unrecorded = Object.entries(p.unrecorded)
+    .map(([why, n]) => `${why} ${n}`)
+    .join(', ');
+  return (
+    `refused proposals: ${p.refused} recorded (${kinds || 'none'}); recorded nothing: ${unrecorded || 'none'}; ` +
+    `${p.replays} replays under a key, ${p.checked} summaries and lists checked`
+  );
 }

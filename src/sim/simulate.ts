@@ -21,10 +21,17 @@
 // record (src/sim/tenancy.ts), the entries and events a request wrote carry its actor (the
 // timers' none), and keys the simulation revoked, forged or let expire never authenticate.
 //
+// Refused proposals (D-61): the agent's deal advances and the closers' gig advances and
+// revivals are now and then aimed at the gate's refusals, and sent as a dry run, under an
+// idempotency key and again, or with an If-Match current or stale (proposing.ts). A refusal of
+// the gate must leave exactly one record matching it and one `proposal.refused` event, and
+// nothing else; every other step no record (refusal-records.ts).
+//
 // The run loop is here; around it: the report and options (report.ts), the episode's world and
 // the step's findings (world.ts), the pipeline's commands (commands.ts) and keys mode's own
 // (key-commands.ts) with what they are sent (inputs.ts), the door a command passes in keys mode
-// (door.ts), and what a step is held to beyond the invariants (step-checks.ts, tenancy.ts).
+// (door.ts), and what a step is held to beyond the invariants (step-checks.ts, tenancy.ts,
+// refusal-records.ts).
 import { type ActorRef, actorOf } from '../domain/access.ts';
 import { checkInvariants, type Snapshot } from '../domain/invariants.ts';
 import type { Refusal } from '../domain/refusal.ts';
@@ -32,12 +39,17 @@ import { type Command, pipelineCommands } from './commands.ts';
 import { InjectedFault } from './faulty-store.ts';
 import { keyCommands } from './key-commands.ts';
 import { seededDice } from './random.ts';
+import { checkRecords, recordsRefusal, type StepFacts } from './refusal-records.ts';
 import { newReport, type SimulationOptions, type SimulationReport } from './report.ts';
 import { checkStep, completeness } from './step-checks.ts';
 import { checkActors, checkOwners, leaks, type SimViolation } from './tenancy.ts';
-import { same, World } from './world.ts';
+import { type SimSnapshot, same, World } from './world.ts';
 
 export type { SimulationOptions, SimulationReport } from './report.ts';
+export { describeProposals } from './report.ts';
+
+/** The pipeline's records, without the feed's position and the refused proposals. */
+const pipelineOf = ({ deals, gigs, closers, payouts }: SimSnapshot) => ({ deals, gigs, closers, payouts });
 
 /** The steps that are the platform's own: what they write carries no actor (D-56). */
 const PLATFORM_KINDS = new Set(['clock', 'timers']);
@@ -106,7 +118,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       thrown = error;
     }
     const refusal = (outcome as { ok?: boolean; refusal?: Refusal } | undefined)?.refusal;
-    trail.push(`${step} ${kind}${world.sent}${fault ? ' (faulty)' : ''}` + `${refusal ? `: ${refusal.code}` : ''}`);
+    const mode = world.proposed && world.proposed.mode !== 'plain' ? ` (${world.proposed.mode})` : '';
+    trail.push(
+      `${step} ${kind}${world.sent}${mode}${fault ? ' (faulty)' : ''}` + `${refusal ? `: ${refusal.code}` : ''}`,
+    );
     if (trail.length > 30) trail.shift();
     const faulted = fault && store.faulted;
     store.disarm(); // if it did not fire (the command wrote nothing)
@@ -120,25 +135,44 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       break;
     }
     if (faulted) report.faults++;
-    if ((refused || faulted || KEY_KINDS.has(kind)) && !PLATFORM_KINDS.has(kind) && !same(before, after)) {
+    // What the step published, and whose request it was (D-56: the platform's steps none).
+    const events =
+      after.lastSeq > before.lastSeq ? await store.events({ after: before.lastSeq, limit: 1_000_000 }) : [];
+    const actor: ActorRef | undefined = PLATFORM_KINDS.has(kind) ? undefined : actorOf(world.stepCaller);
+    const facts: StepFacts = {
+      kind,
+      before,
+      after,
+      events,
+      refusal: refused ? refusal : undefined,
+      proposed: world.proposed,
+      failed: faulted || thrown !== undefined,
+      actor,
+    };
+    // A refusal, a failed unit, a dry run and keys mode's own steps change nothing; a refused
+    // proposal (D-61) only adds its record and its event, which checkRecords holds it to.
+    const still = refused || faulted || KEY_KINDS.has(kind) || world.proposed?.mode === 'dry';
+    const unchanged = () => (recordsRefusal(facts) ? same(pipelineOf(before), pipelineOf(after)) : same(before, after));
+    if (still && !PLATFORM_KINDS.has(kind) && !unchanged()) {
       fail(
         faulted
           ? 'a unit of work that failed left changes behind'
           : refused
             ? 'a refusal changed the state'
-            : `${kind} changed the pipeline`,
+            : world.proposed?.mode === 'dry'
+              ? 'a dry run changed the state'
+              : `${kind} changed the pipeline`,
       );
       break;
     }
     if (refused) counts.refused++;
     const violations: SimViolation[] = [...world.found, ...checkInvariants(after), ...checkStep(before, after, kind)];
-    if (!refused && !faulted && thrown === undefined) {
-      // D-56: what the step wrote carries its caller, the platform's steps none.
-      const events =
-        after.lastSeq > before.lastSeq ? await store.events({ after: before.lastSeq, limit: 1_000_000 }) : [];
-      const actor: ActorRef | undefined = PLATFORM_KINDS.has(kind) ? undefined : actorOf(world.stepCaller);
+    const records = checkRecords(facts, report.proposals);
+    violations.push(...records.violations);
+    if (records.record) world.recorded.push(records.record);
+    // D-56: what the step wrote carries its caller.
+    if (!refused && !faulted && thrown === undefined)
       violations.push(...checkActors(before, after, events, actor, kind));
-    }
     const { cast, answered } = world;
     if (cast) {
       violations.push(...checkOwners(after, cast.sellerSet()));

@@ -10,7 +10,7 @@ import type { Deal, Gig } from '../domain/records.ts';
 import type { StoredEvent } from '../store/store.ts';
 
 export interface SimViolation {
-  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys';
+  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys' | 'proposals';
   message: string;
   ids: string[];
 }

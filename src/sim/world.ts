@@ -4,6 +4,7 @@
 // through here at call time, so that a fresh episode replaces it for all of them at once.
 import type { Caller } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
+import type { Executor, ProposedMove, RefusedProposal } from '../domain/proposals.ts';
 import { createPipelineService, type PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { type FaultyStore, faultyStore } from './faulty-store.ts';
@@ -14,15 +15,31 @@ import type { SimViolation } from './tenancy.ts';
 
 export const HOUR = 3_600_000;
 
-/** The whole state the checks hold a step to, and the last event's number. */
-export type SimSnapshot = Snapshot & { lastSeq: number };
+/**
+ * The whole state the checks hold a step to, the last event's number, and the refused
+ * proposals kept (D-61), newest first.
+ */
+export type SimSnapshot = Snapshot & { lastSeq: number; proposals: RefusedProposal[] };
+
+/** How a proposal was sent (D-37, D-47, D-48): a dry run and a stale If-Match record nothing. */
+export type ProposalMode = 'plain' | 'dry' | 'keyed' | 'if-match' | 'stale';
+
+/** A proposal the step sent to the service (the first call: not the cross-tenant probe's). */
+export interface Proposed {
+  by: Executor;
+  /** The deal advanced, or the gig moved or revived. */
+  dealId?: string;
+  gigId?: string;
+  proposal: ProposedMove;
+  mode: ProposalMode;
+}
 
 /** A successful answer to hold to its caller's tenancy (and, for an unfiltered list, its completeness). */
 export interface Answered {
   op: string;
   value: unknown;
   caller: Caller;
-  complete?: 'deals' | 'gigs';
+  complete?: 'deals' | 'gigs' | 'proposals';
 }
 
 // Equal states serialize alike (bigints as their digits).
@@ -45,8 +62,17 @@ export class World {
   /** For the trail: the operation and the key a step's command was sent with. */
   sent = '';
   answered: Answered | undefined;
+  /** The proposal the step under way sent, if it sent one. */
+  proposed: Proposed | undefined;
   /** The state before the step under way. */
   before!: SimSnapshot;
+  /**
+   * Every refused proposal the episode recorded, oldest first, as the steps saw each appear:
+   * what the summary's counts must add up to, dropped records included.
+   */
+  recorded: RefusedProposal[] = [];
+  /** Numbers the idempotency keys of keyed proposals. */
+  private keys = 0;
 
   constructor(
     readonly dice: Dice,
@@ -79,15 +105,22 @@ export class World {
     this.store = store;
     this.service = service;
     this.cast = cast;
+    this.recorded = [];
+  }
+
+  /** A new idempotency key. */
+  idempotencyKey(): string {
+    return `sim-${++this.keys}`;
   }
 
   async snapshot(): Promise<SimSnapshot> {
     const store = this.store;
-    const [deals, gigs, closers] = await store.read((r) =>
-      Promise.all([r.listDeals({ limit: Number.MAX_SAFE_INTEGER }), r.listGigs({}), r.listClosers({})]),
+    const all = Number.MAX_SAFE_INTEGER;
+    const [deals, gigs, closers, proposals] = await store.read((r) =>
+      Promise.all([r.listDeals({ limit: all }), r.listGigs({}), r.listClosers({}), r.proposals.list({ limit: all })]),
     );
     const ledger = await store.read((r) => r.payoutsOfClosers(closers.map((c) => c.id)));
-    return { deals, gigs, closers, payouts: [...ledger.values()].flat(), lastSeq: await store.lastSeq() };
+    return { deals, gigs, closers, payouts: [...ledger.values()].flat(), lastSeq: await store.lastSeq(), proposals };
   }
 
   /** Forgets what the last step learned. */
@@ -96,5 +129,11 @@ export class World {
     this.stepCaller = undefined;
     this.sent = '';
     this.answered = undefined;
+    this.proposed = undefined;
+  }
+
+  /** Notes the proposal a step sends; the cross-tenant probe's, sent after it, is not the step's. */
+  propose(proposed: Proposed): void {
+    this.proposed ??= proposed;
   }
 }
