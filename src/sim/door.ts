@@ -11,7 +11,7 @@ import { OPERATIONS } from '../operations/table.ts';
 import { fail, RefusedError, type Result } from '../service/result.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { foreignDeal, foreignGig } from './tenancy.ts';
-import { type SimSnapshot, same, type World } from './world.ts';
+import { type Answered, type SimSnapshot, same, type World } from './world.ts';
 
 /** What the operations table asks of a caller for each operation (D-53). */
 const SCOPES = new Map<string, Access>(OPERATIONS.map((op) => [op.id, op.scope]));
@@ -70,7 +70,7 @@ export async function act(
   prefer: readonly (string | undefined)[],
   target: Target | undefined,
   call: (caller: Caller | undefined, id: string) => Promise<unknown>,
-  { complete, only = false }: { complete?: 'deals' | 'gigs'; only?: boolean } = {},
+  { complete, only = false }: { complete?: Answered['complete']; only?: boolean } = {},
 ): Promise<unknown> {
   const cast = world.cast;
   if (!cast) return call(undefined, target?.id ?? '');

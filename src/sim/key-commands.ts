@@ -145,6 +145,30 @@ function readsOf(world: World): [string, (s: Snapshot) => Promise<unknown>][] {
       () => act(world, 'listSellers', [], undefined, async (c) => ok(await svc().queries.listSellers({}, c))),
     ],
     [
+      'listProposals',
+      () =>
+        act(
+          world,
+          'listProposals',
+          [],
+          undefined,
+          async (c) => ok(await svc().queries.listProposals({ limit: Number.MAX_SAFE_INTEGER }, c)),
+          { complete: 'proposals' },
+        ),
+    ],
+    [
+      'listDealProposals',
+      (s) =>
+        act(world, 'listDealProposals', [], { kind: 'deal', id: ids(dice, s).deal() }, (c, id) =>
+          svc().queries.dealProposals(id, { limit: Number.MAX_SAFE_INTEGER }, c),
+        ),
+    ],
+    [
+      'getProposalSummary',
+      () =>
+        act(world, 'getProposalSummary', [], undefined, async (c) => ok(await svc().queries.proposalSummary({}, c))),
+    ],
+    [
       'getSeller',
       () =>
         act(world, 'getSeller', [], { kind: 'seller', id: pick(sellers(world)) ?? 'seller_0001' }, (c, id) =>

@@ -25,7 +25,9 @@
 // revivals are now and then aimed at the gate's refusals, and sent as a dry run, under an
 // idempotency key and again, or with an If-Match current or stale (proposing.ts). A refusal of
 // the gate must leave exactly one record matching it and one `proposal.refused` event, and
-// nothing else; every other step no record (refusal-records.ts).
+// nothing else; every other step no record (refusal-records.ts). At each episode's end every
+// caller's summary (and each key's) and lists must add up to the records the steps saw and the
+// deals' activity (proposal-summary.ts).
 //
 // The run loop is here; around it: the report and options (report.ts), the episode's world and
 // the step's findings (world.ts), the pipeline's commands (commands.ts) and keys mode's own
@@ -38,6 +40,7 @@ import type { Refusal } from '../domain/refusal.ts';
 import { type Command, pipelineCommands } from './commands.ts';
 import { InjectedFault } from './faulty-store.ts';
 import { keyCommands } from './key-commands.ts';
+import { checkSummaries } from './proposal-summary.ts';
 import { seededDice } from './random.ts';
 import { checkRecords, recordsRefusal, type StepFacts } from './refusal-records.ts';
 import { newReport, type SimulationOptions, type SimulationReport } from './report.ts';
@@ -89,9 +92,23 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const deadline =
     options.seconds === undefined ? Number.POSITIVE_INFINITY : performance.now() + options.seconds * 1000;
   const maxSteps = options.steps ?? Number.POSITIVE_INFINITY;
+  /** D-61 at an episode's end: the summary and lists against the records and the deals' activity. */
+  const summarized = async (): Promise<boolean> => {
+    const violations = await checkSummaries(world, world.before);
+    if (violations.length === 0) return true;
+    report.failure = {
+      step: report.steps,
+      command: 'proposal summary',
+      problem: 'the refused proposals do not add up',
+      violations,
+      trail: [...trail],
+    };
+    return false;
+  };
   world.before = await world.snapshot();
   while (report.steps < maxSteps && performance.now() < deadline) {
     if (report.steps > 0 && report.steps % episodeSteps === 0) {
+      if (!(await summarized())) break;
       add(world.before);
       await world.service.close();
       await world.fresh();
@@ -188,6 +205,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
     world.before = after;
   }
+  if (!report.failure) await summarized();
   add(world.before);
   report.final = final;
   await world.service.close();

@@ -3,7 +3,7 @@
 // list answered its caller with every record it may see and only those.
 import type { Snapshot } from '../domain/invariants.ts';
 import type { SimViolation } from './tenancy.ts';
-import type { Answered } from './world.ts';
+import type { Answered, SimSnapshot } from './world.ts';
 
 /**
  * What only a step shows, not a snapshot: a terminal deal stays as it was (D-7), and a deal
@@ -28,24 +28,35 @@ export function checkStep(before: Snapshot, after: Snapshot, kind: string): SimV
   return out;
 }
 
-/** D-54: an unfiltered list holds every record its caller may see, and only those. */
+/** D-54: an unfiltered list holds every record its caller may see, and only those (in the store's order). */
 export function completeness(answered: Answered, s: Snapshot): SimViolation[] {
   const { caller } = answered;
   const me = caller.principal;
   const hasGig = (dealId: string) => s.gigs.some((g) => g.dealId === dealId && g.closerId === me);
   const sellerOf = (dealId: string) => s.deals.find((d) => d.id === dealId)?.sellerId;
   const expected =
-    answered.complete === 'deals'
-      ? s.deals
-          .filter((d) => caller.kind === 'operator' || (caller.kind === 'seller' ? d.sellerId === me : hasGig(d.id)))
-          .map((d) => d.id)
-      : s.gigs
-          .filter(
-            (g) =>
-              caller.kind === 'operator' ||
-              (caller.kind === 'seller' ? sellerOf(g.dealId) === me : g.status === 'open' || g.closerId === me),
+    answered.complete === 'proposals'
+      ? // D-61: a Seller the refused proposals on its deals, a closer its own.
+        (s as SimSnapshot).proposals
+          .filter((p) =>
+            caller.kind === 'operator'
+              ? true
+              : caller.kind === 'seller'
+                ? sellerOf(p.dealId) === me
+                : p.actor?.principal === me,
           )
-          .map((g) => g.id);
+          .map((p) => p.id)
+      : answered.complete === 'deals'
+        ? s.deals
+            .filter((d) => caller.kind === 'operator' || (caller.kind === 'seller' ? d.sellerId === me : hasGig(d.id)))
+            .map((d) => d.id)
+        : s.gigs
+            .filter(
+              (g) =>
+                caller.kind === 'operator' ||
+                (caller.kind === 'seller' ? sellerOf(g.dealId) === me : g.status === 'open' || g.closerId === me),
+            )
+            .map((g) => g.id);
   const got = (answered.value as { id: string }[]).map((r) => r.id);
   const missing = expected.filter((id) => !got.includes(id));
   const extra = got.filter((id) => !expected.includes(id));
