@@ -3,7 +3,9 @@
 // longer): random commands of every kind, faults injected into units of work, every invariant
 // after every step, refusals and failed units leaving nothing behind. Keys mode issues every
 // command as a random principal's key (some wrong, revoked or expired) and holds every answer to
-// its tenant. A failure names the seed that replays it.
+// its tenant. Every proposal the gate refuses must leave one record and one event and nothing
+// else, anything else no record (D-61), and each episode's summaries and lists must add up to
+// the records and the deals' activity. A failure names the seed that replays it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type SimulationReport, simulate } from '../../src/sim/simulate.ts';
@@ -13,12 +15,16 @@ const SEED = Number(process.env.SIM_SEED ?? Math.floor(Math.random() * 2 ** 31))
 
 const KINDS = ['create', 'sell', 'advance', 'claim', 'gig-advance', 'revive', 'deescalate', 'reengage', 'clock'];
 
+/** D-61's refusals the generators aim at: a close below the floor, a skip, a closed deal, an unclaimed gig, a revival by no nurturer. */
+const AIMED = ['GATE_BELOW_FLOOR', 'GATE_ILLEGAL_MOVE', 'DEAL_TERMINAL', 'GIG_NOT_CLAIMED', 'GIG_NOT_NURTURER'];
+
 function held(report: SimulationReport, t: { diagnostic(message: string): void }, kinds: readonly string[]) {
   const left = report.final;
   t.diagnostic(
     `simulation (${report.mode}): seed ${SEED}, ${report.steps} steps in ${report.episodes} episodes, ` +
       `${report.faults} injected faults; left ${left?.deals} deals ` +
       `(${left?.won} won), ${left?.fulfilled} gigs fulfilled, ${left?.payouts} ledger lines` +
+      `; refused proposals: ${JSON.stringify(report.proposals)}` +
       (report.keys ? `; keys: ${JSON.stringify(report.keys)}` : ''),
   );
   assert.equal(report.failure, undefined, `seed ${SEED} (${report.mode}): ${JSON.stringify(report.failure, null, 1)}`);
@@ -27,6 +33,14 @@ function held(report: SimulationReport, t: { diagnostic(message: string): void }
   // Money moved: gigs were fulfilled and paid, so the ledger's invariants had lines to check.
   assert.ok((left?.fulfilled ?? 0) > 0 && (left?.payouts ?? 0) > 0, `no gig paid: ${JSON.stringify(left)}`);
   for (const kind of kinds) assert.ok((report.kinds[kind]?.run ?? 0) > 0, `no ${kind} ran`);
+  // D-61: refusals of each kind of proposal were provoked and recorded, and the summaries checked.
+  const { proposals } = report;
+  assert.ok(proposals.refused > 0, 'no refused proposal was recorded');
+  for (const kind of ['advance', 'gig-advance', 'revive']) {
+    const recorded = Object.values(proposals.byKind[kind] ?? {}).reduce((a, b) => a + b, 0);
+    assert.ok(recorded > 0, `no refused ${kind} recorded: ${JSON.stringify(proposals.byKind)}`);
+  }
+  assert.ok(proposals.checked > 0, 'no summary of refused proposals checked');
 }
 
 describe('the simulation of the core', () => {
@@ -50,6 +64,20 @@ describe('the simulation of the core', () => {
   it('keys mode: a closer releases only a gig it claimed', async () => {
     const report = await simulate({ seed: 728049790, steps: 400, keys: true, closerReleasesOpenGigs: true });
     assert.equal(report.failure, undefined, JSON.stringify(report.failure, null, 1));
+  });
+
+  // D-61: each refusal the generators aim at is recorded in either mode, and none of what must
+  // record nothing did (dry runs, stale If-Match, unknown ids, replays under a key).
+  it('records every kind of refused proposal, and nothing for a dry run, a 404, a 412 or a replay', async () => {
+    for (const keys of [false, true]) {
+      const report = await simulate({ seed: 1, steps: 1200, episodeSteps: 600, keys });
+      assert.equal(report.failure, undefined, JSON.stringify(report.failure, null, 1));
+      const { byCode, unrecorded, replays, checked } = report.proposals;
+      for (const code of AIMED) assert.ok((byCode[code] ?? 0) > 0, `${report.mode}: no ${code} recorded`);
+      for (const why of ['dry', 'PRECONDITION_FAILED', 'DEAL_NOT_FOUND', 'GIG_NOT_FOUND'])
+        assert.ok((unrecorded[why] ?? 0) > 0, `${report.mode}: no ${why} refusal that records nothing`);
+      assert.ok(replays > 0 && checked > 0, `${report.mode}: ${replays} replays, ${checked} summaries checked`);
+    }
   });
 
   it('a seed replays the same run, episodes and all, in either mode', async () => {
