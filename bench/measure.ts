@@ -90,7 +90,7 @@ export async function measure(
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       requests: result.requests.total,
-      errors: result.errors + result.timeouts + result.non2xx,
+      errors: result.errors + result.timeouts + unexpected(result, scenario.expectedStatus),
       ratioToHealth: 0,
       ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
         ? { serviceCpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
@@ -103,4 +103,11 @@ export async function measure(
   } finally {
     await service.stop();
   }
+}
+
+/** Answers of another status than the scenario's (a 2xx unless it names one: a refusal's 422). */
+function unexpected(result: autocannon.Result, status: number | undefined): number {
+  if (status === undefined) return result.non2xx;
+  const stats = (result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  return Object.entries(stats).reduce((n, [code, { count }]) => (Number(code) === status ? n : n + count), 0);
 }

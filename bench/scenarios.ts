@@ -29,6 +29,8 @@ export interface Scenario {
    * and validates the body and stringifies what the service answered to this path; no gate.
    */
   reference?: string;
+  /** The status every answer must have, where it is not a 2xx (a refusal's). */
+  expectedStatus?: number;
   /** Extra environment of the service for this scenario (e.g. the request log on). */
   env?: Record<string, string>;
   /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
@@ -223,6 +225,7 @@ export const SCENARIOS: Scenario[] = [
     // Issue 26: a close below the floor, refused and kept on the record (D-61); its ratio to the
     // accepted advance is printed (goal: at least 0.5, a refusal costing at most twice a move).
     name: REFUSED_CLOSE,
+    expectedStatus: 422,
     prepare: (url) => refusedCloses(url),
   },
   {

@@ -3,9 +3,14 @@
 // the unit's last statement (sql-unit-of-work.ts flush), its number taken by that write
 // (reserved-ids.ts), so a refusal costs its unit no round trip of its own.
 import { randomInt } from 'node:crypto';
-import { KEPT_PER_DEAL, type RefusedProposal, type TallyLine } from '../../domain/proposals.ts';
+import {
+  KEPT_PER_DEAL,
+  type RefusedProposal,
+  type RefusedProposalDraft,
+  type TallyLine,
+} from '../../domain/proposals.ts';
 import type { RefusalCode } from '../../domain/refusal.ts';
-import type { ProposalFilter, ProposalReader, TallyScope } from '../proposals.ts';
+import type { ProposalFilter, ProposalReader, ProposalUnit, TallyScope } from '../proposals.ts';
 import { parameters } from './sql-reader.ts';
 
 type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
@@ -20,7 +25,7 @@ export function proposalStandIn(): string {
 }
 
 export class SqlProposalReader implements ProposalReader {
-  constructor(private readonly send: Send) {}
+  constructor(protected readonly send: Send) {}
 
   async list(filter: ProposalFilter): Promise<RefusedProposal[]> {
     const { params, param } = parameters();
@@ -84,6 +89,22 @@ export class SqlProposalReader implements ProposalReader {
       if (row.key_id !== null && row.key_id !== '') line.keyId = row.key_id;
       return line;
     });
+  }
+}
+
+/** A unit of work's refused proposals: `buffer` keeps a record for the unit's last statement. */
+export class SqlProposalUnit extends SqlProposalReader implements ProposalUnit {
+  constructor(
+    send: Send,
+    private readonly buffer: (record: RefusedProposal) => void,
+  ) {
+    super(send);
+  }
+
+  async record(draft: RefusedProposalDraft): Promise<RefusedProposal> {
+    const record: RefusedProposal = { id: proposalStandIn(), ...draft };
+    this.buffer(record);
+    return record;
   }
 }
 

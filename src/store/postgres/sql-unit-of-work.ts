@@ -3,7 +3,7 @@
 // those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
 // instances).
 import { compareIds, type IdKind } from '../../domain/ids.ts';
-import type { RefusedProposal, RefusedProposalDraft } from '../../domain/proposals.ts';
+import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ProposalUnit } from '../proposals.ts';
@@ -14,7 +14,7 @@ import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers 
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
-import { proposalStandIn, proposalWrites, SqlProposalReader } from './sql-proposals.ts';
+import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
 
@@ -58,19 +58,14 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   }
 
   override get proposals(): ProposalUnit {
-    const reader = new SqlProposalReader((text, params) => this.send(text, params));
-    return {
-      list: (filter) => reader.list(filter),
-      tally: (scope) => reader.tally(scope),
-      record: async (draft: RefusedProposalDraft) => {
-        // Numbered by the unit's write, as a created deal is (reserved-ids.ts).
-        const standIn = proposalStandIn();
-        this.reserved.push({ kind: 'prop', standIn });
-        const record: RefusedProposal = { id: standIn, ...draft };
+    // Numbered by the unit's write, as a created deal is (reserved-ids.ts); written with its last statement.
+    return new SqlProposalUnit(
+      (text, params) => this.send(text, params),
+      (record) => {
+        this.reserved.push({ kind: 'prop', standIn: record.id });
         this.pendingProposals.push(record);
-        return record;
       },
-    };
+    );
   }
 
   protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
