@@ -2,7 +2,7 @@
 // as long as asked; prints what ran and, on a failure, the seed, the step and the steps before it.
 // Both modes run, the demo's and keys mode's, each for half the seconds (or --steps each);
 // `--mode demo` or `--mode keys` runs one of them for all of it.
-import { simulate } from '../src/sim/simulate.ts';
+import { describeProposals, simulate } from '../src/sim/simulate.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -44,6 +44,7 @@ function print(report: Awaited<ReturnType<typeof simulate>>, mode: string): bool
       `keys: ${k.refusedKeys} commands refused for their key and ${k.refusedScopes} for its scopes, ${k.crossTenant} on another tenant's record (each answered as an unknown id), ${k.tokens} tokens tried (${k.tokensRefused} rightly refused), ${k.issued} keys issued and ${k.revoked} revoked, ${k.answersChecked} answers held to their tenant`,
     );
   }
+  console.log(describeProposals(report));
   if (report.final) {
     const f = report.final;
     console.log(
