@@ -11,7 +11,7 @@ import {
 } from '../../domain/proposals.ts';
 import type { RefusalCode } from '../../domain/refusal.ts';
 import type { ProposalFilter, ProposalReader, ProposalUnit, TallyScope } from '../proposals.ts';
-import { parameters } from './sql-reader.ts';
+import { parameters } from './sql-parameters.ts';
 
 type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 

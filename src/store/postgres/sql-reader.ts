@@ -10,6 +10,7 @@ import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } fro
 import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
 import type { SqlSession } from './sql-database.ts';
+import { parameters } from './sql-parameters.ts';
 import { SqlProposalReader } from './sql-proposals.ts';
 import { SqlWebhookReader } from './sql-webhooks.ts';
 
@@ -26,18 +27,6 @@ const SHARED = { platform: quoted(PLATFORM_EVENTS) };
 const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 export const ignore = () => undefined;
-
-/** Numbered query parameters: param(value) appends one and answers its placeholder. */
-export function parameters() {
-  const params: unknown[] = [];
-  return {
-    params,
-    param: (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    },
-  };
-}
 
 /** Deals or gigs after an id in id order (a placeholder for the id). */
 const afterId = (placeholder: string) =>
