@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, type TestServer } from '../support/http.ts';
-import { freshDeal, type KeysFixture, keysFixture, startKeysServer } from '../support/keys.ts';
+import { bearer, freshDeal, type KeysFixture, keysFixture, startKeysServer } from '../support/keys.ts';
 import {
   ADA,
   advanceDeal,
@@ -20,6 +20,8 @@ import {
   negotiatingCloserGig,
   openCloserGig,
 } from '../support/marketplace-e2e.ts';
+import { type Receiver, startReceiver, until } from '../support/receiver.ts';
+import { openStream } from '../support/sse.ts';
 
 interface Record {
   id: string;
@@ -312,5 +314,58 @@ describe('refused proposals in keys mode (D-54, D-241)', () => {
     const hooksOnly = f.by(hook.body.key);
     assertError(await hooksOnly.get(`${t.prefix}/proposals/summary`), 403, 'INSUFFICIENT_SCOPE');
     assertError(await hooksOnly.get(`${t.prefix}/proposals`), 403, 'INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('a Seller alerted the moment its agent is refused: the stream and webhooks (D-61, D-58)', () => {
+  let t: TestServer;
+  let f: KeysFixture;
+  const receivers: Receiver[] = [];
+  before(async () => {
+    t = await startKeysServer({ webhookAllowPrivate: true, webhookRetryBaseMs: 100, webhookTimeoutMs: 500 });
+    f = await keysFixture(t);
+  });
+  after(async () => {
+    await t.close();
+    for (const r of receivers) await r.close();
+  });
+
+  it('its webhook and its stream get proposal.refused with the record; another Seller’s get nothing of it', async () => {
+    const ofA = await startReceiver();
+    const ofB = await startReceiver();
+    receivers.push(ofA, ofB);
+    for (const [who, r] of [
+      [f.sellerA, ofA],
+      [f.sellerB, ofB],
+    ] as const) {
+      const hook = await f.by(who).post('/webhooks', { url: r.url, types: ['proposal.refused'] });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    }
+    const streamOfA = await openStream(t, '/events/stream?type=proposal.refused', bearer(f.sellerA.key));
+    const streamOfB = await openStream(t, '/events/stream?type=proposal.refused', bearer(f.sellerB.key));
+    try {
+      const dealId = await freshDeal(t, f.sellerA.key, 'Alerting deal');
+      const agent = f.by(f.agentA);
+      for (let i = 0; i < 4; i++) await agent.post(`${t.prefix}/deals/${dealId}/advance`, {});
+      assertError(
+        await agent.post(`${t.prefix}/deals/${dealId}/advance`, { advanceTo: 'closed_won', valueUsd: 3 }),
+        422,
+        'GATE_BELOW_FLOOR',
+      );
+      const [record] = (await f.by(f.sellerA).get(`${t.prefix}/deals/${dealId}/proposals`)).body as Record[];
+      await streamOfA.waitFor((messages) => messages.some((m) => m.event === 'proposal.refused'));
+      const streamed = streamOfA.messages.find((m) => m.event === 'proposal.refused');
+      assert.deepEqual(JSON.parse(streamed?.data ?? '{}').data, record);
+      await until('the webhook delivery', () => ofA.received.length >= 1);
+      assert.equal(ofA.received[0].json.type, 'proposal.refused');
+      assert.deepEqual(ofA.received[0].json.data, record);
+      // Seller B's stream and webhook: nothing of A's refusal.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(ofB.received.length, 0);
+      assert.ok(!streamOfB.messages.some((m) => m.event === 'proposal.refused'));
+    } finally {
+      streamOfA.close();
+      streamOfB.close();
+    }
   });
 });
