@@ -105,8 +105,10 @@ export class ConsoleSessions {
     if (parts.length !== 4) return MALFORMED;
     const [keyId, expiry, sessionId, mac] = parts;
     if (!KEY_ID.test(keyId) || !DIGITS.test(expiry) || !SESSION_ID.test(sessionId) || !MAC.test(mac)) return MALFORMED;
-    const expected = Buffer.from(this.mac(`${keyId}.${expiry}.${sessionId}`), 'base64url');
-    const given = Buffer.from(mac, 'base64url');
+    // The text is compared, not the bytes it decodes to: base64url's last character carries two
+    // bits no byte holds, so four spellings decode to the same MAC; only the one made is taken.
+    const expected = Buffer.from(this.mac(`${keyId}.${expiry}.${sessionId}`), 'latin1');
+    const given = Buffer.from(mac, 'latin1');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return MALFORMED;
     const expiresAt = Number(expiry);
     if (expiresAt <= this.clock.now()) return { ok: false, reason: 'expired' };
