@@ -105,6 +105,9 @@ export class KeyRing {
   /** A key changed by this instance: known at once, without waiting for the next read. */
   learn(key: ApiKey): void {
     const held = this.byHash.get(key.hash);
+    // A revocation is for good: a read that began before this instance revoked the key (and ends
+    // after) must not bring it back to life until the next read.
+    if (held?.revokedAt !== undefined && key.revokedAt === undefined) return;
     this.byHash.set(key.hash, key);
     this.byId.set(key.id, key);
     if (held !== undefined) this.callers.delete(held.id);

@@ -10,13 +10,18 @@ import { createPipelineService, type PipelineService } from '../../src/service/p
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
-/** The store, counting every read and unit of work made through it. */
+/**
+ * The store, counting every read and unit of work made through it; a read answers only once
+ * `count.held` (when set) resolves, its snapshot taken before (a read in flight, held).
+ */
 function counted(store: Store) {
-  const count = { reads: 0, units: 0 };
+  const count: { reads: number; units: number; held?: Promise<void> } = { reads: 0, units: 0 };
   const wrapped: Store = {
-    read: (work, options) => {
+    read: async (work, options) => {
       count.reads++;
-      return store.read(work, options);
+      const answer = await store.read(work, options);
+      if (count.held) await count.held;
+      return answer;
     },
     transaction: (work, options) => {
       count.units++;
@@ -113,6 +118,28 @@ describe('the key ring', () => {
       assert.equal(found.caller.principal, seller.id);
       await service.run(service.accounts.revokeKey(issued.key.id, operator));
       assert.equal((await keyRing.authenticate(text)).ok, false);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a read of the keys that began before a revocation here does not bring the key back', async () => {
+    const { service, keyRing, operator, count } = await ring();
+    try {
+      const { issued, text } = await sellerKey(service, operator);
+      let release = () => {};
+      count.held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // The ring's refresh (every 2 s), begun now: it reads the key as made, live.
+      const inFlight = (keyRing as unknown as { read(): Promise<void> }).read();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      count.held = undefined;
+      await service.run(service.accounts.revokeKey(issued.key.id, operator));
+      assert.equal((await keyRing.authenticate(text)).ok, false, 'refused at once');
+      release();
+      await inFlight;
+      assert.equal((await keyRing.authenticate(text)).ok, false, 'still refused once the older read is done');
     } finally {
       await service.close();
     }
