@@ -107,8 +107,17 @@ describe('PostgreSQL going away under load (D-46)', { skip }, () => {
       }, {}),
     );
     assert.ok(recoveredAt !== undefined, `no sell succeeded within 20 s of the server's return: ${summary}`);
+    // A 500 says what the service logged for it, so that a failure in CI names its cause.
+    const unhandled = service.output
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('unhandled error'))
+      .join('\n');
     for (const s of seen) {
-      assert.ok(s.status === 201 || s.status === 503, `a sell answered ${s.status} ${s.code ?? ''}: ${summary}`);
+      assert.ok(
+        s.status === 201 || s.status === 503,
+        `a sell answered ${s.status} ${s.code ?? ''}: ${summary}\n${unhandled}`,
+      );
       if (s.status === 503) {
         assert.ok(s.code === 'STORE_UNAVAILABLE' || s.code === 'STORE_BUSY', `503 ${s.code}: ${summary}`);
         assert.ok(Number(s.retryAfter) > 0, `503 without Retry-After: ${summary}`);

@@ -635,6 +635,35 @@ if (server.skip !== undefined) {
       assert.equal(runs, 1);
     });
 
+    it('a write to a server that went away (EPIPE) is StoreUnavailableError, not a SQLSTATE (D-46)', async () => {
+      // Node's system error for it: its code, EPIPE, has a SQLSTATE's shape (five capitals).
+      const epipe = Object.assign(new Error('write EPIPE'), { errno: -32, code: 'EPIPE', syscall: 'write' });
+      assert.equal(sqlState(epipe), undefined);
+      const db = new PgDatabase(schema.url, { poolSize: 1 });
+      const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const [write, writev] = [socket._write, socket._writev];
+      const port = Number(new URL(schema.url).port || 5432);
+      try {
+        await db.session((session) => session.query('SELECT 1'));
+        // Every write to the server now fails as the kernel fails it once the server is gone.
+        const failing = function (this: Socket, ...args: unknown[]) {
+          if (this.remotePort !== port) return (args.length === 2 ? writev : write).apply(this, args);
+          const done = args[args.length - 1] as (error: Error) => void;
+          done(epipe);
+        };
+        socket._write = failing;
+        socket._writev = failing;
+        await assert.rejects(
+          db.session((session) => session.query('SELECT 1')),
+          StoreUnavailableError,
+        );
+      } finally {
+        socket._write = write;
+        socket._writev = writev;
+        await db.close();
+      }
+    });
+
     it('a server it cannot reach is StoreUnavailableError', async () => {
       const nowhere = new PgDatabase('postgres://someone:secret@127.0.0.1:1/nowhere', { poolSize: 1 });
       try {

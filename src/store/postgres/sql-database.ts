@@ -36,9 +36,14 @@ export interface SqlDatabase {
   close(): Promise<void>;
 }
 
-/** The SQLSTATE of a database error, if it is one. */
+/**
+ * The SQLSTATE of a database error, if it is one. A system error of the socket is not, though
+ * its code may have the same shape: `EPIPE` (a write to a server that went away, D-46) is five
+ * capitals too, and taken for a SQLSTATE it was answered 500 instead of 503 (CI caught it once).
+ */
 export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  if (syscall !== undefined) return undefined;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
