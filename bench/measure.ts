@@ -30,6 +30,11 @@ export interface Figure {
    * per transaction): with the service's, where a request's CPU goes. Absent for a remote server.
    */
   postgresCpuUsPerRequest?: number;
+  /**
+   * The load generator's CPU (this process: autocannon) per request, in µs: the third share of
+   * the machine, beside pgbench's own client CPU per transaction (issue 27).
+   */
+  loadCpuUsPerRequest?: number;
 }
 
 /** The reference server, answering with what the service answers to a POST of `path`. */
@@ -67,6 +72,8 @@ export async function measure(
     const postgresBefore = options.store === 'postgres' ? postgresCpuMs() : undefined;
     let cpuAfter: number | undefined;
     let postgresAfter: number | undefined;
+    const loadBefore = process.cpuUsage();
+    let loadCpu: NodeJS.CpuUsage | undefined;
     let result: autocannon.Result;
     try {
       result = await autocannon({
@@ -75,6 +82,7 @@ export async function measure(
         duration: options.duration,
         ...request,
       });
+      loadCpu = process.cpuUsage(loadBefore);
       cpuAfter = cpuMsOf(service.child.pid);
       postgresAfter = postgresBefore === undefined ? undefined : postgresCpuMs();
     } finally {
@@ -97,6 +105,9 @@ export async function measure(
         : {}),
       ...(postgresBefore !== undefined && postgresAfter !== undefined && result.requests.total > 0
         ? { postgresCpuUsPerRequest: Math.round(((postgresAfter - postgresBefore) * 1000) / result.requests.total) }
+        : {}),
+      ...(loadCpu && result.requests.total > 0
+        ? { loadCpuUsPerRequest: Math.round((loadCpu.user + loadCpu.system) / result.requests.total) }
         : {}),
     };
     return { figure, rps };

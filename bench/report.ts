@@ -3,7 +3,14 @@
 // verdict in the exit code.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BUDGET, PGBENCH_GOALS } from './goals.ts';
+import {
+  BUDGET,
+  CEILING_GOALS,
+  DURABLE_TO_MEMORY_GOAL,
+  MEASURED_IN_MEMORY_TOO,
+  PGBENCH_GOALS,
+  SERVER_SELL_TO_TPCB_GOAL,
+} from './goals.ts';
 import type { Figure } from './measure.ts';
 import type { Options } from './options.ts';
 import type { PgbenchFigure } from './pgbench.ts';
@@ -30,8 +37,22 @@ export function setRatios(figures: Figure[], pgbench: PgbenchFigure | undefined)
 }
 
 /** Features every request may pay for, each beside what it adds to (same run). */
-export function costsOf(figures: Figure[]) {
+export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Figure[] = []) {
   const rps = (name: string) => figures.find((f) => f.scenario === name)?.requestsPerSecond ?? 0;
+  const round = (n: number) => Math.round(n * 100) / 100;
+  const sell = figures.find((f) => f.scenario === `POST ${PREFIX}/sell`);
+  // Issue 27: the service's CPU per request on PostgreSQL over its CPU for the same row in memory.
+  const durableToMemory: Record<string, number> = {};
+  for (const name of MEASURED_IN_MEMORY_TOO) {
+    const durable = figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest;
+    const memory = inMemory.find((f) => f.scenario === `${name}, in memory`)?.serviceCpuUsPerRequest;
+    if (durable && memory) durableToMemory[name] = round(durable / memory);
+  }
+  // Issue 27, in memory: each row against its bare-Fastify ceiling row.
+  const toCeiling: Record<string, number> = {};
+  for (const [name, { ceiling }] of Object.entries(CEILING_GOALS)) {
+    if (rps(name) && rps(ceiling)) toCeiling[name] = round(rps(name) / rps(ceiling));
+  }
   const ratio = (name: string, base: string) => (rps(base) ? Math.round((rps(name) / rps(base)) * 100) / 100 : 0);
   const cpu = (name: string) => figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest ?? 0;
   const cpuRatio = (name: string, base: string) => (cpu(base) ? Math.round((cpu(name) / cpu(base)) * 100) / 100 : 0);
@@ -53,6 +74,12 @@ export function costsOf(figures: Figure[]) {
       `POST ${PREFIX}/sell`,
       `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
     ),
+    /** Issue 27: the server's CPU per sell over its CPU per TPC-B transaction (goal ≤ 0.7). */
+    ...(sell?.postgresCpuUsPerRequest && pgbench?.postgresCpuUsPerTransaction
+      ? { serverSellToTpcb: round(sell.postgresCpuUsPerRequest / pgbench.postgresCpuUsPerTransaction) }
+      : {}),
+    durableToMemory,
+    toCeiling,
   };
 }
 
@@ -69,6 +96,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       errors: f.errors,
       'vs /health': f.ratioToHealth,
       'service µs/req': f.serviceCpuUsPerRequest ?? '',
+      'load µs/req': f.loadCpuUsPerRequest ?? '',
       ...(pgbench
         ? {
             'postgres µs/req': f.postgresCpuUsPerRequest ?? '',
@@ -85,6 +113,17 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5, issue 26); ` +
       `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1, issue 25)`,
   );
+  // Issue 27's ratios, each with its goal.
+  const lines: string[] = [];
+  if (costs.serverSellToTpcb !== undefined)
+    lines.push(
+      `the server's CPU per sell / per TPC-B transaction: ${costs.serverSellToTpcb} (goal ≤ ${SERVER_SELL_TO_TPCB_GOAL})`,
+    );
+  for (const [name, ratio] of Object.entries(costs.durableToMemory))
+    lines.push(`the service's CPU on PostgreSQL / in memory, ${name}: ${ratio} (goal ≤ ${DURABLE_TO_MEMORY_GOAL})`);
+  for (const [name, ratio] of Object.entries(costs.toCeiling))
+    lines.push(`${name} / its ceiling row: ${ratio} (goal ≥ ${CEILING_GOALS[name].goal})`);
+  if (lines.length > 0) console.log(`issue 27: ${lines.join('; ')}`);
 }
 
 /** The run as JSON: where --out says, else bench/results/latest-<store>[-smoke].json. */

@@ -6,6 +6,7 @@
 //   --smoke         one second per scenario, no budget verdict (for CI)
 //   --out <file>    where the JSON goes (default bench/results/latest-<store>.json)
 //   --only <text>   only the scenarios whose name contains the text, or one of texts split by |
+//                   (a text ending in $ is a whole name)
 //                   (and /health, first and last)
 // On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
 // clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
@@ -17,11 +18,15 @@
 // in measure.ts; what is printed, written and held to in report.ts and goals.ts; the command line
 // in options.ts. This file runs them in order.
 
+import { MEASURED_IN_MEMORY_TOO } from './goals.ts';
 import { type Figure, measure } from './measure.ts';
 import { parseOptions, postgresUrl, storeEnv } from './options.ts';
 import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
 import { costsOf, printTable, setRatios, verdict, writeReport } from './report.ts';
 import { HEALTH, SCENARIOS, type Scenario } from './scenarios.ts';
+
+/** Whether --only's text names a scenario: a part of its name, or the whole name when it ends in `$`. */
+const named = (name: string, text: string) => (text.endsWith('$') ? name === text.slice(0, -1) : name.includes(text));
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
@@ -49,7 +54,7 @@ async function main() {
   const [health, ...rest] = SCENARIOS.filter(
     (s) =>
       (options.store === 'memory' || !s.reference) &&
-      (s.name === HEALTH || !options.only || options.only.split('|').some((text) => s.name.includes(text))),
+      (s.name === HEALTH || !options.only || options.only.split('|').some((text) => named(s.name, text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };
   for (const scenario of [health, ...rest, again]) {
@@ -63,10 +68,21 @@ async function main() {
     if (scenario === health) healthRps = rps;
     figures.push(figure);
   }
+  // Issue 27: on PostgreSQL, the rows with goals again in memory, so that the service's CPU per
+  // request on the durable path is compared with its CPU for the same request, in the same run.
+  const inMemory: Figure[] = [];
+  if (options.store === 'postgres' && !options.smoke) {
+    const memoryEnv = { ...storeEnv({ ...options, store: 'memory' }), TIMER_INTERVAL_SECONDS: '0' };
+    for (const scenario of rest.filter((s) => MEASURED_IN_MEMORY_TOO.includes(s.name))) {
+      const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
+      const { figure } = await measure(scenario, { ...options, store: 'memory' }, memoryEnv, expected);
+      inMemory.push({ ...figure, scenario: `${scenario.name}, in memory` });
+    }
+  }
   const baseline = setRatios(figures, pgbench);
-  const costs = costsOf(figures);
-  printTable(figures, pgbench, costs);
-  writeReport(options, figures, costs, baseline, pgbench);
+  const costs = costsOf(figures, pgbench, inMemory);
+  printTable([...figures, ...inMemory], pgbench, costs);
+  writeReport(options, [...figures, ...inMemory], costs, baseline, pgbench);
   verdict(options, figures);
 }
 

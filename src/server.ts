@@ -116,8 +116,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     timer.unref();
   }
 
-  // D-42: every instance delivers webhooks; a commit wakes it, a short poll catches the rest
-  // (retries falling due, and what other instances committed).
+  // D-42: every instance delivers webhooks. Its own commits wake it, and so does any instance's
+  // commit that makes or deletes a webhook; a timer wakes it when a retry falls due, and a rare
+  // poll catches anything else (issue 27: an idle instance sends the database nothing).
   const webhooks = new WebhookWorker(
     store,
     systemClock,
@@ -130,6 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     app.log,
   );
   const stopWaking = service.runner.onCommit(() => webhooks.committed());
+  const stopWatching = store.watchWebhooks(() => webhooks.wake());
   webhooks.start();
 
   return {
@@ -141,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     async close() {
       if (timer) clearInterval(timer);
       stopWaking();
+      stopWatching();
       await webhooks.stop();
       // Stops taking requests, waits for those in flight (and so their units of work) and ends
       // the event streams; then the timers' run in progress, if any, finishes.

@@ -6,6 +6,12 @@
 // its lease to run out and the delivery is claimed again: at least once, never lost. Sends are
 // bounded per instance and each attempt by a timeout, so a slow receiver never slows the API
 // or the other receivers.
+//
+// Idle means idle (issue 27): the worker is woken by this instance's commits (while there are
+// webhooks), by any instance's commit that makes or deletes a webhook (Store.watchWebhooks: a
+// notification on PostgreSQL), and by a timer set for the next delivery that falls due (a retry,
+// or a lease that runs out); it polls only as a fallback, every POLL_MS. An instance without
+// traffic sends the database nothing between those polls.
 
 import { Webhook as Signer } from 'standardwebhooks';
 import { seesEvent, visibilityOfPrincipal } from '../domain/access.ts';
@@ -28,7 +34,7 @@ export interface WebhookWorkerOptions {
   timeoutMs: number;
   /** Sends at once per instance. */
   concurrency?: number;
-  /** How often the worker looks for work without being woken. */
+  /** How often the worker looks for work without being woken (a fallback; POLL_MS by default). */
   pollMs?: number;
   /** How long a claim holds a delivery; past it, the delivery is claimed again. */
   leaseMs?: number;
@@ -45,6 +51,10 @@ interface Log {
 
 const DISPATCH_PAGE = 500;
 const ROUND_GAP_MS = 25;
+/** The fallback poll: whatever no wake-up reached this instance (a notification lost in flight). */
+export const POLL_MS = 10_000;
+/** A dispatcher that found the cursor held by another instance looks again this soon (doubling). */
+const SKIPPED_RETRY_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const USER_AGENT = 'sales-pipeline-webhooks/1';
 
@@ -74,6 +84,13 @@ export class WebhookWorker {
   private inFlight = 0;
   /** Whether the last dispatch found a webhook or a delivery in flight: commits wake the worker only then. */
   private busy = true;
+  /** When the next delivery may be claimed (a retry, a lease's end), as the last claim saw it. */
+  private nextClaimAt: number | undefined;
+  /** Dispatches in a row that found the cursor held by another instance. */
+  private skipped = 0;
+  /** Whether this instance committed since the worker last moved the outbox into the feed. */
+  private sinceCommit = false;
+  private readonly pollMs: number;
   private readonly sends = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private readonly concurrency: number;
@@ -86,29 +103,24 @@ export class WebhookWorker {
     private readonly log?: Log,
   ) {
     this.concurrency = options.concurrency ?? 8;
+    this.pollMs = options.pollMs ?? POLL_MS;
     // The attempt's timeout and a margin: a live sender always records before its lease ends.
     this.leaseMs = options.leaseMs ?? options.timeoutMs + 30_000;
   }
 
   start(): void {
-    const poll = () => {
-      this.timer = setTimeout(() => {
-        this.wake();
-        if (!this.stopped) poll();
-      }, this.options.pollMs ?? 250);
-      this.timer.unref();
-    };
-    poll();
     this.wake();
   }
 
   /**
-   * After a commit: looks for work now, unless the last round found no webhook (then the poll
-   * will see one created meanwhile, on any instance): an instance without webhooks costs the
-   * API's writes nothing.
+   * After a commit: looks for work now, unless the last round found no webhook (a webhook made
+   * meanwhile, on any instance, wakes the worker through Store.watchWebhooks): an instance
+   * without webhooks costs the API's writes nothing.
    */
   committed(): void {
-    if (this.busy) this.wake();
+    if (!this.busy) return;
+    this.sinceCommit = true;
+    this.wake();
   }
 
   /** Looks for work now (after a send that ended, or a poll); runs once more if busy. */
@@ -134,7 +146,24 @@ export class WebhookWorker {
       }
     })().finally(() => {
       this.running = undefined;
+      this.schedule();
     });
+  }
+
+  /** Sets the one timer: the next due delivery, a held cursor's retry, or the fallback poll. */
+  private schedule(): void {
+    if (this.stopped) return;
+    let delay = this.pollMs;
+    if (this.skipped > 0) delay = Math.min(delay, SKIPPED_RETRY_MS * 2 ** (this.skipped - 1));
+    if (this.busy && this.nextClaimAt !== undefined) {
+      delay = Math.min(delay, Math.max(ROUND_GAP_MS, this.nextClaimAt - this.clock.now()));
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.wake();
+    }, delay);
+    this.timer.unref();
   }
 
   /** Stops looking for work and aborts sends in flight (their leases run out: sent again later). */
@@ -148,14 +177,23 @@ export class WebhookWorker {
 
   /** Follows the feed from the cursor: a delivery for each matching webhook, then the cursor on. */
   async dispatch(): Promise<void> {
-    // On PostgreSQL, reading the last seq first moves what was committed into the feed (each
-    // instance also does so a few milliseconds after its own commits): only while there are
-    // webhooks, so that an idle instance's poll costs no sequencer run.
-    if (this.busy) await this.store.lastSeq();
+    // On PostgreSQL, reading the last seq first moves what this instance committed into the
+    // feed at once (each instance also does so a few milliseconds after its own commits): only
+    // after a commit woke the worker, so that a poll or a timer costs no sequencer run.
+    if (this.busy && this.sinceCommit) {
+      this.sinceCommit = false;
+      await this.store.lastSeq();
+    }
     for (;;) {
       const full = await this.store.transaction(async (uow) => {
         const cursor = await uow.webhooks.lockCursor();
-        if (cursor === undefined) return false; // another instance dispatches
+        // Another instance dispatches: what this instance committed may be past its snapshot,
+        // so this one looks again soon (schedule), until it holds the cursor itself.
+        if (cursor === undefined) {
+          this.skipped++;
+          return false;
+        }
+        this.skipped = 0;
         const hooks = await uow.webhooks.list();
         this.busy = hooks.length > 0 || this.inFlight > 0;
         if (hooks.length === 0) {
@@ -188,9 +226,22 @@ export class WebhookWorker {
 
   private async claimAndSend(): Promise<void> {
     const free = this.concurrency - this.inFlight;
-    if (free <= 0 || this.stopped) return;
+    // Without a webhook there is no delivery (they go with their webhook); a full worker is
+    // woken by each send that ends.
+    if (!this.busy || free <= 0 || this.stopped) {
+      if (!this.busy) this.nextClaimAt = undefined;
+      return;
+    }
     const now = this.clock.now();
-    const claimed = await this.store.transaction((uow) => uow.webhooks.claim(now, now + this.leaseMs, free));
+    const claimed = await this.store.transaction(async (uow) => {
+      // Sent together (one round trip): the claim, then when the next one falls due.
+      const [taken, next] = await Promise.all([
+        uow.webhooks.claim(now, now + this.leaseMs, free),
+        uow.webhooks.nextClaimAt(),
+      ]);
+      this.nextClaimAt = next;
+      return taken;
+    });
     for (const delivery of claimed) {
       this.inFlight++;
       const send = this.send(delivery)

@@ -95,11 +95,14 @@ export class Platform {
     };
   }
 
+  /** When this instance last ran the timers' purges (D-248). */
+  private readonly lastForgot: { at?: number } = {};
+
   /** D-16, D-17: fires every timer due now (src/service/timers.ts). Returns how many fired. */
   async runTimers(): Promise<number> {
     const started = performance.now();
     try {
-      const fired = await runTimers(this.timerHost);
+      const fired = await runTimers(this.timerHost, this.lastForgot);
       this.telemetry.timersRan((performance.now() - started) / 1000, fired);
       return fired;
     } catch (error) {

@@ -25,6 +25,12 @@ export interface TimerHost {
 
 const BATCH = 100;
 /**
+ * D-248: the purges run at most once a minute of machine time (an idle instance's timers are then
+ * a few reads, issue 27). A stored answer past its 24 hours is never replayed meanwhile (the
+ * replay checks its age), and the feed may keep an event up to a minute past its retention.
+ */
+export const FORGET_EVERY_MS = 60_000;
+/**
  * The event loop gets its turn at least this often during a run (issue 14: a run never holds it
  * for more than 10 ms, however much is due). On the memory store every unit of work resolves at
  * once, so a run with thousands due would otherwise hold it throughout.
@@ -33,9 +39,12 @@ const SLICE_MS = 2;
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Fires every timer due now; returns how many fired. */
-export async function runTimers(host: TimerHost): Promise<number> {
+export async function runTimers(host: TimerHost, lastForgot?: { at?: number }): Promise<number> {
   const machineNow = host.machineNow();
-  await host.forget(machineNow - IDEMPOTENCY_TTL_MS + 1, machineNow - host.eventRetentionMs());
+  if (lastForgot?.at === undefined || machineNow - lastForgot.at >= FORGET_EVERY_MS || machineNow < lastForgot.at) {
+    await host.forget(machineNow - IDEMPOTENCY_TTL_MS + 1, machineNow - host.eventRetentionMs());
+    if (lastForgot) lastForgot.at = machineNow;
+  }
   const now = await host.platformNow();
   // A record tried once in this run is not tried again, whatever the next batch says.
   const tried = new Set<string>();

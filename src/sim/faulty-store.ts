@@ -71,6 +71,7 @@ export function faultyStore(inner: Store): FaultyStore {
     events: (filter) => inner.events(filter),
     lastSeq: () => inner.lastSeq(),
     watchClockOffset: (listener) => inner.watchClockOffset(listener),
+    watchWebhooks: (listener) => inner.watchWebhooks(listener),
     close: () => inner.close(),
     armFault(writes) {
       armed = writes;

@@ -193,6 +193,13 @@ export interface Store {
    * store may have missed one (a lost connection). A store only one instance uses tells nothing.
    */
   watchClockOffset(listener: (offsetMs: number, reset: boolean) => void): () => void;
+  /**
+   * Tells the listener after every commit that made, changed or deleted a webhook, on this
+   * instance or (on PostgreSQL, by a notification) on another, and after the notifications'
+   * connection was lost and found again (one may have been missed). The webhook worker is woken
+   * by it instead of polling for new webhooks (issue 27: an idle instance sends nothing).
+   */
+  watchWebhooks(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -88,6 +88,12 @@ export interface WebhookUnit extends WebhookReader {
    */
   claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   /**
+   * When the next delivery may be claimed: the earliest of the pending deliveries' next
+   * attempts and, for a claimed one, its lease's end (its sender may die). Undefined when
+   * nothing is pending. The worker sleeps until then instead of polling (issue 27).
+   */
+  nextClaimAt(): Promise<number | undefined>;
+  /**
    * Records an attempt. The delivery's schedule changes only if `attempt` is still its latest
    * claim (a sender whose lease ran out and was claimed again only adds to the log).
    */

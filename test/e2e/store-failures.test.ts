@@ -20,6 +20,7 @@ function failingStore(): { store: Store; fail(with_?: Error): void } {
     events: (filter) => inner.events(filter),
     lastSeq: () => inner.lastSeq(),
     watchClockOffset: () => inner.watchClockOffset(),
+    watchWebhooks: (listener) => inner.watchWebhooks(listener),
     close: () => inner.close(),
   };
   return {

@@ -30,6 +30,7 @@ function counted(store: Store) {
     events: (filter, options) => store.events(filter, options),
     lastSeq: () => store.lastSeq(),
     watchClockOffset: (listener) => store.watchClockOffset(listener),
+    watchWebhooks: (listener) => store.watchWebhooks(listener),
     close: () => store.close(),
   };
   return { store: wrapped, count };

@@ -25,6 +25,7 @@ function retryingStore(): { store: Store; runs: () => number } {
     events: (filter) => inner.events(filter),
     lastSeq: () => inner.lastSeq(),
     watchClockOffset: () => inner.watchClockOffset(),
+    watchWebhooks: (listener) => inner.watchWebhooks(listener),
     close: () => inner.close(),
     async transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
       try {

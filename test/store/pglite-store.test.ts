@@ -23,6 +23,7 @@ async function open(): Promise<Store> {
     events: (filter, options) => store.events(filter, options),
     lastSeq: () => store.lastSeq(),
     watchClockOffset: (listener) => store.watchClockOffset(listener),
+    watchWebhooks: (listener) => store.watchWebhooks(listener),
     async close() {
       if (current === shared) current = undefined;
       await store.close();

@@ -9,6 +9,7 @@ import { MemoryUnitOfWork } from './memory-unit.ts';
 export class MemoryStore implements Store {
   private data = emptyData();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly webhookWatchers = new Set<() => void>();
 
   /** Runs work after every earlier unit of work has finished. */
   private serialize<T>(work: () => Promise<T>): Promise<T> {
@@ -27,7 +28,9 @@ export class MemoryStore implements Store {
         this.data = data;
       });
       try {
-        return await work(uow);
+        const result = await work(uow);
+        if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
+        return result;
       } catch (error) {
         for (const step of uow.undo.reverse()) step();
         throw error;
@@ -55,6 +58,11 @@ export class MemoryStore implements Store {
   /** One instance only: its own moves of the clock are all there is. */
   watchClockOffset(): () => void {
     return () => undefined;
+  }
+
+  watchWebhooks(listener: () => void): () => void {
+    this.webhookWatchers.add(listener);
+    return () => this.webhookWatchers.delete(listener);
   }
 
   async close() {}

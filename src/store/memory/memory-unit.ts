@@ -17,6 +17,8 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   }
 
   readonly undo: (() => void)[] = [];
+  /** Whether this unit put or deleted a webhook (the store tells its watchers at commit). */
+  webhooksChanged = false;
   constructor(
     data: Data,
     private readonly replace: (data: Data) => void,
@@ -25,7 +27,9 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
   }
 
   override get webhooks() {
-    return new MemoryWebhookUnit(this.data.webhooks, this.data.events, this.undo);
+    return new MemoryWebhookUnit(this.data.webhooks, this.data.events, this.undo, () => {
+      this.webhooksChanged = true;
+    });
   }
 
   override get accounts() {

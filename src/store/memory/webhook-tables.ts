@@ -56,6 +56,8 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
     tables: WebhookTables,
     private readonly events: EventLog,
     private readonly undo: (() => void)[],
+    /** Called when a webhook is put or deleted (the store tells its watchers at commit). */
+    private readonly changed: () => void = () => undefined,
   ) {
     super(tables);
   }
@@ -72,11 +74,13 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
     const previous = hooks.get(hook.id);
     hooks.set(hook.id, hook);
     this.undo.push(() => (previous ? hooks.set(hook.id, previous) : hooks.delete(hook.id)));
+    this.changed();
   }
   async delete(id: string) {
     const { hooks, pending, attempts } = this.tables;
     const hook = hooks.get(id);
     if (!hook) return false;
+    this.changed();
     const dropped = [...pending.values()].filter((d) => d.webhookId === id);
     const log = attempts.get(id);
     hooks.delete(id);
@@ -158,6 +162,15 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
         },
       ];
     });
+  }
+  async nextClaimAt() {
+    let next: number | undefined;
+    for (const d of this.tables.pending.values()) {
+      if (d.nextAttemptAt === undefined) continue;
+      const at = Math.max(d.nextAttemptAt, d.leaseUntil ?? 0);
+      if (next === undefined || at < next) next = at;
+    }
+    return next;
   }
   async record(outcome: AttemptOutcome) {
     const { hooks, pending, attempts } = this.tables;

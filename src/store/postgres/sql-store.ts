@@ -39,6 +39,7 @@ import { CLOCK_CHANNEL } from './sql-clock.ts';
 import { begin, hold, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { SqlUnitOfWork } from './sql-unit-of-work.ts';
+import { WEBHOOKS_CHANNEL } from './sql-webhooks.ts';
 
 /**
  * serialization_failure, deadlock_detected, and in_failed_sql_transaction (what a statement
@@ -53,6 +54,8 @@ export class SqlStore implements Store {
   private closed = false;
   /** Moves committed outbox rows into the feed (event-sequencer.ts). */
   private readonly sequencer: EventSequencer;
+  /** Told after this instance's commits that changed webhooks (watchWebhooks). */
+  private readonly webhookWatchers = new Set<() => void>();
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -86,6 +89,25 @@ export class SqlStore implements Store {
         readOffset().then((offsetMs) => listener(offsetMs, again), ignore);
       },
     );
+  }
+
+  watchWebhooks(listener: () => void): () => void {
+    this.webhookWatchers.add(listener);
+    // Other instances' commits arrive as notifications (sql-webhooks.ts); after a lost
+    // connection one may have been missed, so the listener is told then too.
+    const stopListening = this.db.listen?.(
+      WEBHOOKS_CHANNEL,
+      (payload) => {
+        if (payload === this.schema) listener();
+      },
+      (again) => {
+        if (again) listener();
+      },
+    );
+    return () => {
+      this.webhookWatchers.delete(listener);
+      stopListening?.();
+    };
   }
 
   read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T> {
@@ -150,6 +172,7 @@ export class SqlStore implements Store {
             // the one thrown (Promise.all rejects with the first failure, the write's).
             await Promise.all([begun, uow.flush(), session.query('COMMIT')]);
             if (uow.published) this.sequencer.soon();
+            if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
             return renameIds(result, uow.renames);
           } catch (error) {
             await rollback(session);

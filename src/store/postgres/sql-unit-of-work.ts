@@ -34,6 +34,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingAnswers = new Map<string, StoredAnswer>();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
   published = false;
+  /** Whether this unit put or deleted a webhook (the store tells this instance's watchers at commit). */
+  webhooksChanged = false;
   /** Ids handed out whose numbers the next statement takes (reserved-ids.ts). */
   private reserved: Reserved[] = [];
   /** The real id of each stand-in handed out, once taken: the store renames the unit's result. */
@@ -54,6 +56,9 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     return new SqlWebhookUnit(
       (text, params) => this.send(text, params),
       (after, limit) => this.eventsPage({ after, limit }),
+      () => {
+        this.webhooksChanged = true;
+      },
     );
   }
 

@@ -32,6 +32,13 @@ interface HookRow {
   owner: string | null;
 }
 
+/**
+ * The channel on which a commit that made, changed or deleted a webhook tells every instance
+ * (its payload the schema), so that their workers wake instead of polling (issue 27).
+ */
+export const WEBHOOKS_CHANNEL = 'pipeline_webhooks';
+const NOTIFY = `pg_notify('${WEBHOOKS_CHANNEL}', current_schema())`;
+
 /** D-57: the principal that made a webhook (keys mode), when the record names one. */
 type Owned = { owner?: string };
 
@@ -90,6 +97,8 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   constructor(
     send: Send,
     private readonly feedPage: (after: number, limit: number) => Promise<StoredEvent[]>,
+    /** Called when a webhook is put or deleted (the store tells this instance's watchers at commit). */
+    private readonly changed: () => void = () => undefined,
   ) {
     super(send);
   }
@@ -99,9 +108,13 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   }
 
   async put(hook: Webhook) {
+    this.changed();
+    // The other instances are told when this commits (a notification is sent only then).
     await this.send(
-      `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3::json, $4, $5, $6, $7)
-       ON CONFLICT (id) DO UPDATE SET url = excluded.url, types = excluded.types, secret = excluded.secret`,
+      `WITH put AS (INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3::json, $4, $5, $6, $7)
+       ON CONFLICT (id) DO UPDATE SET url = excluded.url, types = excluded.types, secret = excluded.secret
+       RETURNING id)
+       SELECT ${NOTIFY} FROM put`,
       [
         hook.id,
         hook.url,
@@ -116,7 +129,12 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
 
   async delete(id: string) {
     // Deliveries and attempts go with it (ON DELETE CASCADE).
-    return (await this.send('DELETE FROM webhooks WHERE id = $1 RETURNING id', [id])).length > 0;
+    const gone = await this.send(
+      `WITH gone AS (DELETE FROM webhooks WHERE id = $1 RETURNING id) SELECT ${NOTIFY} FROM gone`,
+      [id],
+    );
+    if (gone.length > 0) this.changed();
+    return gone.length > 0;
   }
 
   async feedLastSeq() {
@@ -189,6 +207,15 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
         dispatchedAt: Number(row.dispatched_at),
       }))
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  async nextClaimAt() {
+    // The partial index on next_attempt_at holds only the pending deliveries.
+    const [row] = await this.send<{ at: Num | null }>(
+      `SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) AS at FROM webhook_deliveries
+       WHERE next_attempt_at IS NOT NULL`,
+    );
+    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
   }
 
   async record(outcome: AttemptOutcome) {
