@@ -100,7 +100,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       ...(pgbench
         ? {
             'postgres µs/req': f.postgresCpuUsPerRequest ?? '',
-            'vs pgbench': f.ratioToPgbench,
+            'vs pgbench': f.ratioToPgbench ?? '',
             goal: PGBENCH_GOALS[f.scenario] ? `≥ ${PGBENCH_GOALS[f.scenario]}` : '',
           }
         : { budget: BUDGET[f.scenario] ? `≥ ${BUDGET[f.scenario]}` : '' }),

@@ -146,7 +146,10 @@ export class WebhookWorker {
       }
     })().finally(() => {
       this.running = undefined;
-      this.schedule();
+      // A wake that came after the last round's check is not lost: it runs now. (The 250 ms poll
+      // used to hide such a loss; the fallback poll is 10 s away.)
+      if (this.again && !this.stopped) this.wake();
+      else this.schedule();
     });
   }
 

@@ -609,7 +609,8 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
     it('publishes events with the unit of work: in order, seq increasing, data unchanged', async () => {
       const start = await store.lastSeq();
       const deal = sampleDeal('deal_0001', {
-        activity: [{ at: T0, by: 'agent', stage: 'sourced', note: 'nul \u0000 ✓' }],
+        // A NUL, quotes, a backslash and braces: the outbox's arrays (migration 015) keep them as written.
+        activity: [{ at: T0, by: 'agent', stage: 'sourced', note: 'nul \u0000 ✓ "quoted" \\ {a,b} NULL' }],
       });
       await store.transaction(async (uow) => {
         await uow.putDeal(deal);

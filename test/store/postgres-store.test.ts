@@ -16,7 +16,7 @@ import { OPERATIONS } from '../../src/operations/table.ts';
 import { createPipelineService } from '../../src/service/pipeline-service.ts';
 import { provisionalIds } from '../../src/service/provisional-ids.ts';
 import { createStore } from '../../src/store/create-store.ts';
-import { loadMigrations } from '../../src/store/postgres/migrate.ts';
+import { loadMigrations, migrate } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { HOLD_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
@@ -152,6 +152,56 @@ if (server.skip !== undefined) {
       stores.push(again);
       assert.equal((await again.read((r) => r.payoutsOfDeal('deal_0001'))).length, 1);
       await again.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 3));
+    });
+
+    it('migration 015 moves what waited in the old outbox, a unit to a row, in order and unchanged', async () => {
+      const old = await createTestSchema(baseUrl, 'outbox015');
+      const db = new PgDatabase(old.url, { poolSize: 1 });
+      try {
+        await migrate(
+          db,
+          (await loadMigrations()).filter((m) => m.version < 15),
+        );
+        const AT = Date.UTC(2026, 0, 5);
+        // Two units committed before the upgrade, not yet sequenced: two events, then one.
+        await sqlOn(old.url, async (c) => {
+          const insert = `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data, seller_id, closer_id, actor)
+            VALUES ($1, $2, $3, $3, $4::json, $5, NULL, $6::json)`;
+          await c.query('BEGIN');
+          await c.query(insert, [
+            'deal.created',
+            'deal_0001',
+            AT,
+            '{"n":1,"note":"nul \\u0000 \\"q\\""}',
+            'seller_0001',
+            null,
+          ]);
+          await c.query(insert, ['deal.stage_changed', 'deal_0001', AT, '{"n":2}', 'seller_0001', '{"kind":"agent"}']);
+          await c.query('COMMIT');
+          await c.query(insert, ['deal.created', 'deal_0002', AT + 1, '{"n":3}', null, null]);
+        });
+        const store = await createStore(old.url, { poolSize: 1 });
+        try {
+          const events = await store.events({ after: 0, limit: 10 });
+          assert.deepEqual(
+            events.map((e) => [e.seq, e.event.type, (e.event.data as unknown as { n: number }).n]),
+            [
+              [1, 'deal.created', 1],
+              [2, 'deal.stage_changed', 2],
+              [3, 'deal.created', 3],
+            ],
+          );
+          assert.equal((events[0].event.data as unknown as { note: string }).note, 'nul \u0000 "q"');
+          assert.deepEqual(events[1].event.actor, { kind: 'agent' });
+          const left = await sqlOn(old.url, (c) => c.query('SELECT count(*)::int AS n FROM event_outbox'));
+          assert.equal(left.rows[0].n, 0);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await db.close();
+        await old.drop();
+      }
     });
 
     it('refuses a database migrated by a newer release', async () => {

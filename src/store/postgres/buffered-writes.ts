@@ -46,18 +46,61 @@ export function answersUpsert(answers: Map<string, StoredAnswer>, params: unknow
       owner = excluded.owner`;
 }
 
-/** The outbox's columns, as publish buffers a row: the data and the actor are JSON. */
-const OUTBOX_COLUMNS = ['type', 'deal_id', 'at', 'recorded_at', 'data', 'seller_id', 'closer_id', 'actor'];
-const JSON_COLUMNS = new Set([4, 7]);
+/** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */
+export interface OutboxColumns {
+  types: string[];
+  dealIds: (string | null)[];
+  ats: number[];
+  recordedAts: number[];
+  /** Each event's data as JSON text. */
+  data: string[];
+  sellerIds: (string | null)[];
+  closerIds: (string | null)[];
+  /** Each event's actor as JSON text, or null. */
+  actors: (string | null)[];
+}
 
-/** The outbox rows' INSERT (columns as publish buffers them), a parameter per value. */
-export function outboxInsert(rows: unknown[][], params: unknown[]): string {
-  const tuples = rows.map((row) => {
-    const placeholders = row.map((value, i) => {
-      params.push(value);
-      return JSON_COLUMNS.has(i) ? `$${params.length}::json` : `$${params.length}`;
-    });
-    return `(${placeholders.join(', ')})`;
-  });
-  return `INSERT INTO event_outbox (${OUTBOX_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
+export const emptyOutbox = (): OutboxColumns => ({
+  types: [],
+  dealIds: [],
+  ats: [],
+  recordedAts: [],
+  data: [],
+  sellerIds: [],
+  closerIds: [],
+  actors: [],
+});
+
+/**
+ * An array parameter as PostgreSQL's array literal, written here rather than by the driver:
+ * PGlite does not quote a JSON text inside one. Every element is quoted (its `"` and `\`
+ * escaped), null is NULL. A stand-in id in an element is then renamed like any text's
+ * (reserved-ids.ts).
+ */
+export function arrayLiteral(values: readonly (string | number | null)[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const value = values[i];
+    out += value === null ? 'NULL' : `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+  }
+  return `${out}}`;
+}
+
+/** The unit's one outbox row (issue 27): its events' columns as array parameters. */
+export function outboxInsert(events: OutboxColumns, params: unknown[]): string {
+  const first = params.length + 1;
+  params.push(
+    arrayLiteral(events.types),
+    arrayLiteral(events.dealIds),
+    arrayLiteral(events.ats),
+    arrayLiteral(events.recordedAts),
+    arrayLiteral(events.data),
+    arrayLiteral(events.sellerIds),
+    arrayLiteral(events.closerIds),
+    arrayLiteral(events.actors),
+  );
+  const types = ['text[]', 'text[]', 'bigint[]', 'bigint[]', 'json[]', 'text[]', 'text[]', 'json[]'];
+  return `INSERT INTO event_outbox (types, deal_ids, ats, recorded_ats, data, seller_ids, closer_ids, actors)
+    VALUES (${types.map((type, i) => `$${first + i}::${type}`).join(', ')})`;
 }

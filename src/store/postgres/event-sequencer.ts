@@ -1,5 +1,6 @@
-// The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004 and 006): it moves the
-// outbox rows of every committed transaction into the feed, a unit's rows together, giving them
+// The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004, 006 and 015): it moves
+// the outbox rows of every committed transaction into the feed, a unit's rows together, each row's
+// events (one row per unit's write, migration 015) expanded in publishing order, giving them
 // their seq, and counts the deals and closers they create (/health, migration 009). Run a few
 // milliseconds after a commit that published (commits of that moment share the run) and before
 // every read of the feed, so that a reader sees what it committed.
@@ -7,8 +8,8 @@ import { begin, later, PLATFORM, rollback, type SqlDatabase } from './sql-databa
 
 const ignore = () => undefined;
 
-/** Rows moved per run at most; a full run is followed by another at once. */
-const SEQUENCE_BATCH = 5000;
+/** Outbox rows (a unit's events each, migration 015) moved per run at most; a full run is followed by another at once. */
+const SEQUENCE_BATCH = 1000;
 
 /**
  * Migration 006 says why this order can never skip a reader. The feed row's lock comes first,
@@ -18,17 +19,20 @@ const SEQUENCE_BATCH = 5000;
 const SEQUENCE = `WITH moved AS (
     DELETE FROM event_outbox WHERE xid IN (
       SELECT xid FROM event_outbox ORDER BY position LIMIT ${SEQUENCE_BATCH})
-    RETURNING xid, position, type, deal_id, at, recorded_at, data, seller_id, closer_id, actor),
-  units AS (SELECT *, min(position) OVER (PARTITION BY xid) AS first FROM moved),
+    RETURNING xid, position, types, deal_ids, ats, recorded_ats, data, seller_ids, closer_ids, actors),
+  events_moved AS (
+    SELECT min(m.position) OVER (PARTITION BY m.xid) AS first, m.position, e.*
+    FROM moved m, unnest(m.types, m.deal_ids, m.ats, m.recorded_ats, m.data, m.seller_ids, m.closer_ids, m.actors)
+      WITH ORDINALITY AS e(type, deal_id, at, recorded_at, data, seller_id, closer_id, actor, n)),
   inserted AS (
     INSERT INTO events (seq, type, deal_id, at, recorded_at, data, seller_id, closer_id, actor)
-    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY first, position),
-      type, deal_id, at, recorded_at, data, seller_id, closer_id, actor FROM units
-    RETURNING seq)
+    SELECT (SELECT last_seq FROM event_feed) + row_number() OVER (ORDER BY first, position, n),
+      type, deal_id, at, recorded_at, data, seller_id, closer_id, actor FROM events_moved
+    RETURNING seq, type)
   UPDATE event_feed SET last_seq = (SELECT max(seq) FROM inserted),
-    deals = deals + (SELECT count(*) FROM units WHERE type = 'deal.created'),
-    closers = closers + (SELECT count(*) FROM units WHERE type = 'closer.enrolled')
-  WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM inserted) AS moved`;
+    deals = deals + (SELECT count(*) FROM inserted WHERE type = 'deal.created'),
+    closers = closers + (SELECT count(*) FROM inserted WHERE type = 'closer.enrolled')
+  WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM moved) AS moved`;
 
 export class EventSequencer {
   private closed = false;

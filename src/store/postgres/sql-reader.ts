@@ -179,8 +179,9 @@ export class SqlReader implements StoreReader {
   async counts() {
     // Kept by the sequencer, plus the creations still in the outbox (migration 009): no scan.
     const [row] = await this.send<{ deals: string | number; closers: string | number }>(
-      `SELECT deals + (SELECT count(*) FROM event_outbox WHERE type = 'deal.created') AS deals,
-         closers + (SELECT count(*) FROM event_outbox WHERE type = 'closer.enrolled') AS closers FROM event_feed`,
+      `SELECT deals + (SELECT count(*) FROM event_outbox, unnest(types) AS type WHERE type = 'deal.created') AS deals,
+         closers + (SELECT count(*) FROM event_outbox, unnest(types) AS type WHERE type = 'closer.enrolled') AS closers
+       FROM event_feed`,
     );
     return { deals: Number(row.deals), closers: Number(row.closers) };
   }

@@ -8,7 +8,7 @@ import { eventDealId, type PublicEventDraft } from '../../domain/public-events.t
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { answersUpsert, outboxInsert, upsert } from './buffered-writes.ts';
+import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
@@ -26,8 +26,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private pendingDeals = new Map<string, Deal>();
   private pendingGigs = new Map<string, Gig>();
   private pendingClosers = new Map<string, Closer>();
-  /** Outbox rows not yet written (type, deal_id, at, recorded_at, data). */
-  private pendingEvents: unknown[][] = [];
+  /** Events not yet written: the unit's outbox row (migration 015). */
+  private pendingEvents = emptyOutbox();
   /** Refused proposals to record (D-61), written with the unit's last write. */
   private pendingProposals: RefusedProposal[] = [];
   /** Answers to store under their Idempotency-Keys (D-37), written with the unit's last write. */
@@ -103,14 +103,14 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
     if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
     if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
-    if (this.pendingEvents.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
+    if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
     if (statements.length === 0 && this.reserved.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
-    this.pendingEvents = [];
+    this.pendingEvents = emptyOutbox();
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
     // Records put after an earlier statement took their numbers carry the stand-ins still.
@@ -299,18 +299,17 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   async publish(events: readonly PublicEventDraft[], recordedAt: number) {
     // Buffered like the puts: written with them, in the unit's last statement.
+    const outbox = this.pendingEvents;
     for (const event of events) {
-      this.pendingEvents.push([
-        event.type,
-        eventDealId(event) ?? null,
-        event.at,
-        recordedAt,
-        eventDataJson(event.data),
-        // D-57: who the event concerns and who caused it, beside its data.
-        event.sellerId ?? null,
-        event.closerId ?? null,
-        event.actor === undefined ? null : JSON.stringify(event.actor),
-      ]);
+      outbox.types.push(event.type);
+      outbox.dealIds.push(eventDealId(event) ?? null);
+      outbox.ats.push(event.at);
+      outbox.recordedAts.push(recordedAt);
+      outbox.data.push(eventDataJson(event.data));
+      // D-57: who the event concerns and who caused it, beside its data.
+      outbox.sellerIds.push(event.sellerId ?? null);
+      outbox.closerIds.push(event.closerId ?? null);
+      outbox.actors.push(event.actor === undefined ? null : JSON.stringify(event.actor));
     }
     if (events.length > 0) this.published = true;
   }
@@ -329,7 +328,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
     this.pendingClosers = new Map();
-    this.pendingEvents = [];
+    this.pendingEvents = emptyOutbox();
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
     this.heldDeals.clear();
