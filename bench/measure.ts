@@ -1,12 +1,13 @@
 // One scenario measured: a fresh service for it (or the reference server, for a ceiling row),
 // its data prepared, autocannon's load for the run's duration, and the CPU the service and a
 // local PostgreSQL spent meanwhile.
+import { request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 import type { Options } from './options.ts';
 import { cpuMsOf, postgresCpuMs } from './proc-cpu.ts';
 import type { Scenario } from './scenarios.ts';
 import { startServiceProcess } from './service-process.ts';
-import { dealBody, OPERATOR_HEADERS, post } from './setup.ts';
+import { dealBody, OPERATOR_HEADERS, PREFIX, post } from './setup.ts';
 
 export interface Figure {
   scenario: string;
@@ -50,6 +51,40 @@ async function referenceProcess(env: Record<string, string>, path: string) {
 }
 
 /**
+ * The bare node:http floor of a sell watched by stream clients (bench/reference-stream-server.ts),
+ * given the bytes the service answers to a sell and the bytes one sell sends a stream client.
+ */
+async function streamReferenceProcess(env: Record<string, string>) {
+  const service = await startServiceProcess(env);
+  let answer: string;
+  let events: Buffer;
+  try {
+    const received: Buffer[] = [];
+    const stream = await new Promise<import('node:http').ClientRequest>((resolve) => {
+      const req = httpRequest(`${service.url}/events/stream`, (response) => {
+        response.on('data', (chunk: Buffer) => received.push(chunk));
+        resolve(req);
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    received.length = 0;
+    answer = JSON.stringify(await post(`${service.url}${PREFIX}/sell`, dealBody(1)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    events = Buffer.concat(received);
+    stream.destroy();
+  } finally {
+    await service.stop();
+  }
+  return startServiceProcess(
+    { REFERENCE_BODY: answer, REFERENCE_EVENTS: events.toString('base64') },
+    [],
+    'bench/reference-stream-server.ts',
+  );
+}
+
+/**
  * Measures one scenario whose data is to serve `expected` requests. Answers its figure (the
  * ratios are set once every scenario has run) and its mean requests/s as autocannon gave it.
  */
@@ -62,9 +97,11 @@ export async function measure(
   // A fresh service per scenario, so one scenario's data does not slow the next.
   const service = scenario.reference
     ? await referenceProcess(env, scenario.reference)
-    : await startServiceProcess({ ...env, ...scenario.env });
+    : scenario.referenceStream
+      ? await streamReferenceProcess({ ...env, ...scenario.env })
+      : await startServiceProcess({ ...env, ...scenario.env });
   try {
-    if (!scenario.reference)
+    if (!scenario.reference && !scenario.referenceStream)
       await post(`${service.url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
     const request = await scenario.prepare(service.url, expected);
     const side = await scenario.alongside?.(service.url);

@@ -18,6 +18,7 @@ import {
   KEYS_MODE_SELL,
   REFUSED_CLOSE,
   STREAM_CLIENTS,
+  STREAM_FLOOR,
   STREAMS_OF_ONE_SELLER,
   STREAMS_OF_TEN_SELLERS,
 } from './scenarios.ts';
@@ -80,6 +81,13 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
       : {}),
     durableToMemory,
     toCeiling,
+    /** Issue 27: the service's CPU per sell with 100 stream clients over without them (goal ≤ 1.5). */
+    streamedSellCpuOverSell: cpuRatio(
+      `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
+      `POST ${PREFIX}/sell`,
+    ),
+    /** Issue 27: the same over bare node:http writing the same bytes to the same readers (goal ≤ 1.5). */
+    streamedSellCpuOverFloor: cpuRatio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, STREAM_FLOOR),
   };
 }
 
@@ -123,6 +131,12 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
     lines.push(`the service's CPU on PostgreSQL / in memory, ${name}: ${ratio} (goal ≤ ${DURABLE_TO_MEMORY_GOAL})`);
   for (const [name, ratio] of Object.entries(costs.toCeiling))
     lines.push(`${name} / its ceiling row: ${ratio} (goal ≥ ${CEILING_GOALS[name].goal})`);
+  if (costs.streamedSellCpuOverSell)
+    lines.push(
+      `the service's CPU per sell with ${STREAM_CLIENTS} stream clients / without: ${costs.streamedSellCpuOverSell} (goal ≤ 1.5)`,
+    );
+  if (costs.streamedSellCpuOverFloor)
+    lines.push(`… / bare node:http writing the same bytes to them: ${costs.streamedSellCpuOverFloor} (goal ≤ 1.5)`);
   if (lines.length > 0) console.log(`issue 27: ${lines.join('; ')}`);
 }
 

@@ -53,7 +53,7 @@ async function main() {
   // one sample of the baseline moved every ratio by 10-15%.
   const [health, ...rest] = SCENARIOS.filter(
     (s) =>
-      (options.store === 'memory' || !s.reference) &&
+      (options.store === 'memory' || (!s.reference && !s.referenceStream)) &&
       (s.name === HEALTH || !options.only || options.only.split('|').some((text) => named(s.name, text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };

@@ -29,6 +29,11 @@ export interface Scenario {
    * and validates the body and stringifies what the service answered to this path; no gate.
    */
   reference?: string;
+  /**
+   * Measured against bench/reference-stream-server.ts: bare node:http answering a sell with the
+   * service's bytes and writing one sell's stream bytes to every stream client (issue 27).
+   */
+  referenceStream?: boolean;
   /** The status every answer must have, where it is not a 2xx (a refusal's). */
   expectedStatus?: number;
   /** Extra environment of the service for this scenario (e.g. the request log on). */
@@ -38,6 +43,8 @@ export interface Scenario {
 }
 
 export const STREAM_CLIENTS = 100;
+/** Issue 27: bare node:http writing a sell's answer and its stream bytes to the same readers. */
+export const STREAM_FLOOR = `POST ceiling: node:http answering a sell and writing its events to ${STREAM_CLIENTS} SSE clients`;
 
 /** The machine's ceiling for a POST whose answer is what `path` answers. */
 export const ceiling = (path: string, answer: string): Scenario => ({
@@ -178,6 +185,15 @@ export const SCENARIOS: Scenario[] = [
     name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
     // The clients share one address: each may hold a stream (D-238).
     env: { STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
+    prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
+    alongside: (url) => streamClients(url, STREAM_CLIENTS),
+  },
+  {
+    // Issue 27: the floor of the row above, measured with the same readers: a sell with 100
+    // stream clients costs the service at most 1.5 times what bare node:http spends on it.
+    name: STREAM_FLOOR,
+    env: { STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
+    referenceStream: true,
     prepare: async () => one({ method: 'POST', path: `${PREFIX}/sell`, headers: JSON_HEADERS, body: dealBody(2) }),
     alongside: (url) => streamClients(url, STREAM_CLIENTS),
   },

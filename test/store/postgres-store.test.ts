@@ -19,7 +19,13 @@ import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations, migrate } from '../../src/store/postgres/migrate.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { HOLD_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
+import {
+  HOLD_PRINCIPAL,
+  SET_PRINCIPAL,
+  type SqlDatabase,
+  type SqlSession,
+  sqlState,
+} from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
@@ -344,7 +350,7 @@ if (server.skip !== undefined) {
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.id, 'deal_0001');
     });
 
-    it('a unit of work rolled back leaves the connection held to its principal, and the next one of another is set first', async () => {
+    it("a unit of work rolled back leaves the connection held to its principal; the platform's next unit sets its own for itself only", async () => {
       await assert.rejects(
         store.transaction(
           async (uow) => {
@@ -361,8 +367,21 @@ if (server.skip !== undefined) {
       assert.equal(held, undefined);
       assert.equal(sent[0], 'BEGIN', 'no setting sent again');
       sent.length = 0;
+      // The platform's unit (the sequencer's, the timers') sees every row, as the platform, for
+      // its transaction only: the connection stays held to the Seller (issue 27).
       assert.equal((await store.transaction((uow) => uow.getDeal('deal_0001')))?.id, 'deal_0001');
-      assert.deepEqual(sent.slice(0, 2), [HOLD_PRINCIPAL, 'BEGIN'], "the platform's setting, then BEGIN");
+      assert.deepEqual(sent.slice(0, 2), ['BEGIN', SET_PRINCIPAL], "BEGIN, then the platform's setting for it");
+      sent.length = 0;
+      assert.equal(await store.transaction((uow) => uow.getDeal('deal_0001'), { principal: 'seller_0001' }), undefined);
+      assert.equal(sent[0], 'BEGIN', "the Seller's next unit sends no setting");
+      // Another principal is set first, for the connection.
+      sent.length = 0;
+      await store.transaction((uow) => uow.getDeal('deal_0001'), { principal: 'seller_0002' });
+      assert.deepEqual(sent.slice(0, 2), [HOLD_PRINCIPAL, 'BEGIN'], "the other Seller's setting, then BEGIN");
+      // The platform's single-statement reads (the timers') hold the connection as before.
+      sent.length = 0;
+      assert.equal((await store.read((r) => r.getDeal('deal_0001'), { oneStatement: true }))?.id, 'deal_0001');
+      assert.deepEqual(sent, [HOLD_PRINCIPAL, 'SELECT doc FROM deals WHERE id = $1']);
     });
 
     it('reads a closer without a lock, with the gig it is sent beside, and keeps it for the unit', async () => {

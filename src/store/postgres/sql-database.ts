@@ -95,8 +95,18 @@ export function hold(session: SqlSession, principal: string): Promise<unknown> |
   );
 }
 
-/** Sends the principal's setting when needed (`hold`) and BEGIN (with `text`'s options) together; their promise. */
+/**
+ * Sends the principal's setting when needed (`hold`) and BEGIN (with `text`'s options) together;
+ * their promise. The platform's own units (the sequencer, the webhook worker, the timers) on a
+ * connection held to a request's principal set theirs for the transaction only: the connection
+ * stays held to that principal, so that its next request of the same principal sends nothing
+ * for it (issue 27: keys add no statement per request).
+ */
 export function begin(session: SqlSession, principal: string, text = 'BEGIN'): Promise<unknown> {
+  const held = session.connection.principal;
+  if (principal === PLATFORM && held !== undefined && held !== PLATFORM) {
+    return later(Promise.all([session.query(text), session.query(SET_PRINCIPAL, [principal])]));
+  }
   return later(Promise.all([hold(session, principal), session.query(text)]));
 }
 

@@ -1,0 +1,38 @@
+// The floor of a sell watched by stream clients (issue 27): bare `node:http`, no framework, no
+// gate, no store, answering `POST /pipeline/sell` with the bytes the service answered
+// (REFERENCE_BODY) and writing to every open `GET /events/stream` the bytes one sell sent each
+// of the service's stream clients (REFERENCE_EVENTS, base64), in one write per client. The
+// bench runs the same 100 readers against it, so the service's CPU per sell with its readers is
+// judged against what writing those bytes to them costs at the least.
+import { createServer, type ServerResponse } from 'node:http';
+
+const answer = Buffer.from(process.env.REFERENCE_BODY ?? '{}');
+const events = Buffer.from(process.env.REFERENCE_EVENTS ?? '', 'base64');
+const streams = new Set<ServerResponse>();
+
+const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/health') {
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    return;
+  }
+  if (request.method === 'GET' && request.url === '/events/stream') {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    response.write(': stream\n\n');
+    streams.add(response);
+    response.on('close', () => streams.delete(response));
+    return;
+  }
+  if (request.method === 'POST' && request.url === '/pipeline/sell') {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      // What any implementation does with the body: parse it.
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      response.writeHead(201, { 'content-type': 'application/json; charset=utf-8' }).end(answer);
+      for (const stream of streams) stream.write(events);
+    });
+    return;
+  }
+  response.writeHead(404).end();
+});
+server.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
