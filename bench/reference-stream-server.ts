@@ -1,14 +1,22 @@
 // The floor of a sell watched by stream clients (issue 27): bare `node:http`, no framework, no
 // gate, no store, answering `POST /pipeline/sell` with the bytes the service answered
 // (REFERENCE_BODY) and writing to every open `GET /events/stream` the bytes one sell sent each
-// of the service's stream clients (REFERENCE_EVENTS, base64), in one write per client. The
-// bench runs the same 100 readers against it, so the service's CPU per sell with its readers is
-// judged against what writing those bytes to them costs at the least.
+// of the service's stream clients (REFERENCE_EVENTS, base64). The sells of one turn of the event
+// loop go out together, one write per client, as the service's stream writes what the commits of
+// a moment published. The bench runs the same 100 readers against it, so the service's CPU per
+// sell with its readers is judged against what writing those bytes to them costs at the least.
 import { createServer, type ServerResponse } from 'node:http';
 
 const answer = Buffer.from(process.env.REFERENCE_BODY ?? '{}');
 const events = Buffer.from(process.env.REFERENCE_EVENTS ?? '', 'base64');
 const streams = new Set<ServerResponse>();
+/** Sells answered since the last write to the streams. */
+let pending = 0;
+function flush() {
+  const bytes = pending === 1 ? events : Buffer.concat(Array.from({ length: pending }, () => events));
+  pending = 0;
+  for (const stream of streams) stream.write(bytes);
+}
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/health') {
@@ -29,7 +37,7 @@ const server = createServer((request, response) => {
       // What any implementation does with the body: parse it.
       JSON.parse(Buffer.concat(chunks).toString('utf8'));
       response.writeHead(201, { 'content-type': 'application/json; charset=utf-8' }).end(answer);
-      for (const stream of streams) stream.write(events);
+      if (pending++ === 0) setImmediate(flush);
     });
     return;
   }
