@@ -42,7 +42,7 @@ if (server.skip !== undefined) {
       });
       other = await startTestServer({ store: await createStore(schema.url, { poolSize: 4 }), config: FAST });
       // The first attempt of every event fails; the retry succeeds.
-      receiver = await startReceiver((request, response, nth) => {
+      receiver = await startReceiver((_request, response, nth) => {
         response.statusCode = nth % 2 === 1 ? 500 : 204;
         response.end();
       });

@@ -73,7 +73,11 @@ export function webhookContract(name: string, store: () => Store) {
       await uow.webhooks.addDeliveries(rows, T0);
       await uow.webhooks.addDeliveries(rows, T0); // made once
     });
+    /** When the worker would wake for the next claim (issue 27). */
+    const nextClaimAt = () => store().transaction((uow) => uow.webhooks.nextClaimAt());
+    assert.equal(await nextClaimAt(), T0, 'due at once');
     const first = await store().transaction((uow) => uow.webhooks.claim(T0, T0 + 1000, 10));
+    assert.equal(await nextClaimAt(), T0 + 1000, 'both leased: the leases end');
     assert.deepEqual(
       first.map((d) => [d.seq, d.attempt, d.url, d.secret, d.dispatchedAt]),
       [
@@ -96,6 +100,7 @@ export function webhookContract(name: string, store: () => Store) {
         delivered: true,
       }),
     );
+    assert.equal(await nextClaimAt(), T0 + 1000, 'the delivered one is no longer pending');
     const again = await store().transaction((uow) => uow.webhooks.claim(T0 + 1000, T0 + 3000, 10));
     assert.deepEqual(
       again.map((d) => [d.seq, d.attempt]),
@@ -127,6 +132,7 @@ export function webhookContract(name: string, store: () => Store) {
         nextAttemptAt: T0 + 5000,
       }),
     );
+    assert.equal(await nextClaimAt(), T0 + 5000, 'the retry');
     assert.deepEqual(await store().transaction((uow) => uow.webhooks.claim(T0 + 4999, T0 + 9000, 10)), []);
     const third = await store().transaction((uow) => uow.webhooks.claim(T0 + 5000, T0 + 9000, 10));
     assert.deepEqual(
@@ -154,6 +160,7 @@ export function webhookContract(name: string, store: () => Store) {
     await store().transaction((uow) => uow.webhooks.delete('whk_0001'));
     assert.deepEqual(await store().transaction((uow) => uow.webhooks.claim(T0 + 99_999, T0 + 99_999, 10)), []);
     assert.deepEqual(await store().read((r) => r.webhooks.attempts('whk_0001', 10)), []);
+    assert.equal(await nextClaimAt(), undefined, 'nothing pending');
   });
 
   it('webhooks: racing claims never claim one delivery twice', async () => {
