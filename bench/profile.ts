@@ -11,7 +11,11 @@ import { startServiceProcess } from './service-process.ts';
 
 const scenario = process.argv[2] ?? 'create';
 const dir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
-const service = await startServiceProcess({ TIMER_INTERVAL_SECONDS: '0' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+// The stream's readers share one address: each may hold a stream (D-238).
+const service = await startServiceProcess({ TIMER_INTERVAL_SECONDS: '0', STREAMS_PER_CLIENT: '100' }, [
+  '--cpu-prof',
+  `--cpu-prof-dir=${dir}`,
+]);
 const json = { 'content-type': 'application/json' };
 const body = JSON.stringify({
   account: { name: 'Profile Fictional', industry: 'saas', actor: 'B2B' },
