@@ -118,9 +118,10 @@ export class WebhookWorker {
    * without webhooks costs the API's writes nothing.
    */
   committed(): void {
-    if (!this.busy) return;
+    // Remembered even while idle: the round that finds a webhook then moves what was committed
+    // meanwhile into the feed before it reads it.
     this.sinceCommit = true;
-    this.wake();
+    if (this.busy) this.wake();
   }
 
   /** Looks for work now (after a send that ended, or a poll); runs once more if busy. */
@@ -198,7 +199,11 @@ export class WebhookWorker {
         }
         this.skipped = 0;
         const hooks = await uow.webhooks.list();
+        const wasBusy = this.busy;
         this.busy = hooks.length > 0 || this.inFlight > 0;
+        // Commits made while the worker was idle did not wake it, and their events may not be
+        // in the feed this round read: another round reads them, after the sequencer's run.
+        if (this.busy && !wasBusy) this.again = true;
         if (hooks.length === 0) {
           // Nothing to deliver to: a webhook created later only gets events after it anyway.
           const last = await uow.webhooks.feedLastSeq();
