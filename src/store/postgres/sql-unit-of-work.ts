@@ -12,11 +12,12 @@ import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-wri
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
-import { advanceClockOffset, notifyClock, setClockOffset } from './sql-clock.ts';
+import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { later, takeNumber } from './sql-database.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
-import { SqlWebhookUnit, WEBHOOK_TABLES } from './sql-webhooks.ts';
+import { SqlWebhookUnit } from './sql-webhooks.ts';
+import { WIPE } from './wipe.ts';
 
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
@@ -335,19 +336,6 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     this.heldGigs.clear();
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
-    await this.session.exec(
-      // The feed row first, as the event sequencer takes it (then the outbox and the feed): a
-      // reset that truncated first would hold the tables the sequencer waits for while waiting
-      // for the row the sequencer holds, and one of the two would die of a deadlock.
-      // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
-      // this transaction (migration 008). Sellers and keys stay, and their numbers go on
-      // (owned by no table, migration 011); closers' keys go with the closers (D-51).
-      `SELECT last_seq FROM event_feed FOR UPDATE;
-       TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES},
-         refused_proposals, proposal_counts RESTART IDENTITY;
-       DELETE FROM api_keys WHERE principal LIKE 'closer\\_%';
-       UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
-       SELECT ${notifyClock('0', true)}`,
-    );
+    await this.session.exec(WIPE);
   }
 }
