@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.mjs';
 import { onSupportedNode } from './runtime.mjs';
@@ -78,6 +78,10 @@ function summaryLines(c, fileCount) {
     lines.push(
       `summary: ${plural(names.length, 'suite')} skipped: ${names.map((n) => JSON.stringify(n)).join(', ')}; why: ${reason}`,
     );
+  }
+  for (const f of c.failures ?? []) {
+    lines.push(`summary: FAILED ${f.file ? relative(process.cwd(), f.file) : '?'}: ${JSON.stringify(f.name)}`);
+    lines.push(...f.why.split('\n').map((line) => `summary:   ${line}`));
   }
   lines.push(`${c.passed} passed, ${c.failed + c.failedSuites} failed, ${c.skipped + skippedSuites} skipped`);
   return lines;
