@@ -78,7 +78,8 @@ export class UnitRunner {
 
   /** Runs a command plainly and answers its result (the service's own callers: timers, seeding). */
   async result<T>(command: UnitCommand<T>, principal?: string): Promise<Result<T>> {
-    const options = principal === undefined ? undefined : { principal };
+    // A command reads its records and writes through the port alone: optimistic (one round trip).
+    const options = { principal, optimistic: true };
     if (command.read) return ok(await this.store.read(command.read, options));
     let result: Result<T>;
     try {
@@ -156,7 +157,7 @@ export class UnitRunner {
     rendering: Rendering<T>,
     principal: string | undefined,
   ): Promise<Execution> {
-    const options = principal === undefined ? undefined : { principal };
+    const options = { principal, optimistic: true };
     let refused: Result<T>;
     try {
       // The answer leaves the unit with its value: a store that reserves ids returns both with

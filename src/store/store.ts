@@ -159,6 +159,13 @@ export interface UnitOfWork extends StoreReader {
  */
 export interface UnitOptions {
   principal?: string;
+  /**
+   * The unit may read its records without locks (on a database: from the instance's cache of
+   * them, or outside a transaction) and check them unchanged with its write; a conflict runs it
+   * again, with locks (issue 27: a unit in one round trip). For units that read records and
+   * write only through the port: a request's command.
+   */
+  optimistic?: boolean;
 }
 
 export interface ReadOptions extends UnitOptions {

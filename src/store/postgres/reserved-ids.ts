@@ -28,9 +28,14 @@ export type Renames = Map<string, string>;
  * written (`statements`, a unit's buffered writes, become its CTEs): every value that holds a
  * stand-in gets the id in its place. The stand-ins travel as parameters, pushed onto `params`,
  * so that the statement's text is the same from one unit to the next. Its one row holds the
- * numbers taken (`renamesOfRow` reads it).
+ * numbers taken (`renamesOfRow` reads it), and the columns `also` names.
  */
-export function takingNumbers(statements: readonly string[], params: unknown[], reserved: readonly Reserved[]): string {
+export function takingNumbers(
+  statements: readonly string[],
+  params: unknown[],
+  reserved: readonly Reserved[],
+  also: readonly string[] = [],
+): string {
   // The parameter of each stand-in, added (after the values) where a value first holds it.
   const standIns: number[] = [];
   const renamed = (k: number) => {
@@ -49,7 +54,7 @@ export function takingNumbers(statements: readonly string[], params: unknown[], 
   const names = reserved.map((_, i) => `n${i}`);
   const numbers = reserved.map((r, i) => `${names[i]} AS MATERIALIZED (${takenIdSql(r.kind)})`);
   return `WITH ${[...numbers, ...writes].join(', ')}
-      SELECT ${names.map((n) => `${n}.v AS ${n}`).join(', ')} FROM ${names.join(', ')}`;
+      SELECT ${[...names.map((n) => `${n}.v AS ${n}`), ...also].join(', ')} FROM ${names.join(', ')}`;
 }
 
 /** The real id of each reserved id, from the row of the write that took their numbers. */

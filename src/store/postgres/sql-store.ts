@@ -37,6 +37,7 @@ import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
 import { begin, hold, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
+import { RecordCache } from './record-cache.ts';
 import { ignore, SqlReader } from './sql-reader.ts';
 import { SqlUnitOfWork } from './sql-unit-of-work.ts';
 import { WEBHOOKS_CHANNEL } from './sql-webhooks.ts';
@@ -54,6 +55,8 @@ export class SqlStore implements Store {
   private closed = false;
   /** Moves committed outbox rows into the feed (event-sequencer.ts). */
   private readonly sequencer: EventSequencer;
+  /** The records this instance last read or wrote, for optimistic units (record-cache.ts). */
+  private readonly cache = new RecordCache();
   /** Told after this instance's commits that changed webhooks (watchWebhooks). */
   private readonly webhookWatchers = new Set<() => void>();
 
@@ -159,23 +162,24 @@ export class SqlStore implements Store {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.session(async (session) => {
-          // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
-          // round trip on `pg`). BEGIN fails only with its connection, and then so does every
-          // statement behind it.
-          const begun = begin(session, principal);
+          // The first attempt of an optimistic unit reads without locks; one that conflicted runs
+          // again with them, so that it cannot conflict again and again. A platform's unit on a
+          // connection held to another principal sets its own inside its transaction (`begin`),
+          // so it begins at once.
+          const held = session.connection.principal;
+          const optimistic =
+            options?.optimistic === true &&
+            attempt === 1 &&
+            !(principal === PLATFORM && held !== undefined && held !== PLATFORM);
+          const uow = new SqlUnitOfWork(session, { principal, cache: this.cache, optimistic });
           try {
-            const uow = new SqlUnitOfWork(session);
             const result = await work(uow);
-            // The last write and COMMIT go out together, behind BEGIN if the unit sent nothing
-            // else (a create: one round trip in all). Should the write fail, the transaction is
-            // aborted and the server answers that COMMIT by rolling back; the write's error is
-            // the one thrown (Promise.all rejects with the first failure, the write's).
-            await Promise.all([begun, uow.flush(), session.query('COMMIT')]);
+            await uow.commit();
             if (uow.published) this.sequencer.soon();
             if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
             return renameIds(result, uow.renames);
           } catch (error) {
-            await rollback(session);
+            await uow.abandon();
             throw error;
           }
         });

@@ -1,7 +1,9 @@
 // A unit of work on PostgreSQL SQL: one READ COMMITTED transaction whose reads of records lock
 // them, whose puts are buffered and written together, and which takes ids from the sequences,
 // those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
-// instances).
+// instances). An optimistic one (UnitOptions.optimistic) reads its records without locks and
+// begins its transaction only when it must: with its write, which checks them unchanged
+// (optimistic-reads.ts), or before its first other statement, which then checks them first.
 import { compareIds, type IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
@@ -12,8 +14,10 @@ import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-wri
 import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
+import { OptimisticReads, remember } from './optimistic-reads.ts';
+import type { RecordCache } from './record-cache.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
-import { later, takeNumber } from './sql-database.ts';
+import { begin, later, rollback, type SqlSession, takeNumber } from './sql-database.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
 import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
 import { SqlWebhookUnit } from './sql-webhooks.ts';
@@ -21,6 +25,15 @@ import { WIPE } from './wipe.ts';
 
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
+
+/** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
+const XID = 'pg_current_xact_id()::xid::text AS xid';
+
+export interface UnitSetup {
+  principal: string;
+  cache: RecordCache;
+  optimistic: boolean;
+}
 
 export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   // Puts not yet written.
@@ -48,6 +61,107 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private readonly heldClosers = new Map<string, Closer>();
   /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
   private readonly dealsWithGigs = new Set<string>();
+  /** The ids of the records put, and of the deals created (their gigs are all put). */
+  private readonly put = { deals: new Set<string>(), gigs: new Set<string>(), closers: new Set<string>() };
+  private readonly newDeals = new Set<string>();
+  /** BEGIN and what it was sent with; unset while an optimistic unit has not begun. */
+  private begun: Promise<unknown> | undefined;
+  /** The checks of what the unit read optimistically, once sent. */
+  private readonly checked: Promise<unknown>[] = [];
+  /** The reads of an optimistic unit, until it begins. */
+  private readonly reads: OptimisticReads | undefined;
+  /** The write's transaction id (XID), once a write of an optimistic unit answered it. */
+  private xid: string | undefined;
+
+  constructor(
+    private readonly raw: SqlSession,
+    private readonly setup: UnitSetup,
+  ) {
+    const gate: { unit?: SqlUnitOfWork } = {};
+    // Every statement but the optimistic reads goes through here: BEGIN is sent before it.
+    super({
+      query: <R>(text: string, params?: readonly unknown[]) => {
+        gate.unit?.beginNow();
+        return raw.query<R>(text, params);
+      },
+      exec: (text: string) => {
+        gate.unit?.beginNow();
+        return raw.exec(text);
+      },
+      connection: raw.connection,
+    });
+    gate.unit = this;
+    // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
+    // round trip on `pg`). BEGIN fails only with its connection, and then so does every
+    // statement behind it.
+    if (setup.optimistic) this.reads = new OptimisticReads(raw, setup.cache, setup.principal);
+    else this.begun = begin(raw, setup.principal);
+  }
+
+  /** An optimistic unit's BEGIN, and the checks of what it read so far, locking it. */
+  private beginNow(): void {
+    if (this.begun || !this.reads) return;
+    this.reads.prepare();
+    this.begun = later(this.raw.query('BEGIN'));
+    this.sendChecks();
+  }
+
+  private sendChecks(): void {
+    for (const { text, params } of this.reads?.expected.checks() ?? []) {
+      this.checked.push(later(this.raw.query(text, params)));
+    }
+  }
+
+  /** Whether the unit reads records optimistically still (it has not begun). */
+  private get optimistic(): OptimisticReads | undefined {
+    return this.begun ? undefined : this.reads;
+  }
+
+  /**
+   * The unit's last write and COMMIT, sent together, behind BEGIN and the checks if the unit sent
+   * nothing else (a create, a move: one round trip in all). Should the write or a check fail, the
+   * transaction is aborted and the server answers that COMMIT by rolling back; the first error is
+   * the one thrown. Then the cache keeps what the unit leaves known.
+   */
+  async commit(): Promise<void> {
+    this.beginNow();
+    this.sendChecks();
+    await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT'), this.reads?.held()]);
+    const { principal, cache } = this.setup;
+    if (this.wiped) cache.clear();
+    remember(cache, {
+      principal,
+      xid: this.xid,
+      deals: this.heldDeals,
+      gigs: this.heldGigs,
+      closers: this.reads ? new Map([...this.reads.closers, ...this.heldClosers]) : this.heldClosers,
+      put: this.put,
+      gigSetsKnown: new Set([...this.dealsWithGigs, ...this.newDeals]),
+      expected: this.reads?.expected,
+      renames: this.renames,
+    });
+  }
+
+  /**
+   * Rolls back a unit that failed. A refusal decided on records from the cache stands only if
+   * they were current: they are checked first, and a conflict is thrown instead (the store runs
+   * the unit again). What the unit used is forgotten by the cache.
+   */
+  async abandon(): Promise<void> {
+    try {
+      if (this.optimistic?.expected.fromCache) {
+        this.beginNow();
+        await Promise.all([this.begun, ...this.checked]);
+      }
+    } finally {
+      if (this.begun) await rollback(this.raw);
+      const expected = this.reads?.expected;
+      this.setup.cache.forget(this.setup.principal, {
+        deals: [...this.put.deals, ...(expected?.deals.keys() ?? []), ...(expected?.gigSets.keys() ?? [])],
+        closers: [...this.put.closers, ...(expected?.lockedClosers.keys() ?? []), ...(expected?.readClosers.keys() ?? [])],
+      });
+    }
+  }
 
   override get accounts() {
     return new SqlAccountUnit((text, params) => this.send(text, params));
@@ -117,6 +231,13 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     // Records put after an earlier statement took their numbers carry the stand-ins still.
     if (this.renames.size > 0) params = renameValues(params, this.renames);
     if (this.reserved.length > 0) return this.flushTakingNumbers(statements, params);
+    if (this.reads) {
+      // The transaction's id comes back with the write: the version of every row it wrote.
+      const sql = `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} SELECT ${XID}`;
+      return this.session.query<{ xid: string }>(sql, params).then(([row]) => {
+        this.xid = row.xid;
+      });
+    }
     const last = statements.pop() as string;
     const sql =
       statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
@@ -127,15 +248,21 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private flushTakingNumbers(statements: string[], params: unknown[]): Promise<void> {
     const reserved = this.reserved;
     this.reserved = [];
-    const sql = takingNumbers(statements, params, reserved);
+    const sql = takingNumbers(statements, params, reserved, this.reads ? [XID] : []);
     return this.session.query<Record<string, string | number>>(sql, params).then(([row]) => {
       for (const [standIn, id] of renamesOfRow(reserved, row)) this.renames.set(standIn, id);
+      if (this.reads) this.xid = String(row.xid);
     });
   }
 
   override async getDeal(id: string) {
     const held = this.heldDeals.get(id);
     if (held) return held;
+    if (this.optimistic) {
+      const read = await this.optimistic.deal(id);
+      if (read) this.hold(this.heldDeals, read);
+      return this.heldDeals.get(id);
+    }
     const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
     if (deal) this.hold(this.heldDeals, deal);
     return deal;
@@ -143,6 +270,10 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   override async gigsOfDeal(dealId: string) {
     if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
+    if (this.optimistic) {
+      this.holdGigsOf(dealId, await this.optimistic.gigsOf(dealId));
+      return this.heldGigsOf(dealId);
+    }
     const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
     this.holdGigsOf(dealId, gigs);
     return gigs;
@@ -151,6 +282,14 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   override async getGig(id: string) {
     const held = this.heldGigs.get(id);
     if (held && this.dealsWithGigs.has(held.dealId)) return held;
+    if (this.optimistic) {
+      const { deal, gigs } = await this.optimistic.gig(id);
+      const dealId = gigs.find((gig) => gig.id === id)?.dealId;
+      if (dealId === undefined) return undefined;
+      if (deal) this.hold(this.heldDeals, deal);
+      if (!this.dealsWithGigs.has(dealId)) this.holdGigsOf(dealId, gigs);
+      return this.heldGigs.get(id);
+    }
     // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
     // of work follows), then all its gigs in id order, sent together. The second statement runs
     // once the first holds the deal's lock.
@@ -177,7 +316,7 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     if (held) return Promise.resolve(held);
     let read = this.readClosers.get(id);
     if (!read) {
-      read = super.getCloser(id);
+      read = this.optimistic ? this.optimistic.closer(id, false) : super.getCloser(id);
       this.readClosers.set(id, read);
     }
     return read;
@@ -186,6 +325,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   override async getCloser(id: string) {
     const held = this.heldClosers.get(id);
     if (held) return held;
+    if (this.optimistic) {
+      const read = await this.optimistic.closer(id, true);
+      if (read) this.hold(this.heldClosers, read);
+      return this.heldClosers.get(id);
+    }
     const [found] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
     const closer = found && closerFromDoc(found);
     if (closer) this.hold(this.heldClosers, closer);
@@ -221,23 +365,29 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
 
   /** The numbers are taken by the unit's write (reserved-ids.ts): nothing is renamed now. */
   async numberIds(provisional: readonly { kind: IdKind; id: string }[]) {
-    for (const { kind, id } of provisional) this.reserved.push({ kind, standIn: id });
+    for (const { kind, id } of provisional) {
+      this.reserved.push({ kind, standIn: id });
+      if (kind === 'deal') this.newDeals.add(id);
+    }
     return undefined;
   }
 
   async putDeal(deal: Deal) {
     this.pendingDeals.set(deal.id, deal);
     this.heldDeals.set(deal.id, deal);
+    this.put.deals.add(deal.id);
   }
 
   async putGig(gig: Gig) {
     this.pendingGigs.set(gig.id, gig);
     this.heldGigs.set(gig.id, gig);
+    this.put.gigs.add(gig.id);
   }
 
   async putCloser(closer: Closer) {
     this.pendingClosers.set(closer.id, closer);
     this.heldClosers.set(closer.id, closer);
+    this.put.closers.add(closer.id);
   }
 
   async appendPayout(line: PayoutLine) {
@@ -324,7 +474,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
     await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
   }
 
+  /** Whether the unit wiped the demo (the cache is emptied when it commits). */
+  private wiped = false;
+
   async wipe() {
+    this.wiped = true;
     // Puts made earlier in this unit of work are wiped with the rest, and nothing is held.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();

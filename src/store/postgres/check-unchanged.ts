@@ -1,0 +1,105 @@
+// What an optimistic unit of work read without locks, and the statements that check it with the
+// unit's write (issue 27). They are sent after BEGIN, in the lock order every unit keeps (D-46:
+// deals, then their gigs, then closers), each locking what it checks, and raise
+// serialization_failure (migration 016's expect_unchanged) when a row is no longer the version
+// read: the store then runs the unit again, with locks. The gigs are checked in a statement of
+// their own, after the deals' locks are held, so that its snapshot sees every gig a holder of
+// the deal's lock committed (a statement's snapshot is taken when it starts, READ COMMITTED).
+import { arrayLiteral } from './buffered-writes.ts';
+import { BY_ID } from './sql-reader.ts';
+
+export interface Check {
+  text: string;
+  params: unknown[];
+}
+
+/** Rows of `table` locked in id order (`ids`), every `expected` one still at its version. */
+function lockedUnchanged(table: string, order: string, params: unknown[], ids: string[], expected: Map<string, string>) {
+  const n = params.push(arrayLiteral(ids));
+  params.push(arrayLiteral([...expected.keys()]), arrayLiteral([...expected.values()]));
+  return `(SELECT count(*) FILTER (WHERE (r.id, r.v) IN (SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[])))
+      FROM (SELECT id, xmin::text AS v FROM ${table} WHERE id = ANY($${n}::text[]) ORDER BY ${order} FOR UPDATE) AS r)
+    = ${expected.size}`;
+}
+
+export class Expectations {
+  /** Deals read: id → version. */
+  readonly deals = new Map<string, string>();
+  /** Whole gig sets read: deal id → (gig id → version). */
+  readonly gigSets = new Map<string, Map<string, string>>();
+  /** Closers read for a write (locked by the check), and read only (checked, not locked). */
+  readonly lockedClosers = new Map<string, string>();
+  readonly readClosers = new Map<string, string>();
+  /** Whether anything was served from the cache (what a refusal must check before it stands). */
+  fromCache = false;
+  /** Expectations since the last checks were made. */
+  private unchecked = false;
+
+  expectDeal(id: string, version: string) {
+    this.deals.set(id, version);
+    this.unchecked = true;
+  }
+
+  expectGigs(dealId: string, gigs: Map<string, string>) {
+    this.gigSets.set(dealId, gigs);
+    this.unchecked = true;
+  }
+
+  expectCloser(id: string, version: string, lock: boolean) {
+    if (lock) {
+      this.readClosers.delete(id);
+      this.lockedClosers.set(id, version);
+    } else if (!this.lockedClosers.has(id)) this.readClosers.set(id, version);
+    this.unchecked = true;
+  }
+
+  /**
+   * The statements that check everything expected (all of it again if more came since the
+   * last checks: a read that raced BEGIN); none when nothing new is expected.
+   */
+  checks(): Check[] {
+    if (!this.unchecked) return [];
+    this.unchecked = false;
+    const checks: Check[] = [];
+    const dealIds = [...new Set([...this.deals.keys(), ...this.gigSets.keys()])];
+    if (dealIds.length > 0) {
+      // The deal of every gig set is locked too: its gigs are written only under its lock.
+      const params: unknown[] = [];
+      checks.push({ text: `SELECT expect_unchanged(${lockedUnchanged('deals', BY_ID, params, dealIds, this.deals)})`, params });
+    }
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (this.gigSets.size > 0) {
+      const gigs = new Map<string, string>();
+      for (const set of this.gigSets.values()) for (const [id, version] of set) gigs.set(id, version);
+      const n = params.push(arrayLiteral([...this.gigSets.keys()]));
+      params.push(arrayLiteral([...gigs.keys()]), arrayLiteral([...gigs.values()]));
+      // Exactly the gigs read: none changed, none gone, none new.
+      parts.push(`(SELECT count(*) = ${gigs.size}
+          AND count(*) FILTER (WHERE (g.id, g.v) IN (SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[]))) = ${gigs.size}
+        FROM (SELECT id, xmin::text AS v FROM gigs WHERE deal_id = ANY($${n}::text[]) ORDER BY ${BY_ID} FOR UPDATE) AS g)`);
+    }
+    if (this.lockedClosers.size > 0) {
+      const ids = [...this.lockedClosers.keys()];
+      parts.push(lockedUnchanged('closers', 'length(id), id', params, ids, this.lockedClosers));
+    }
+    if (this.readClosers.size > 0) {
+      const n = params.push(arrayLiteral([...this.readClosers.keys()]));
+      params.push(arrayLiteral([...this.readClosers.values()]));
+      parts.push(`(SELECT count(*) FROM closers
+        WHERE (id, xmin::text) IN (SELECT * FROM unnest($${n}::text[], $${n + 1}::text[]))) = ${this.readClosers.size}`);
+    }
+    if (parts.length > 0) checks.push({ text: `SELECT expect_unchanged(${parts.join(' AND ')})`, params });
+    return checks;
+  }
+}
+
+// The reads of an optimistic unit: no lock, no transaction, each row with its version.
+export const VERSIONED = {
+  deal: 'SELECT doc, xmin::text AS v FROM deals WHERE id = $1',
+  gigsOfDeal: `SELECT doc, xmin::text AS v FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID}`,
+  /** A gig's deal (kind 'd') and all the deal's gigs ('g'), in one snapshot. */
+  gigWithDeal: `SELECT 'd' AS k, doc, xmin::text AS v FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1)
+    UNION ALL (SELECT 'g', doc, xmin::text FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID})`,
+  closer: 'SELECT doc, xmin::text AS v FROM closers WHERE id = $1',
+};

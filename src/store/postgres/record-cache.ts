@@ -1,0 +1,108 @@
+// The records this instance last read or wrote, each with its row's version (its xmin, the
+// transaction that wrote it), kept per principal so that a cached record is only ever served to
+// the principal row-level security showed it to (D-57). A unit of work that reads from here is
+// trusted nothing: its write checks, under the rows' locks, that every record it used is still
+// that version (check-unchanged.ts), and runs again with locks when one is not (issue 27). So
+// the cache may be stale, or emptied, at any time without harm; it only saves the round trip
+// of the reads. A version is never reused, a demo reset included: new rows have new xmins.
+import type { Closer, Deal, Gig } from '../../domain/records.ts';
+
+export interface Versioned<T> {
+  record: T;
+  /** The row's xmin as text. */
+  version: string;
+}
+
+/** How many deals (with their gigs) and closers are kept, each: the oldest written go first. */
+const LIMIT = 10_000;
+
+/** A map that forgets its oldest entry beyond a size. */
+class Bounded<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    // Written again: it goes to the back of the line.
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+const key = (principal: string, id: string) => `${principal} ${id}`;
+
+export class RecordCache {
+  private readonly deals: Bounded<Versioned<Deal>>;
+  private readonly closers: Bounded<Versioned<Closer>>;
+  /** A deal's whole set of gigs, in id order. */
+  private readonly gigSets: Bounded<Versioned<Gig>[]>;
+  /** The deal of a gig, to find its set. */
+  private readonly dealOfGigs: Bounded<string>;
+
+  constructor(limit = LIMIT) {
+    this.deals = new Bounded(limit);
+    this.closers = new Bounded(limit);
+    this.gigSets = new Bounded(limit);
+    this.dealOfGigs = new Bounded(limit * 4);
+  }
+
+  deal(principal: string, id: string) {
+    return this.deals.get(key(principal, id));
+  }
+
+  closer(principal: string, id: string) {
+    return this.closers.get(key(principal, id));
+  }
+
+  gigsOf(principal: string, dealId: string) {
+    return this.gigSets.get(key(principal, dealId));
+  }
+
+  dealOfGig(principal: string, gigId: string) {
+    return this.dealOfGigs.get(key(principal, gigId));
+  }
+
+  setDeal(principal: string, deal: Versioned<Deal>) {
+    this.deals.set(key(principal, deal.record.id), deal);
+  }
+
+  setCloser(principal: string, closer: Versioned<Closer>) {
+    this.closers.set(key(principal, closer.record.id), closer);
+  }
+
+  setGigsOf(principal: string, dealId: string, gigs: Versioned<Gig>[]) {
+    this.gigSets.set(key(principal, dealId), gigs);
+    for (const gig of gigs) this.dealOfGigs.set(key(principal, gig.record.id), dealId);
+  }
+
+  /** Forgets what a unit that failed used: it may have been stale. */
+  forget(principal: string, touched: { deals: Iterable<string>; closers: Iterable<string> }) {
+    for (const id of touched.deals) {
+      this.deals.delete(key(principal, id));
+      this.gigSets.delete(key(principal, id));
+    }
+    for (const id of touched.closers) this.closers.delete(key(principal, id));
+  }
+
+  clear() {
+    this.deals.clear();
+    this.closers.clear();
+    this.gigSets.clear();
+    this.dealOfGigs.clear();
+  }
+
+  get size() {
+    return { deals: this.deals.size, closers: this.closers.size, gigSets: this.gigSets.size };
+  }
+}
