@@ -138,14 +138,20 @@ if (server.skip !== undefined) {
       const unit = sent.slice(0, sent.indexOf('COMMIT') + 1);
       assert.deepEqual(
         unit.map((text) => text.slice(0, 30)),
-        ['BEGIN', 'SELECT expect_unchanged((SELEC', 'SELECT expect_unchanged((SELEC', 'WITH w0 AS (INSERT INTO deals ', 'COMMIT'],
+        [
+          'BEGIN',
+          'SELECT expect_unchanged((SELEC',
+          'SELECT expect_unchanged((SELEC',
+          'WITH w0 AS (INSERT INTO deals ',
+          'COMMIT',
+        ],
       );
       assert.equal(writes, 1, sent.join('\n'));
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'meeting');
       assert.deepEqual(retried, []);
     });
 
-    it("a deal another instance changed since: the check refuses the stale copy, and the unit runs again with locks on what is there", async () => {
+    it('a deal another instance changed since: the check refuses the stale copy, and the unit runs again with locks on what is there', async () => {
       await store.transaction((uow) => moveTo(uow, 'deal_0002', 'qualified'), OPTIMISTIC);
       await other.transaction((uow) => moveTo(uow, 'deal_0002', 'meeting'), OPTIMISTIC);
       retried.length = 0;
@@ -218,10 +224,16 @@ if (server.skip !== undefined) {
       try {
         await racing.transaction((uow) => putCreated(uow, sampleDeal('deal_0003')), OPTIMISTIC);
         const results = await Promise.all(
-          Array.from({ length: 12 }, () => racing.transaction((uow) => moveTo(uow, 'deal_0003', 'qualified'), OPTIMISTIC)),
+          Array.from({ length: 12 }, () =>
+            racing.transaction((uow) => moveTo(uow, 'deal_0003', 'qualified'), OPTIMISTIC),
+          ),
         );
         const versions = results.map((r) => r.version).sort((a, b) => a - b);
-        assert.deepEqual(versions, Array.from({ length: 12 }, (_, i) => i + 1), 'each move saw the one before');
+        assert.deepEqual(
+          versions,
+          Array.from({ length: 12 }, (_, i) => i + 1),
+          'each move saw the one before',
+        );
         assert.equal((await racing.read((r) => r.getDeal('deal_0003')))?.version, 13);
       } finally {
         await racing.close();
@@ -241,7 +253,7 @@ if (server.skip !== undefined) {
       assert.deepEqual(retried, ['40001']);
     });
 
-    it("a record cached for one principal is never served to another: row-level security decides (D-57)", async () => {
+    it('a record cached for one principal is never served to another: row-level security decides (D-57)', async () => {
       // deal_0001 has no Seller: the platform sees it, a Seller does not, cached or not.
       assert.ok(await store.transaction((uow) => uow.getDeal('deal_0001'), OPTIMISTIC));
       assert.equal(

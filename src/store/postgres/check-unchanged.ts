@@ -14,7 +14,13 @@ export interface Check {
 }
 
 /** Rows of `table` locked in id order (`ids`), every `expected` one still at its version. */
-function lockedUnchanged(table: string, order: string, params: unknown[], ids: string[], expected: Map<string, string>) {
+function lockedUnchanged(
+  table: string,
+  order: string,
+  params: unknown[],
+  ids: string[],
+  expected: Map<string, string>,
+) {
   const n = params.push(arrayLiteral(ids));
   params.push(arrayLiteral([...expected.keys()]), arrayLiteral([...expected.values()]));
   return `(SELECT count(*) FILTER (WHERE (r.id, r.v) IN (SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[])))
@@ -65,7 +71,10 @@ export class Expectations {
     if (dealIds.length > 0) {
       // The deal of every gig set is locked too: its gigs are written only under its lock.
       const params: unknown[] = [];
-      checks.push({ text: `SELECT expect_unchanged(${lockedUnchanged('deals', BY_ID, params, dealIds, this.deals)})`, params });
+      checks.push({
+        text: `SELECT expect_unchanged(${lockedUnchanged('deals', BY_ID, params, dealIds, this.deals)})`,
+        params,
+      });
     }
     const parts: string[] = [];
     const params: unknown[] = [];

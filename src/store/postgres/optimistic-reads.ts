@@ -144,13 +144,16 @@ export function remember(cache: RecordCache, unit: Committed): void {
   }
   for (const dealId of unit.gigSetsKnown) if (!sets.has(dealId)) sets.set(dealId, []);
   for (const [dealId, set] of sets) {
-    if (set) cache.setGigsOf(principal, name(dealId), set.sort((a, b) => compareIds(a.record.id, b.record.id)));
+    if (set)
+      cache.setGigsOf(
+        principal,
+        name(dealId),
+        set.sort((a, b) => compareIds(a.record.id, b.record.id)),
+      );
     else cache.forget(principal, { deals: [name(dealId)], closers: [] });
   }
   for (const [id, closer] of unit.closers) {
-    const version = put.closers.has(id)
-      ? xid
-      : (expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id));
+    const version = put.closers.has(id) ? xid : (expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id));
     if (version !== undefined) cache.setCloser(principal, { record: renameIds(closer, renames), version });
   }
 }

@@ -4,22 +4,22 @@
 // instances). An optimistic one (UnitOptions.optimistic) reads its records without locks and
 // begins its transaction only when it must: with its write, which checks them unchanged
 // (optimistic-reads.ts), or before its first other statement, which then checks them first.
-import { compareIds, type IdKind } from '../../domain/ids.ts';
+import type { IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-writes.ts';
-import { closerFromDoc, closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
+import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
+import { remember } from './optimistic-reads.ts';
 import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
-import { OptimisticReads, remember } from './optimistic-reads.ts';
-import type { RecordCache } from './record-cache.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
-import { begin, later, rollback, type SqlSession, takeNumber } from './sql-database.ts';
+import { rollback, takeNumber } from './sql-database.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
-import { BY_ID, ignore, SqlReader } from './sql-reader.ts';
+import { ignore } from './sql-reader.ts';
+import { SqlUnitReads } from './sql-unit-reads.ts';
 import { SqlWebhookUnit } from './sql-webhooks.ts';
 import { WIPE } from './wipe.ts';
 
@@ -29,13 +29,7 @@ const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numb
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
-export interface UnitSetup {
-  principal: string;
-  cache: RecordCache;
-  optimistic: boolean;
-}
-
-export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
+export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   // Puts not yet written.
   private pendingDeals = new Map<string, Deal>();
   private pendingGigs = new Map<string, Gig>();
@@ -54,68 +48,8 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
   private reserved: Reserved[] = [];
   /** The real id of each stand-in handed out, once taken: the store renames the unit's result. */
   readonly renames: Renames = new Map();
-  // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
-  // is held; a read that comes back later never replaces a put (the put is newer).
-  private readonly heldDeals = new Map<string, Deal>();
-  private readonly heldGigs = new Map<string, Gig>();
-  private readonly heldClosers = new Map<string, Closer>();
-  /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
-  private readonly dealsWithGigs = new Set<string>();
-  /** The ids of the records put, and of the deals created (their gigs are all put). */
-  private readonly put = { deals: new Set<string>(), gigs: new Set<string>(), closers: new Set<string>() };
-  private readonly newDeals = new Set<string>();
-  /** BEGIN and what it was sent with; unset while an optimistic unit has not begun. */
-  private begun: Promise<unknown> | undefined;
-  /** The checks of what the unit read optimistically, once sent. */
-  private readonly checked: Promise<unknown>[] = [];
-  /** The reads of an optimistic unit, until it begins. */
-  private readonly reads: OptimisticReads | undefined;
   /** The write's transaction id (XID), once a write of an optimistic unit answered it. */
   private xid: string | undefined;
-
-  constructor(
-    private readonly raw: SqlSession,
-    private readonly setup: UnitSetup,
-  ) {
-    const gate: { unit?: SqlUnitOfWork } = {};
-    // Every statement but the optimistic reads goes through here: BEGIN is sent before it.
-    super({
-      query: <R>(text: string, params?: readonly unknown[]) => {
-        gate.unit?.beginNow();
-        return raw.query<R>(text, params);
-      },
-      exec: (text: string) => {
-        gate.unit?.beginNow();
-        return raw.exec(text);
-      },
-      connection: raw.connection,
-    });
-    gate.unit = this;
-    // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
-    // round trip on `pg`). BEGIN fails only with its connection, and then so does every
-    // statement behind it.
-    if (setup.optimistic) this.reads = new OptimisticReads(raw, setup.cache, setup.principal);
-    else this.begun = begin(raw, setup.principal);
-  }
-
-  /** An optimistic unit's BEGIN, and the checks of what it read so far, locking it. */
-  private beginNow(): void {
-    if (this.begun || !this.reads) return;
-    this.reads.prepare();
-    this.begun = later(this.raw.query('BEGIN'));
-    this.sendChecks();
-  }
-
-  private sendChecks(): void {
-    for (const { text, params } of this.reads?.expected.checks() ?? []) {
-      this.checked.push(later(this.raw.query(text, params)));
-    }
-  }
-
-  /** Whether the unit reads records optimistically still (it has not begun). */
-  private get optimistic(): OptimisticReads | undefined {
-    return this.begun ? undefined : this.reads;
-  }
 
   /**
    * The unit's last write and COMMIT, sent together, behind BEGIN and the checks if the unit sent
@@ -158,7 +92,11 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       const expected = this.reads?.expected;
       this.setup.cache.forget(this.setup.principal, {
         deals: [...this.put.deals, ...(expected?.deals.keys() ?? []), ...(expected?.gigSets.keys() ?? [])],
-        closers: [...this.put.closers, ...(expected?.lockedClosers.keys() ?? []), ...(expected?.readClosers.keys() ?? [])],
+        closers: [
+          ...this.put.closers,
+          ...(expected?.lockedClosers.keys() ?? []),
+          ...(expected?.readClosers.keys() ?? []),
+        ],
       });
     }
   }
@@ -253,101 +191,6 @@ export class SqlUnitOfWork extends SqlReader implements UnitOfWork {
       for (const [standIn, id] of renamesOfRow(reserved, row)) this.renames.set(standIn, id);
       if (this.reads) this.xid = String(row.xid);
     });
-  }
-
-  override async getDeal(id: string) {
-    const held = this.heldDeals.get(id);
-    if (held) return held;
-    if (this.optimistic) {
-      const read = await this.optimistic.deal(id);
-      if (read) this.hold(this.heldDeals, read);
-      return this.heldDeals.get(id);
-    }
-    const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
-    if (deal) this.hold(this.heldDeals, deal);
-    return deal;
-  }
-
-  override async gigsOfDeal(dealId: string) {
-    if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
-    if (this.optimistic) {
-      this.holdGigsOf(dealId, await this.optimistic.gigsOf(dealId));
-      return this.heldGigsOf(dealId);
-    }
-    const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
-    this.holdGigsOf(dealId, gigs);
-    return gigs;
-  }
-
-  override async getGig(id: string) {
-    const held = this.heldGigs.get(id);
-    if (held && this.dealsWithGigs.has(held.dealId)) return held;
-    if (this.optimistic) {
-      const { deal, gigs } = await this.optimistic.gig(id);
-      const dealId = gigs.find((gig) => gig.id === id)?.dealId;
-      if (dealId === undefined) return undefined;
-      if (deal) this.hold(this.heldDeals, deal);
-      if (!this.dealsWithGigs.has(dealId)) this.holdGigsOf(dealId, gigs);
-      return this.heldGigs.get(id);
-    }
-    // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
-    // of work follows), then all its gigs in id order, sent together. The second statement runs
-    // once the first holds the deal's lock.
-    const deal = later(
-      this.docs<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
-    );
-    const gigs = this.docs<Gig>(
-      `SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID} FOR UPDATE`,
-      [id],
-    );
-    const [[locked], siblings] = await Promise.all([deal, gigs]);
-    if (locked) {
-      this.hold(this.heldDeals, locked);
-      this.holdGigsOf(locked.id, siblings);
-    }
-    return siblings.find((gig) => gig.id === id);
-  }
-
-  /** Closers read without a lock (readCloser), kept for the unit's next read of them. */
-  private readonly readClosers = new Map<string, Promise<Closer | undefined>>();
-
-  readCloser(id: string) {
-    const held = this.heldClosers.get(id);
-    if (held) return Promise.resolve(held);
-    let read = this.readClosers.get(id);
-    if (!read) {
-      read = this.optimistic ? this.optimistic.closer(id, false) : super.getCloser(id);
-      this.readClosers.set(id, read);
-    }
-    return read;
-  }
-
-  override async getCloser(id: string) {
-    const held = this.heldClosers.get(id);
-    if (held) return held;
-    if (this.optimistic) {
-      const read = await this.optimistic.closer(id, true);
-      if (read) this.hold(this.heldClosers, read);
-      return this.heldClosers.get(id);
-    }
-    const [found] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
-    const closer = found && closerFromDoc(found);
-    if (closer) this.hold(this.heldClosers, closer);
-    return closer;
-  }
-
-  /** Holds a record read under its lock, unless this unit of work already holds it (or put it). */
-  private hold<T extends { id: string }>(held: Map<string, T>, record: T) {
-    if (!held.has(record.id)) held.set(record.id, record);
-  }
-
-  private holdGigsOf(dealId: string, gigs: readonly Gig[]) {
-    for (const gig of gigs) this.hold(this.heldGigs, gig);
-    this.dealsWithGigs.add(dealId);
-  }
-
-  private heldGigsOf(dealId: string): Gig[] {
-    return [...this.heldGigs.values()].filter((gig) => gig.dealId === dealId).sort((a, b) => compareIds(a.id, b.id));
   }
 
   async nextNumbers() {

@@ -1,0 +1,177 @@
+// The reads of a unit of work on PostgreSQL SQL, and when its transaction begins. A unit holds
+// the records it read (under a row lock, or optimistically) or put: no one else changes a locked
+// one before it ends, and an optimistic one is checked unchanged when it begins, so reading one
+// again costs no statement. Reading a gig reads its deal and all the deal's gigs at once, since
+// what reads a gig loads its deal. An optimistic unit (UnitOptions.optimistic) begins only when
+// it must: with its write, or before its first statement that is not a read of records.
+import { compareIds } from '../../domain/ids.ts';
+import type { Closer, Deal, Gig } from '../../domain/records.ts';
+import { closerFromDoc } from './codec.ts';
+import { OptimisticReads } from './optimistic-reads.ts';
+import type { RecordCache } from './record-cache.ts';
+import { begin, later, type SqlSession } from './sql-database.ts';
+import { BY_ID, SqlReader } from './sql-reader.ts';
+
+export interface UnitSetup {
+  principal: string;
+  cache: RecordCache;
+  optimistic: boolean;
+}
+
+export abstract class SqlUnitReads extends SqlReader {
+  // Records held: read under a row lock by this unit of work, or put by it. A put replaces what
+  // is held; a read that comes back later never replaces a put (the put is newer).
+  protected readonly heldDeals = new Map<string, Deal>();
+  protected readonly heldGigs = new Map<string, Gig>();
+  protected readonly heldClosers = new Map<string, Closer>();
+  /** Deals whose gigs were all read under the deal's lock: new gigs of them come only from puts. */
+  protected readonly dealsWithGigs = new Set<string>();
+  /** The ids of the records put, and of the deals created (their gigs are all put). */
+  protected readonly put = { deals: new Set<string>(), gigs: new Set<string>(), closers: new Set<string>() };
+  protected readonly newDeals = new Set<string>();
+  /** BEGIN and what it was sent with; unset while an optimistic unit has not begun. */
+  protected begun: Promise<unknown> | undefined;
+  /** The checks of what the unit read optimistically, once sent. */
+  protected readonly checked: Promise<unknown>[] = [];
+  /** The reads of an optimistic unit, until it begins. */
+  protected readonly reads: OptimisticReads | undefined;
+
+  constructor(
+    protected readonly raw: SqlSession,
+    protected readonly setup: UnitSetup,
+  ) {
+    const gate: { unit?: SqlUnitReads } = {};
+    // Every statement but the optimistic reads goes through here: BEGIN is sent before it.
+    super({
+      query: <R>(text: string, params?: readonly unknown[]) => {
+        gate.unit?.beginNow();
+        return raw.query<R>(text, params);
+      },
+      exec: (text: string) => {
+        gate.unit?.beginNow();
+        return raw.exec(text);
+      },
+      connection: raw.connection,
+    });
+    gate.unit = this;
+    // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
+    // round trip on `pg`). BEGIN fails only with its connection, and then so does every
+    // statement behind it.
+    if (setup.optimistic) this.reads = new OptimisticReads(raw, setup.cache, setup.principal);
+    else this.begun = begin(raw, setup.principal);
+  }
+
+  /** An optimistic unit's BEGIN, and the checks of what it read so far, locking it. */
+  protected beginNow(): void {
+    if (this.begun || !this.reads) return;
+    this.reads.prepare();
+    this.begun = later(this.raw.query('BEGIN'));
+    this.sendChecks();
+  }
+
+  protected sendChecks(): void {
+    for (const { text, params } of this.reads?.expected.checks() ?? []) {
+      this.checked.push(later(this.raw.query(text, params)));
+    }
+  }
+
+  /** Whether the unit reads records optimistically still (it has not begun). */
+  protected get optimistic(): OptimisticReads | undefined {
+    return this.begun ? undefined : this.reads;
+  }
+
+  override async getDeal(id: string) {
+    const held = this.heldDeals.get(id);
+    if (held) return held;
+    if (this.optimistic) {
+      const read = await this.optimistic.deal(id);
+      if (read) this.hold(this.heldDeals, read);
+      return this.heldDeals.get(id);
+    }
+    const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
+    if (deal) this.hold(this.heldDeals, deal);
+    return deal;
+  }
+
+  override async gigsOfDeal(dealId: string) {
+    if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
+    if (this.optimistic) {
+      this.holdGigsOf(dealId, await this.optimistic.gigsOf(dealId));
+      return this.heldGigsOf(dealId);
+    }
+    const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
+    this.holdGigsOf(dealId, gigs);
+    return gigs;
+  }
+
+  override async getGig(id: string) {
+    const held = this.heldGigs.get(id);
+    if (held && this.dealsWithGigs.has(held.dealId)) return held;
+    if (this.optimistic) {
+      const { deal, gigs } = await this.optimistic.gig(id);
+      const dealId = gigs.find((gig) => gig.id === id)?.dealId;
+      if (dealId === undefined) return undefined;
+      if (deal) this.hold(this.heldDeals, deal);
+      if (!this.dealsWithGigs.has(dealId)) this.holdGigsOf(dealId, gigs);
+      return this.heldGigs.get(id);
+    }
+    // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
+    // of work follows), then all its gigs in id order, sent together. The second statement runs
+    // once the first holds the deal's lock.
+    const deal = later(
+      this.docs<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
+    );
+    const gigs = this.docs<Gig>(
+      `SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID} FOR UPDATE`,
+      [id],
+    );
+    const [[locked], siblings] = await Promise.all([deal, gigs]);
+    if (locked) {
+      this.hold(this.heldDeals, locked);
+      this.holdGigsOf(locked.id, siblings);
+    }
+    return siblings.find((gig) => gig.id === id);
+  }
+
+  /** Closers read without a lock (readCloser), kept for the unit's next read of them. */
+  private readonly readClosers = new Map<string, Promise<Closer | undefined>>();
+
+  readCloser(id: string) {
+    const held = this.heldClosers.get(id);
+    if (held) return Promise.resolve(held);
+    let read = this.readClosers.get(id);
+    if (!read) {
+      read = this.optimistic ? this.optimistic.closer(id, false) : super.getCloser(id);
+      this.readClosers.set(id, read);
+    }
+    return read;
+  }
+
+  override async getCloser(id: string) {
+    const held = this.heldClosers.get(id);
+    if (held) return held;
+    if (this.optimistic) {
+      const read = await this.optimistic.closer(id, true);
+      if (read) this.hold(this.heldClosers, read);
+      return this.heldClosers.get(id);
+    }
+    const [found] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
+    const closer = found && closerFromDoc(found);
+    if (closer) this.hold(this.heldClosers, closer);
+    return closer;
+  }
+
+  /** Holds a record read under its lock, unless this unit of work already holds it (or put it). */
+  protected hold<T extends { id: string }>(held: Map<string, T>, record: T) {
+    if (!held.has(record.id)) held.set(record.id, record);
+  }
+
+  protected holdGigsOf(dealId: string, gigs: readonly Gig[]) {
+    for (const gig of gigs) this.hold(this.heldGigs, gig);
+    this.dealsWithGigs.add(dealId);
+  }
+
+  protected heldGigsOf(dealId: string): Gig[] {
+    return [...this.heldGigs.values()].filter((gig) => gig.dealId === dealId).sort((a, b) => compareIds(a.id, b.id));
+  }
+}
