@@ -5,7 +5,6 @@
 // read: the store then runs the unit again, with locks. The gigs are checked in a statement of
 // their own, after the deals' locks are held, so that its snapshot sees every gig a holder of
 // the deal's lock committed (a statement's snapshot is taken when it starts, READ COMMITTED).
-import { arrayLiteral } from './buffered-writes.ts';
 import { BY_ID } from './sql-reader.ts';
 
 export interface Check {
@@ -13,19 +12,35 @@ export interface Check {
   params: unknown[];
 }
 
-/** Rows of `table` locked in id order (`ids`), every `expected` one still at its version. */
+/** `$n` for each value, pushed onto `params`: scalar parameters, so that a prepared check keeps one plan. */
+function placeholders(params: unknown[], values: readonly string[]): string[] {
+  return values.map((value) => `$${params.push(value)}`);
+}
+
+/** `(id, version) IN (…)`, or false when nothing is expected. */
+function versionsIn(params: unknown[], expected: ReadonlyMap<string, string>, id: string, version: string): string {
+  if (expected.size === 0) return 'false';
+  const pairs = [...expected].map(([i, v]) => `(${placeholders(params, [i, v]).join(', ')})`);
+  return `(${id}, ${version}) IN (${pairs.join(', ')})`;
+}
+
+/**
+ * The rows of `table` whose `column` is one of `ids`, locked in id order: every `expected` one
+ * still at its version, and, when `exactly`, no other.
+ */
 function lockedUnchanged(
   table: string,
+  column: string,
   order: string,
   params: unknown[],
-  ids: string[],
-  expected: Map<string, string>,
-) {
-  const n = params.push(arrayLiteral(ids));
-  params.push(arrayLiteral([...expected.keys()]), arrayLiteral([...expected.values()]));
-  return `(SELECT count(*) FILTER (WHERE (r.id, r.v) IN (SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[])))
-      FROM (SELECT id, xmin::text AS v FROM ${table} WHERE id = ANY($${n}::text[]) ORDER BY ${order} FOR UPDATE) AS r)
-    = ${expected.size}`;
+  ids: readonly string[],
+  expected: ReadonlyMap<string, string>,
+  exactly: boolean,
+): string {
+  const rows = `(SELECT id, xmin::text AS v FROM ${table} WHERE ${column} IN (${placeholders(params, ids).join(', ')})
+    ORDER BY ${order} FOR UPDATE) AS r`;
+  const unchanged = `count(*) FILTER (WHERE ${versionsIn(params, expected, 'r.id', 'r.v')}) = ${expected.size}`;
+  return `(SELECT ${exactly ? `count(*) = ${expected.size} AND ` : ''}${unchanged} FROM ${rows})`;
 }
 
 export class Expectations {
@@ -71,32 +86,24 @@ export class Expectations {
     if (dealIds.length > 0) {
       // The deal of every gig set is locked too: its gigs are written only under its lock.
       const params: unknown[] = [];
-      checks.push({
-        text: `SELECT expect_unchanged(${lockedUnchanged('deals', BY_ID, params, dealIds, this.deals)})`,
-        params,
-      });
+      const deals = lockedUnchanged('deals', 'id', BY_ID, params, dealIds, this.deals, false);
+      checks.push({ text: `SELECT expect_unchanged(${deals})`, params });
     }
     const parts: string[] = [];
     const params: unknown[] = [];
     if (this.gigSets.size > 0) {
+      // Exactly the gigs read: none changed, none gone, none new.
       const gigs = new Map<string, string>();
       for (const set of this.gigSets.values()) for (const [id, version] of set) gigs.set(id, version);
-      const n = params.push(arrayLiteral([...this.gigSets.keys()]));
-      params.push(arrayLiteral([...gigs.keys()]), arrayLiteral([...gigs.values()]));
-      // Exactly the gigs read: none changed, none gone, none new.
-      parts.push(`(SELECT count(*) = ${gigs.size}
-          AND count(*) FILTER (WHERE (g.id, g.v) IN (SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[]))) = ${gigs.size}
-        FROM (SELECT id, xmin::text AS v FROM gigs WHERE deal_id = ANY($${n}::text[]) ORDER BY ${BY_ID} FOR UPDATE) AS g)`);
+      parts.push(lockedUnchanged('gigs', 'deal_id', BY_ID, params, [...this.gigSets.keys()], gigs, true));
     }
     if (this.lockedClosers.size > 0) {
       const ids = [...this.lockedClosers.keys()];
-      parts.push(lockedUnchanged('closers', 'length(id), id', params, ids, this.lockedClosers));
+      parts.push(lockedUnchanged('closers', 'id', 'length(id), id', params, ids, this.lockedClosers, false));
     }
     if (this.readClosers.size > 0) {
-      const n = params.push(arrayLiteral([...this.readClosers.keys()]));
-      params.push(arrayLiteral([...this.readClosers.values()]));
-      parts.push(`(SELECT count(*) FROM closers
-        WHERE (id, xmin::text) IN (SELECT * FROM unnest($${n}::text[], $${n + 1}::text[]))) = ${this.readClosers.size}`);
+      const unchanged = versionsIn(params, this.readClosers, 'id', 'xmin::text');
+      parts.push(`(SELECT count(*) FROM closers WHERE ${unchanged}) = ${this.readClosers.size}`);
     }
     if (parts.length > 0) checks.push({ text: `SELECT expect_unchanged(${parts.join(' AND ')})`, params });
     return checks;
