@@ -51,10 +51,13 @@ export class Expectations {
   /** Closers read for a write (locked by the check), and read only (checked, not locked). */
   readonly lockedClosers = new Map<string, string>();
   readonly readClosers = new Map<string, string>();
-  /** Whether anything was served from the cache (what a refusal must check before it stands). */
-  fromCache = false;
   /** Expectations since the last checks were made. */
   private unchecked = false;
+
+  /** Whether anything is expected (what a refusal must check before it stands). */
+  get any(): boolean {
+    return this.deals.size + this.gigSets.size + this.lockedClosers.size + this.readClosers.size > 0;
+  }
 
   expectDeal(id: string, version: string) {
     this.deals.set(id, version);
@@ -109,13 +112,3 @@ export class Expectations {
     return checks;
   }
 }
-
-// The reads of an optimistic unit: no lock, no transaction, each row with its version.
-export const VERSIONED = {
-  deal: 'SELECT doc, xmin::text AS v FROM deals WHERE id = $1',
-  gigsOfDeal: `SELECT doc, xmin::text AS v FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID}`,
-  /** A gig's deal (kind 'd') and all the deal's gigs ('g'), in one snapshot. */
-  gigWithDeal: `SELECT 'd' AS k, doc, xmin::text AS v FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1)
-    UNION ALL (SELECT 'g', doc, xmin::text FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID})`,
-  closer: 'SELECT doc, xmin::text AS v FROM closers WHERE id = $1',
-};

@@ -1,106 +1,70 @@
-// The reads of an optimistic unit of work (issue 27: a unit in one round trip): its records come
-// from the instance's cache (record-cache.ts) when it has them, else from one statement with no
-// lock and no transaction around it, and every one is noted with its version, for the unit's
-// write to check (check-unchanged.ts). And what the cache keeps once a unit committed.
+// The reads of an optimistic unit of work (issue 27: a unit in one round trip, D-250): its
+// records come from the instance's cache (record-cache.ts), each noted with its version for the
+// unit's write to check (check-unchanged.ts). A record the cache lacks is read under a lock, as
+// every unit reads, with its version, once the unit has begun (sql-unit-reads.ts): a miss costs
+// what a unit cost before. And what the cache keeps once a unit committed.
 import { compareIds, renameIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
-import { Expectations, VERSIONED } from './check-unchanged.ts';
-import { closerFromDoc } from './codec.ts';
+import { Expectations } from './check-unchanged.ts';
 import type { RecordCache, Versioned } from './record-cache.ts';
 import type { Renames } from './reserved-ids.ts';
-import { hold, type SqlSession } from './sql-database.ts';
-
-type Row<T> = { doc: T; v: string };
 
 const versionsOf = (gigs: readonly Versioned<Gig>[]) => new Map(gigs.map((g) => [g.record.id, g.version]));
 
+/** Versions of records read under the unit's own transaction: current until it ends. */
+export interface Known {
+  deals: Map<string, string>;
+  gigSets: Map<string, Map<string, string>>;
+  closers: Map<string, string>;
+}
+
 export class OptimisticReads {
+  /** What was served from the cache, to be checked. */
   readonly expected = new Expectations();
+  /** What was read under the unit's transaction, with versions, for the cache to keep. */
+  readonly known: Known = { deals: new Map(), gigSets: new Map(), closers: new Map() };
   /** Closers read, locked or not (a unit holds only the locked ones), for the cache to keep. */
   readonly closers = new Map<string, Closer>();
-  /** The principal's setting, when the connection was not held to it yet (`hold`). */
-  private holding: Promise<unknown> | undefined;
-  private prepared = false;
 
   constructor(
-    private readonly session: SqlSession,
     readonly cache: RecordCache,
     readonly principal: string,
   ) {}
 
-  /** Sends the principal's setting first, if the connection needs it; once. */
-  prepare(): void {
-    if (this.prepared) return;
-    this.prepared = true;
-    this.holding = hold(this.session, this.principal);
-  }
-
-  /** Settles when the principal's setting did: what was read counts only if it was read as the principal. */
-  held(): Promise<unknown> {
-    return this.holding ?? Promise.resolve();
-  }
-
-  private query<R>(text: string, params: readonly unknown[]): Promise<R[]> {
-    this.prepare();
-    return this.session.query<R>(text, params);
-  }
-
-  async deal(id: string): Promise<Deal | undefined> {
+  deal(id: string): Deal | undefined {
     const cached = this.cache.deal(this.principal, id);
-    if (cached) {
-      this.expected.fromCache = true;
-      this.expected.expectDeal(id, cached.version);
-      return cached.record;
-    }
-    const [row] = await this.query<Row<Deal>>(VERSIONED.deal, [id]);
-    if (row) this.expected.expectDeal(id, row.v);
-    return row?.doc;
+    if (!cached) return undefined;
+    this.expected.expectDeal(id, cached.version);
+    return cached.record;
   }
 
-  async gigsOf(dealId: string): Promise<Gig[]> {
+  gigsOf(dealId: string): Gig[] | undefined {
     const cached = this.cache.gigsOf(this.principal, dealId);
-    if (cached) {
-      this.expected.fromCache = true;
-      this.expected.expectGigs(dealId, versionsOf(cached));
-      return cached.map((g) => g.record);
-    }
-    const rows = await this.query<Row<Gig>>(VERSIONED.gigsOfDeal, [dealId]);
-    const gigs = rows.map((row) => ({ record: row.doc, version: row.v }));
-    this.expected.expectGigs(dealId, versionsOf(gigs));
-    return gigs.map((g) => g.record);
+    if (!cached) return undefined;
+    this.expected.expectGigs(dealId, versionsOf(cached));
+    return cached.map((g) => g.record);
   }
 
-  /** A gig with all its deal's gigs, and its deal when read with them (not from the cache). */
-  async gig(id: string): Promise<{ deal?: Deal; gigs: Gig[] }> {
+  /** The deal of a gig whose deal's gigs the cache holds. */
+  dealOfGig(id: string): string | undefined {
     const dealId = this.cache.dealOfGig(this.principal, id);
     const cached = dealId === undefined ? undefined : this.cache.gigsOf(this.principal, dealId);
-    if (dealId !== undefined && cached?.some((g) => g.record.id === id)) return { gigs: await this.gigsOf(dealId) };
-    const rows = await this.query<Row<Deal | Gig> & { k: 'd' | 'g' }>(VERSIONED.gigWithDeal, [id]);
-    const dealRow = rows.find((row) => row.k === 'd');
-    if (!dealRow) return { gigs: [] };
-    const gigs = rows.filter((row) => row.k === 'g').map((row) => ({ record: row.doc as Gig, version: row.v }));
-    gigs.sort((a, b) => compareIds(a.record.id, b.record.id));
-    const deal = dealRow.doc as Deal;
-    this.expected.expectDeal(deal.id, dealRow.v);
-    this.expected.expectGigs(deal.id, versionsOf(gigs));
-    return { deal, gigs: gigs.map((g) => g.record) };
+    return cached?.some((g) => g.record.id === id) ? dealId : undefined;
   }
 
   /** `lock`: the unit may write the closer, so its check locks it. */
-  async closer(id: string, lock: boolean): Promise<Closer | undefined> {
+  closer(id: string, lock: boolean): Closer | undefined {
     const cached = this.cache.closer(this.principal, id);
-    if (cached) {
-      this.expected.fromCache = true;
-      this.expected.expectCloser(id, cached.version, lock);
-      this.closers.set(id, cached.record);
-      return cached.record;
-    }
-    const [row] = await this.query<Row<Closer>>(VERSIONED.closer, [id]);
-    if (!row) return undefined;
-    this.expected.expectCloser(id, row.v, lock);
-    const closer = closerFromDoc(row.doc);
-    this.closers.set(id, closer);
-    return closer;
+    if (!cached) return undefined;
+    this.expected.expectCloser(id, cached.version, lock);
+    this.closers.set(id, cached.record);
+    return cached.record;
+  }
+
+  /** A closer read in the unit's transaction. */
+  knowCloser(closer: Closer, version: string) {
+    this.known.closers.set(closer.id, version);
+    this.closers.set(closer.id, closer);
   }
 }
 
@@ -115,8 +79,9 @@ export interface Committed {
   put: { deals: ReadonlySet<string>; gigs: ReadonlySet<string>; closers: ReadonlySet<string> };
   /** Deals whose whole gig set the unit knew: read, or created by it. */
   gigSetsKnown: ReadonlySet<string>;
-  /** The versions read, if the unit read optimistically. */
+  /** The versions served from the cache and read in the transaction, if the unit was optimistic. */
   expected?: Expectations;
+  known?: Known;
   renames: Renames;
 }
 
@@ -126,19 +91,23 @@ export interface Committed {
  * changed without knowing it whole is forgotten.
  */
 export function remember(cache: RecordCache, unit: Committed): void {
-  const { principal, xid, put, expected, renames } = unit;
+  const { principal, xid, put, expected, known, renames } = unit;
   const name = (id: string) => renames.get(id) ?? id;
-  const versionOf = (written: ReadonlySet<string>, id: string, read: ReadonlyMap<string, string> | undefined) =>
-    written.has(id) ? xid : read?.get(id);
+  const versionOf = (
+    written: ReadonlySet<string>,
+    id: string,
+    served: ReadonlyMap<string, string> | undefined,
+    read: ReadonlyMap<string, string> | undefined,
+  ) => (written.has(id) ? xid : (served?.get(id) ?? read?.get(id)));
   for (const [id, deal] of unit.deals) {
-    const version = versionOf(put.deals, id, expected?.deals);
+    const version = versionOf(put.deals, id, expected?.deals, known?.deals);
     if (version !== undefined) cache.setDeal(principal, { record: renameIds(deal, renames), version });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();
   for (const [id, gig] of unit.gigs) {
     if (!sets.has(gig.dealId)) sets.set(gig.dealId, unit.gigSetsKnown.has(gig.dealId) ? [] : undefined);
     const set = sets.get(gig.dealId);
-    const version = versionOf(put.gigs, id, expected?.gigSets.get(gig.dealId));
+    const version = versionOf(put.gigs, id, expected?.gigSets.get(gig.dealId), known?.gigSets.get(gig.dealId));
     if (set && version !== undefined) set.push({ record: renameIds(gig, renames), version });
     else sets.set(gig.dealId, undefined);
   }
@@ -153,7 +122,8 @@ export function remember(cache: RecordCache, unit: Committed): void {
     else cache.forget(principal, { deals: [name(dealId)], closers: [] });
   }
   for (const [id, closer] of unit.closers) {
-    const version = put.closers.has(id) ? xid : (expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id));
+    const served = expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id);
+    const version = put.closers.has(id) ? xid : (served ?? known?.closers.get(id));
     if (version !== undefined) cache.setCloser(principal, { record: renameIds(closer, renames), version });
   }
 }

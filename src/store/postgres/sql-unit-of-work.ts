@@ -60,7 +60,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   async commit(): Promise<void> {
     this.beginNow();
     this.sendChecks();
-    await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT'), this.reads?.held()]);
+    await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
     const { principal, cache } = this.setup;
     if (this.wiped) cache.clear();
     remember(cache, {
@@ -72,6 +72,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
       put: this.put,
       gigSetsKnown: new Set([...this.dealsWithGigs, ...this.newDeals]),
       expected: this.reads?.expected,
+      known: this.reads?.known,
       renames: this.renames,
     });
   }
@@ -83,7 +84,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
    */
   async abandon(): Promise<void> {
     try {
-      if (this.optimistic?.expected.fromCache) {
+      if (this.optimistic?.expected.any) {
         this.beginNow();
         await Promise.all([this.begun, ...this.checked]);
       }

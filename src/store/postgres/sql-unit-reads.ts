@@ -57,15 +57,14 @@ export abstract class SqlUnitReads extends SqlReader {
     // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
     // round trip on `pg`). BEGIN fails only with its connection, and then so does every
     // statement behind it.
-    if (setup.optimistic) this.reads = new OptimisticReads(raw, setup.cache, setup.principal);
+    if (setup.optimistic) this.reads = new OptimisticReads(setup.cache, setup.principal);
     else this.begun = begin(raw, setup.principal);
   }
 
   /** An optimistic unit's BEGIN, and the checks of what it read so far, locking it. */
   protected beginNow(): void {
     if (this.begun || !this.reads) return;
-    this.reads.prepare();
-    this.begun = later(this.raw.query('BEGIN'));
+    this.begun = begin(this.raw, this.setup.principal);
     this.sendChecks();
   }
 
@@ -80,57 +79,76 @@ export abstract class SqlUnitReads extends SqlReader {
     return this.begun ? undefined : this.reads;
   }
 
+  /**
+   * The rows of a locked read (and of readCloser's unlocked one); an optimistic unit's carry
+   * their versions too, for the cache to keep.
+   */
+  private rowsOf<T>(text: string, params: readonly unknown[]): Promise<{ doc: T; v?: string }[]> {
+    return this.send(this.reads ? text.replace('SELECT doc ', 'SELECT doc, xmin::text AS v ') : text, params);
+  }
+
   override async getDeal(id: string) {
     const held = this.heldDeals.get(id);
     if (held) return held;
-    if (this.optimistic) {
-      const read = await this.optimistic.deal(id);
-      if (read) this.hold(this.heldDeals, read);
+    const cached = this.optimistic?.deal(id);
+    if (cached) {
+      this.hold(this.heldDeals, cached);
       return this.heldDeals.get(id);
     }
-    const [deal] = await this.docs<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
-    if (deal) this.hold(this.heldDeals, deal);
-    return deal;
+    const [row] = await this.rowsOf<Deal>('SELECT doc FROM deals WHERE id = $1 FOR UPDATE', [id]);
+    if (!row) return undefined;
+    if (row.v !== undefined) this.reads?.known.deals.set(id, row.v);
+    this.hold(this.heldDeals, row.doc);
+    return this.heldDeals.get(id);
   }
 
   override async gigsOfDeal(dealId: string) {
     if (this.dealsWithGigs.has(dealId)) return this.heldGigsOf(dealId);
-    if (this.optimistic) {
-      this.holdGigsOf(dealId, await this.optimistic.gigsOf(dealId));
+    const cached = this.optimistic?.gigsOf(dealId);
+    if (cached) {
+      this.holdGigsOf(dealId, cached);
       return this.heldGigsOf(dealId);
     }
-    const gigs = await this.docs<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [dealId]);
-    this.holdGigsOf(dealId, gigs);
-    return gigs;
+    const rows = await this.rowsOf<Gig>(`SELECT doc FROM gigs WHERE deal_id = $1 ORDER BY ${BY_ID} FOR UPDATE`, [
+      dealId,
+    ]);
+    this.knowGigs(dealId, rows);
+    this.holdGigsOf(
+      dealId,
+      rows.map((row) => row.doc),
+    );
+    return this.heldGigsOf(dealId);
   }
 
   override async getGig(id: string) {
     const held = this.heldGigs.get(id);
     if (held && this.dealsWithGigs.has(held.dealId)) return held;
-    if (this.optimistic) {
-      const { deal, gigs } = await this.optimistic.gig(id);
-      const dealId = gigs.find((gig) => gig.id === id)?.dealId;
-      if (dealId === undefined) return undefined;
-      if (deal) this.hold(this.heldDeals, deal);
-      if (!this.dealsWithGigs.has(dealId)) this.holdGigsOf(dealId, gigs);
+    const cachedDeal = this.optimistic?.dealOfGig(id);
+    if (cachedDeal !== undefined) {
+      await this.gigsOfDeal(cachedDeal);
       return this.heldGigs.get(id);
     }
     // What reads a gig goes on to load its deal: lock the deal first (the lock order every unit
     // of work follows), then all its gigs in id order, sent together. The second statement runs
     // once the first holds the deal's lock.
     const deal = later(
-      this.docs<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
+      this.rowsOf<Deal>('SELECT doc FROM deals WHERE id = (SELECT deal_id FROM gigs WHERE id = $1) FOR UPDATE', [id]),
     );
-    const gigs = this.docs<Gig>(
+    const gigs = this.rowsOf<Gig>(
       `SELECT doc FROM gigs WHERE deal_id = (SELECT deal_id FROM gigs WHERE id = $1) ORDER BY ${BY_ID} FOR UPDATE`,
       [id],
     );
     const [[locked], siblings] = await Promise.all([deal, gigs]);
     if (locked) {
-      this.hold(this.heldDeals, locked);
-      this.holdGigsOf(locked.id, siblings);
+      if (locked.v !== undefined) this.reads?.known.deals.set(locked.doc.id, locked.v);
+      this.knowGigs(locked.doc.id, siblings);
+      this.hold(this.heldDeals, locked.doc);
+      this.holdGigsOf(
+        locked.doc.id,
+        siblings.map((row) => row.doc),
+      );
     }
-    return siblings.find((gig) => gig.id === id);
+    return this.heldGigs.get(id);
   }
 
   /** Closers read without a lock (readCloser), kept for the unit's next read of them. */
@@ -141,7 +159,8 @@ export abstract class SqlUnitReads extends SqlReader {
     if (held) return Promise.resolve(held);
     let read = this.readClosers.get(id);
     if (!read) {
-      read = this.optimistic ? this.optimistic.closer(id, false) : super.getCloser(id);
+      const cached = this.optimistic?.closer(id, false);
+      read = cached ? Promise.resolve(cached) : this.closerRow('SELECT doc FROM closers WHERE id = $1', id);
       this.readClosers.set(id, read);
     }
     return read;
@@ -150,15 +169,25 @@ export abstract class SqlUnitReads extends SqlReader {
   override async getCloser(id: string) {
     const held = this.heldClosers.get(id);
     if (held) return held;
-    if (this.optimistic) {
-      const read = await this.optimistic.closer(id, true);
-      if (read) this.hold(this.heldClosers, read);
-      return this.heldClosers.get(id);
-    }
-    const [found] = await this.docs<Closer>('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', [id]);
-    const closer = found && closerFromDoc(found);
+    const closer =
+      this.optimistic?.closer(id, true) ??
+      (await this.closerRow('SELECT doc FROM closers WHERE id = $1 FOR UPDATE', id));
     if (closer) this.hold(this.heldClosers, closer);
+    return this.heldClosers.get(id);
+  }
+
+  private async closerRow(text: string, id: string): Promise<Closer | undefined> {
+    const [row] = await this.rowsOf<Closer>(text, [id]);
+    if (!row) return undefined;
+    const closer = closerFromDoc(row.doc);
+    if (row.v !== undefined) this.reads?.knowCloser(closer, row.v);
     return closer;
+  }
+
+  /** The versions of a deal's whole set of gigs, read in the unit's transaction. */
+  private knowGigs(dealId: string, rows: readonly { doc: Gig; v?: string }[]) {
+    if (!this.reads) return;
+    this.reads.known.gigSets.set(dealId, new Map(rows.map((row) => [row.doc.id, row.v as string])));
   }
 
   /** Holds a record read under its lock, unless this unit of work already holds it (or put it). */
