@@ -697,6 +697,18 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       assert.deepEqual(seqsOf(await store.events({ after: start, limit: 10 })), [start + 2, start + 3]);
     });
 
+    it('forgets the oldest events in feed order: one recorded early but behind a younger one waits for it', async () => {
+      const start = await store.lastSeq();
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'qualified')], T0));
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'meeting')], T0 + 10));
+      await store.transaction((uow) => uow.publish([moved('deal_0001', 'proposal')], T0 + 1));
+      await store.events({ after: start, limit: 10 });
+      assert.equal(await store.transaction((uow) => uow.purgeEvents(T0 + 5)), 1);
+      assert.deepEqual(seqsOf(await store.events({ after: 0, limit: 10 })), [start + 2, start + 3]);
+      assert.equal(await store.transaction((uow) => uow.purgeEvents(T0 + 11)), 2);
+      assert.deepEqual(seqsOf(await store.events({ after: 0, limit: 10 })), []);
+    });
+
     it('gives racing units of work distinct seqs, each unit’s events together and in order', async () => {
       const start = await store.lastSeq();
       await Promise.all(

@@ -310,8 +310,15 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   async purgeEvents(before: number) {
-    const rows = await this.send('DELETE FROM events WHERE recorded_at < $1 RETURNING seq', [before]);
-    return rows.length;
+    // The oldest events, in seq order, up to the first one still within retention (migration 017):
+    // the primary key finds it, walking from the oldest, and no index on recorded_at is kept.
+    const [row] = await this.send<{ purged: string | number }>(
+      `WITH purged AS (DELETE FROM events WHERE seq < coalesce(
+         (SELECT seq FROM events WHERE recorded_at >= $1 ORDER BY seq LIMIT 1), 9223372036854775807) RETURNING 1)
+       SELECT count(*) AS purged FROM purged`,
+      [before],
+    );
+    return Number(row.purged);
   }
 
   async lock(name: string) {
