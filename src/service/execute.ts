@@ -78,7 +78,7 @@ export class UnitRunner {
 
   /** Runs a command plainly and answers its result (the service's own callers: timers, seeding). */
   async result<T>(command: UnitCommand<T>, principal?: string): Promise<Result<T>> {
-    // A command reads its records and writes through the port alone: optimistic (one round trip).
+    // A command reads its records and writes through the port alone: optimistic (D-250, one round trip).
     const options = { principal, optimistic: true };
     if (command.read) return ok(await this.store.read(command.read, options));
     let result: Result<T>;

@@ -87,8 +87,9 @@ export interface Committed {
 
 /**
  * Keeps what a committed unit leaves known: every record it wrote, at the version its
- * transaction gave it, and every one it read with a version and left unchanged. A gig set it
- * changed without knowing it whole is forgotten.
+ * transaction gave it, and every one it read with a version and left unchanged. What it wrote
+ * without learning the version (a unit that was not optimistic), and a gig set it changed
+ * without knowing it whole, are forgotten.
  */
 export function remember(cache: RecordCache, unit: Committed): void {
   const { principal, xid, put, expected, known, renames } = unit;
@@ -102,6 +103,7 @@ export function remember(cache: RecordCache, unit: Committed): void {
   for (const [id, deal] of unit.deals) {
     const version = versionOf(put.deals, id, expected?.deals, known?.deals);
     if (version !== undefined) cache.setDeal(principal, { record: renameIds(deal, renames), version });
+    else if (put.deals.has(id)) cache.forget(principal, { deals: [name(id)], closers: [] });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();
   for (const [id, gig] of unit.gigs) {
@@ -119,11 +121,12 @@ export function remember(cache: RecordCache, unit: Committed): void {
         name(dealId),
         set.sort((a, b) => compareIds(a.record.id, b.record.id)),
       );
-    else cache.forget(principal, { deals: [name(dealId)], closers: [] });
+    else cache.forgetGigsOf(principal, name(dealId));
   }
   for (const [id, closer] of unit.closers) {
     const served = expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id);
     const version = put.closers.has(id) ? xid : (served ?? known?.closers.get(id));
     if (version !== undefined) cache.setCloser(principal, { record: renameIds(closer, renames), version });
+    else if (put.closers.has(id)) cache.forget(principal, { deals: [], closers: [name(id)] });
   }
 }

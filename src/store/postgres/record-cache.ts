@@ -95,6 +95,10 @@ export class RecordCache {
     for (const id of touched.closers) this.closers.delete(key(principal, id));
   }
 
+  forgetGigsOf(principal: string, dealId: string) {
+    this.gigSets.delete(key(principal, dealId));
+  }
+
   clear() {
     this.deals.clear();
     this.closers.clear();

@@ -19,12 +19,13 @@
 // - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
 //   else can change them before it ends, so reading one again costs no statement. Reading a
 //   gig locks its deal and all the deal's gigs at once, since what reads a gig loads its deal.
-// - A request's command is optimistic (UnitOptions.optimistic, issue 27): it reads its records
-//   without locks, from this instance's cache of them (record-cache.ts) or outside any
-//   transaction, and its write goes out as BEGIN, the checks (check-unchanged.ts: they lock the
-//   rows in the order above and raise 40001 if one is not the version read), the write and
-//   COMMIT: one round trip. A conflict rolls back and runs the unit again, with locks; a
-//   refusal decided on cached records is checked before it stands.
+// - A request's command is optimistic (UnitOptions.optimistic, issue 27, D-250): it takes its
+//   records from this instance's cache of them (record-cache.ts), without locks, and its write
+//   goes out as BEGIN, the checks (check-unchanged.ts: they lock the rows in the order above and
+//   raise 40001 if one is not the version taken), the write and COMMIT: one round trip. A record
+//   the cache lacks begins the transaction and is read under its lock, as above. A conflict
+//   rolls back and runs the unit again, with locks; a refusal decided on cached records is
+//   checked before it stands.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
 // - D-57: every statement runs as the principal row-level security holds it to (migration 011):
 //   UnitOptions.principal, or `platform` for the platform's own work. The connection keeps it
