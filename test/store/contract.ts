@@ -701,7 +701,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       const start = await store.lastSeq();
       await store.transaction((uow) => uow.publish([moved('deal_0001', 'qualified')], T0));
       await store.transaction((uow) => uow.publish([moved('deal_0001', 'meeting')], T0 + 10));
-      await store.transaction((uow) => uow.publish([moved('deal_0001', 'proposal')], T0 + 1));
+      await store.transaction((uow) => uow.publish([moved('deal_0002', 'qualified')], T0 + 1));
       await store.events({ after: start, limit: 10 });
       assert.equal(await store.transaction((uow) => uow.purgeEvents(T0 + 5)), 1);
       assert.deepEqual(seqsOf(await store.events({ after: 0, limit: 10 })), [start + 2, start + 3]);
