@@ -1,9 +1,10 @@
 // A unit of work on PostgreSQL SQL: one READ COMMITTED transaction whose reads of records lock
 // them, whose puts are buffered and written together, and which takes ids from the sequences,
 // those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
-// instances). An optimistic one (UnitOptions.optimistic) reads its records without locks and
-// begins its transaction only when it must: with its write, which checks them unchanged
-// (optimistic-reads.ts), or before its first other statement, which then checks them first.
+// instances). An optimistic one (UnitOptions.optimistic, D-250) takes its records from the
+// instance's cache while it can, and begins its transaction only when it must (sql-unit-reads.ts):
+// with its write, which then checks them unchanged (check-unchanged.ts), or before a read the
+// cache cannot serve or any other statement, which the checks then precede.
 import type { IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';

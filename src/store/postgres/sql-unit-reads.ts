@@ -2,8 +2,10 @@
 // the records it read (under a row lock, or optimistically) or put: no one else changes a locked
 // one before it ends, and an optimistic one is checked unchanged when it begins, so reading one
 // again costs no statement. Reading a gig reads its deal and all the deal's gigs at once, since
-// what reads a gig loads its deal. An optimistic unit (UnitOptions.optimistic) begins only when
-// it must: with its write, or before its first statement that is not a read of records.
+// what reads a gig loads its deal. An optimistic unit (UnitOptions.optimistic, D-250) takes its
+// records from the instance's cache (optimistic-reads.ts) and begins only when it must: with its
+// write, or before the first read the cache cannot serve, or any other statement; BEGIN is then
+// followed by the checks of what it took, and its reads lock as every unit's do.
 import { compareIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { closerFromDoc } from './codec.ts';
