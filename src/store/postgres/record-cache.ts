@@ -35,9 +35,6 @@ class Bounded<V> {
   clear(): void {
     this.map.clear();
   }
-  get size(): number {
-    return this.map.size;
-  }
 }
 
 const key = (principal: string, id: string) => `${principal} ${id}`;
@@ -104,9 +101,5 @@ export class RecordCache {
     this.closers.clear();
     this.gigSets.clear();
     this.dealOfGigs.clear();
-  }
-
-  get size() {
-    return { deals: this.deals.size, closers: this.closers.size, gigSets: this.gigSets.size };
   }
 }
