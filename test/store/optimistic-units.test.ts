@@ -199,6 +199,18 @@ if (server.skip !== undefined) {
       }, OPTIMISTIC);
       assert.equal(stage, 'closed_won');
       assert.deepEqual(retried, ['40001']);
+      // The same when the unit had begun (another statement sent the checks) before it refused.
+      await store.transaction((uow) => uow.getDeal('deal_0002'), OPTIMISTIC);
+      await other.transaction((uow) => moveTo(uow, 'deal_0002', 'closed_lost'), OPTIMISTIC);
+      retried.length = 0;
+      const after = await store.transaction(async (uow) => {
+        const deal = await uow.getDeal('deal_0002');
+        uow.listDeals({ limit: 1 }).catch(() => undefined);
+        if (deal?.stage === 'closed_won') throw new Error('refused: won');
+        return deal?.stage;
+      }, OPTIMISTIC);
+      assert.equal(after, 'closed_lost');
+      assert.deepEqual(retried, ['40001']);
       // A refusal on a current copy stands, and nothing is retried.
       retried.length = 0;
       await assert.rejects(

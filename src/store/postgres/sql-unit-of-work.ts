@@ -85,10 +85,10 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
    */
   async abandon(): Promise<void> {
     try {
-      if (this.optimistic?.expected.any) {
-        this.beginNow();
-        await Promise.all([this.begun, ...this.checked]);
-      }
+      if (this.optimistic?.expected.any) this.beginNow();
+      // Checks sent when the unit began are answered by now: one that failed is what the unit
+      // failed of, whatever it threw after.
+      await Promise.all(this.checked);
     } finally {
       if (this.begun) await rollback(this.raw);
       const expected = this.reads?.expected;
