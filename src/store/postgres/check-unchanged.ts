@@ -51,8 +51,6 @@ export class Expectations {
   /** Closers read for a write (locked by the check), and read only (checked, not locked). */
   readonly lockedClosers = new Map<string, string>();
   readonly readClosers = new Map<string, string>();
-  /** Expectations since the last checks were made. */
-  private unchecked = false;
 
   /** Whether anything is expected (what a refusal must check before it stands). */
   get any(): boolean {
@@ -61,12 +59,10 @@ export class Expectations {
 
   expectDeal(id: string, version: string) {
     this.deals.set(id, version);
-    this.unchecked = true;
   }
 
   expectGigs(dealId: string, gigs: Map<string, string>) {
     this.gigSets.set(dealId, gigs);
-    this.unchecked = true;
   }
 
   expectCloser(id: string, version: string, lock: boolean) {
@@ -74,16 +70,13 @@ export class Expectations {
       this.readClosers.delete(id);
       this.lockedClosers.set(id, version);
     } else if (!this.lockedClosers.has(id)) this.readClosers.set(id, version);
-    this.unchecked = true;
   }
 
   /**
-   * The statements that check everything expected (all of it again if more came since the
-   * last checks: a read that raced BEGIN); none when nothing new is expected.
+   * The statements that check everything expected, sent once, after BEGIN: once a unit has
+   * begun it takes nothing more from the cache.
    */
   checks(): Check[] {
-    if (!this.unchecked) return [];
-    this.unchecked = false;
     const checks: Check[] = [];
     const dealIds = [...new Set([...this.deals.keys(), ...this.gigSets.keys()])];
     if (dealIds.length > 0) {

@@ -27,6 +27,9 @@ import { WIPE } from './wipe.ts';
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
 
+/** Statements as the CTEs of one: `WITH w0 AS (…), w1 AS (…)`. */
+const withClause = (statements: readonly string[]) => `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')}`;
+
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
@@ -60,7 +63,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
    */
   async commit(): Promise<void> {
     this.beginNow();
-    this.sendChecks();
     await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
     const { principal, cache } = this.setup;
     if (this.wiped) cache.clear();
@@ -173,14 +175,13 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.reserved.length > 0) return this.flushTakingNumbers(statements, params);
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
-      const sql = `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} SELECT ${XID}`;
+      const sql = `${withClause(statements)} SELECT ${XID}`;
       return this.session.query<{ xid: string }>(sql, params).then(([row]) => {
         this.xid = row.xid;
       });
     }
     const last = statements.pop() as string;
-    const sql =
-      statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')} ${last}`;
+    const sql = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
     return this.session.query(sql, params).then(ignore);
   }
 

@@ -67,11 +67,7 @@ export abstract class SqlUnitReads extends SqlReader {
   protected beginNow(): void {
     if (this.begun || !this.reads) return;
     this.begun = begin(this.raw, this.setup.principal);
-    this.sendChecks();
-  }
-
-  protected sendChecks(): void {
-    for (const { text, params } of this.reads?.expected.checks() ?? []) {
+    for (const { text, params } of this.reads.expected.checks()) {
       this.checked.push(later(this.raw.query(text, params)));
     }
   }
