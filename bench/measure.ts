@@ -36,6 +36,21 @@ export interface Figure {
    * the machine, beside pgbench's own client CPU per transaction (issue 27).
    */
   loadCpuUsPerRequest?: number;
+  /**
+   * PostgreSQL: the units of work run again during the run (a conflict, D-250's stale copy),
+   * per 1,000 requests, from the service's `pipeline_units_retried_total`.
+   */
+  retriesPerThousand?: number;
+}
+
+/** The service's count of units run again (GET /metrics), or undefined where it has none. */
+async function unitsRetried(url: string): Promise<number | undefined> {
+  const response = await fetch(`${url}/metrics`);
+  if (!response.ok) return undefined;
+  let total = 0;
+  for (const line of (await response.text()).split('\n'))
+    if (line.startsWith('pipeline_units_retried_total')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return total;
 }
 
 /** The reference server, answering with what the service answers to a POST of `path`. */
@@ -105,6 +120,7 @@ export async function measure(
       await post(`${service.url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
     const request = await scenario.prepare(service.url, expected);
     const side = await scenario.alongside?.(service.url);
+    const retriedBefore = options.store === 'postgres' ? await unitsRetried(service.url) : undefined;
     const cpuBefore = cpuMsOf(service.child.pid);
     const postgresBefore = options.store === 'postgres' ? postgresCpuMs() : undefined;
     let cpuAfter: number | undefined;
@@ -128,6 +144,7 @@ export async function measure(
       const report = await side?.stop();
       if (report) console.log(`${scenario.name}: ${report}`);
     }
+    const retriedAfter = retriedBefore === undefined ? undefined : await unitsRetried(service.url);
     const rps = result.requests.average;
     const figure: Figure = {
       scenario: scenario.name,
@@ -145,6 +162,9 @@ export async function measure(
         : {}),
       ...(loadCpu && result.requests.total > 0
         ? { loadCpuUsPerRequest: Math.round((loadCpu.user + loadCpu.system) / result.requests.total) }
+        : {}),
+      ...(retriedBefore !== undefined && retriedAfter !== undefined && result.requests.total > 0
+        ? { retriesPerThousand: Math.round(((retriedAfter - retriedBefore) * 1000) / result.requests.total) }
         : {}),
     };
     return { figure, rps };

@@ -108,6 +108,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       ...(pgbench
         ? {
             'postgres µs/req': f.postgresCpuUsPerRequest ?? '',
+            'retries ‰': f.retriesPerThousand ?? '',
             'vs pgbench': f.ratioToPgbench ?? '',
             goal: PGBENCH_GOALS[f.scenario] ? `≥ ${PGBENCH_GOALS[f.scenario]}` : '',
           }
