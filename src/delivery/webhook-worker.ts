@@ -182,7 +182,7 @@ export class WebhookWorker {
   /** Follows the feed from the cursor: a delivery for each matching webhook, then the cursor on. */
   async dispatch(): Promise<void> {
     // On PostgreSQL, reading the last seq first moves what this instance committed into the
-    // feed at once (each instance also does so a few milliseconds after its own commits): only
+    // feed at once (each instance also does so within 100 ms of its own commits): only
     // after a commit woke the worker, so that a poll or a timer costs no sequencer run.
     if (this.busy && this.sinceCommit) {
       this.sinceCommit = false;

@@ -33,6 +33,9 @@ export class WebhookService {
     owner?: string,
   ): Promise<UnitCommand<Webhook>> {
     const refusal = await checkWebhookUrl(input.url, this.allowPrivate);
+    // What was committed before this request enters the feed first (on PostgreSQL the sequencer
+    // otherwise runs up to 100 ms after a commit), so that afterSeq is above it (D-156).
+    if (!refusal) await this.store.lastSeq();
     const work = async (uow: UnitOfWork) => {
       if (refusal) throw new RefusedError(refusal);
       // The dispatcher's cursor is held first: no event above afterSeq can be dispatched

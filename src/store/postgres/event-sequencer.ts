@@ -1,15 +1,24 @@
 // The feed's sequencer on PostgreSQL and PGlite (D-41, migrations 004, 006, 015 and 018): it moves
 // the outbox rows of every committed transaction into the feed, a unit's rows together, each row's
 // events (one row per unit's write, migration 015) expanded in publishing order, giving them
-// their seq, and counts the deals and closers they create (/health, migration 009). Run a few
-// milliseconds after a commit that published (commits of that moment share the run) and before
-// every read of the feed, so that a reader sees what it committed.
+// their seq, and counts the deals and closers they create (/health, migration 009). Run before
+// every read of the feed, so that a reader sees what it committed, and in the background
+// SEQUENCE_DELAY_MS after a commit that published (the commits of that moment share the run).
 import type { SqlDatabase } from './sql-database.ts';
 
 const ignore = () => undefined;
 
 /** Outbox rows (a unit's events each, migration 015) moved per run at most; a full run is followed by another at once. */
 const SEQUENCE_BATCH = 1000;
+
+/**
+ * How long after a commit that published the background run waits, commits meanwhile sharing
+ * it. No reader waits for it (every read of the feed runs the sequencer first, D-167), so it only
+ * keeps the outbox drained: each run has a cost of its own (its plans, its commit, the feed
+ * row), and runs 100 ms apart instead of 5 cost the server a tenth to a quarter less per sell
+ * (docs/performance.md, session 13).
+ */
+const SEQUENCE_DELAY_MS = 100;
 
 /** One run (migration 018: the feed row's lock, then the move, in one statement). */
 const SEQUENCE = `SELECT sequence_events(${SEQUENCE_BATCH}) AS moved`;
@@ -44,7 +53,7 @@ export class EventSequencer {
   }
 
   /**
-   * After a commit that published: runs within a few milliseconds, commits that arrive
+   * After a commit that published: runs within SEQUENCE_DELAY_MS, commits that arrive
    * meanwhile sharing the run. A failure is left to the next run (the rows wait in the outbox).
    */
   soon(): void {
@@ -52,7 +61,7 @@ export class EventSequencer {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.closed) this.run().catch(ignore);
-    }, 5);
+    }, SEQUENCE_DELAY_MS);
     this.timer.unref();
   }
 
