@@ -6,10 +6,13 @@ export const WIPE =
   // The feed row first, as the event sequencer takes it (then the outbox and the feed): a
   // reset that truncated first would hold the tables the sequencer waits for while waiting
   // for the row the sequencer holds, and one of the two would die of a deadlock.
+  // The sequencer's run takes that row: what was committed before the reset gets its seq
+  // first (the background run waits 100 ms after a commit), so the reset's own events come
+  // after every seq an earlier event took, as when every commit was moved within milliseconds.
   // RESTART IDENTITY restarts the id sequences too (they are owned by the id columns), in
   // this transaction (migration 008). Sellers and keys stay, and their numbers go on
   // (owned by no table, migration 011); closers' keys go with the closers (D-51).
-  `SELECT last_seq FROM event_feed FOR UPDATE;
+  `SELECT sequence_events(2147483647);
    TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events, ${WEBHOOK_TABLES},
      refused_proposals, proposal_counts RESTART IDENTITY;
    DELETE FROM api_keys WHERE principal LIKE 'closer\\_%';

@@ -7,17 +7,22 @@
 -- twice) are at higher positions, so the move reads the key from the batch's first position up,
 -- which holds only the live rows. Nothing else changes: the lock, then each step in a snapshot
 -- of its own (migration 018), the same order, the same seq.
+-- It also gives back the caller's principal when it returns, so that a transaction may call it
+-- first and go on as itself: a demo reset moves what was committed before it into the feed
+-- before it wipes (wipe.ts), since the background run now waits 100 ms after a commit.
 CREATE OR REPLACE FUNCTION sequence_events(batch integer) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   moved_count bigint;
   xids xid8[];
   first_position bigint;
+  caller text := coalesce(current_setting('pipeline.principal', true), '');
 BEGIN
   PERFORM set_config('pipeline.principal', 'platform', true);
   PERFORM last_seq FROM event_feed FOR UPDATE;
   SELECT array_agg(DISTINCT b.xid), min(b.position) INTO xids, first_position
   FROM (SELECT xid, position FROM event_outbox ORDER BY position LIMIT batch) AS b;
   IF first_position IS NULL THEN
+    PERFORM set_config('pipeline.principal', caller, true);
     RETURN 0;
   END IF;
   WITH moved AS (
@@ -36,6 +41,7 @@ BEGIN
     deals = deals + (SELECT count(*) FROM inserted WHERE type = 'deal.created'),
     closers = closers + (SELECT count(*) FROM inserted WHERE type = 'closer.enrolled')
   WHERE EXISTS (SELECT 1 FROM inserted) RETURNING (SELECT count(*) FROM moved) INTO moved_count;
+  PERFORM set_config('pipeline.principal', caller, true);
   RETURN coalesce(moved_count, 0);
 END;
 $$;
