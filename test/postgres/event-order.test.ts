@@ -9,15 +9,10 @@ import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { sampleDeal } from '../store/contract.ts';
+import { moved, T0 } from '../support/feed-events.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
 
 const server = await postgresForTests();
-const T0 = Date.parse('2026-01-05T09:00:00.000Z');
-const moved = (dealId: string): PublicEventDraft => ({
-  type: 'deal.stage_changed',
-  at: T0,
-  data: { dealId, from: 'sourced', to: 'qualified', by: 'agent' },
-});
 /** A promise and the function that resolves it. */
 function latch(): [Promise<void>, () => void] {
   let open!: () => void;

@@ -7,18 +7,12 @@
 // principal as it found it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { moved, T0 } from '../support/feed-events.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 
 const server = await postgresForTests();
-const T0 = Date.parse('2026-01-05T09:00:00.000Z');
-const moved = (dealId: string): PublicEventDraft => ({
-  type: 'deal.stage_changed',
-  at: T0,
-  data: { dealId, from: 'sourced', to: 'qualified', by: 'agent' },
-});
 
 describe('the sequencer’s cost on PostgreSQL', { skip: server.skip }, () => {
   let schema: TestSchema;
