@@ -1,7 +1,8 @@
 // One process per PGlite folder (D-45): PGlite is PostgreSQL in this process, with no server to
 // arbitrate, so a second process on the same folder would write the same files and corrupt them.
-// The folder is claimed with a lock file created exclusively (O_EXCL: one creator wins); it
-// names its holder's pid and, on Linux, the holder's start time, so that a lock left by a killed
+// The folder is claimed with a lock file written whole under a name of its own and then linked
+// into place (link fails when the lock exists: one creator wins, and no process ever reads a lock
+// half written, which a takeover would take for a stale one); it names its holder's pid and, on Linux, the holder's start time, so that a lock left by a killed
 // process is told from a live one even when the pid has been reused, and taken over. A killed
 // holder that is still a zombie (exited, not yet reaped by its parent: its pid still answers
 // kill(pid, 0)) holds nothing either, and is told apart on Linux by its state (D-204).
@@ -79,6 +80,30 @@ export interface FolderLock {
   release(): Promise<void>;
 }
 
+/**
+ * Puts `me` in place as the lock at `path`, whole: written and synced under another name, then
+ * linked. False when a lock is there already.
+ */
+async function claim(path: string, me: Holder): Promise<boolean> {
+  const written = `${path}.new-${randomUUID()}`;
+  const file = await open(written, 'wx');
+  try {
+    await file.writeFile(JSON.stringify(me));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await link(written, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(written, { force: true });
+  }
+}
+
 /** Claims `folder` for this process, or throws FolderInUseError naming the live holder. */
 export async function lockFolder(folder: string): Promise<FolderLock> {
   const path = join(folder, LOCK_FILE);
@@ -89,14 +114,7 @@ export async function lockFolder(folder: string): Promise<FolderLock> {
   };
   // Bounded: each turn either creates the file, finds a live holder, or clears a stale one.
   for (let attempt = 0; attempt < 10; attempt++) {
-    try {
-      const file = await open(path, 'wx');
-      try {
-        await file.writeFile(JSON.stringify(me));
-        await file.sync();
-      } finally {
-        await file.close();
-      }
+    if (await claim(path, me)) {
       let released = false;
       return {
         release: async () => {
@@ -106,8 +124,6 @@ export async function lockFolder(folder: string): Promise<FolderLock> {
           if (holder?.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = await readHolder(path);
     if (holder === undefined) continue; // released meanwhile
