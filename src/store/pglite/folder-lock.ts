@@ -2,13 +2,14 @@
 // arbitrate, so a second process on the same folder would write the same files and corrupt them.
 // The folder is claimed with a lock file written whole under a name of its own and then linked
 // into place (link fails when the lock exists: one creator wins, and no process ever reads a lock
-// half written, which a takeover would take for a stale one); it names its holder's pid and, on Linux, the holder's start time, so that a lock left by a killed
-// process is told from a live one even when the pid has been reused, and taken over. A killed
+// half written, which a takeover would take for a stale one); it names its holder's pid and, on
+// Linux, the holder's start time, so that a lock left by a killed process is told from a live
+// one even when the pid has been reused, and taken over (by one starter: takeOver). A killed
 // holder that is still a zombie (exited, not yet reaped by its parent: its pid still answers
 // kill(pid, 0)) holds nothing either, and is told apart on Linux by its state (D-204).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { link, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'pipeline-service.lock';
@@ -55,15 +56,30 @@ function alive(holder: Holder): boolean {
   return holder.startTicks === undefined || now.startTicks === holder.startTicks;
 }
 
-async function readHolder(path: string): Promise<Holder | undefined> {
+/** The lock file's text, or undefined when there is none. */
+async function readLock(path: string): Promise<string | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Holder;
-    return Number.isInteger(parsed.pid) && parsed.pid > 0 ? parsed : undefined;
+    return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    // Unreadable or half written (a holder killed while writing it): nobody can be holding it.
-    return { pid: 0, since: 'unknown' };
+    throw error;
   }
+}
+
+function holderOf(text: string): Holder {
+  try {
+    const parsed = JSON.parse(text) as Holder;
+    if (Number.isInteger(parsed.pid) && parsed.pid > 0) return parsed;
+  } catch {
+    // below
+  }
+  // Unreadable (damaged, or half written by an older version): nobody can be holding it.
+  return { pid: 0, since: 'unknown' };
+}
+
+async function readHolder(path: string): Promise<Holder | undefined> {
+  const text = await readLock(path);
+  return text === undefined ? undefined : holderOf(text);
 }
 
 export class FolderInUseError extends Error {
@@ -104,6 +120,36 @@ async function claim(path: string, me: Holder): Promise<boolean> {
   }
 }
 
+/** A takeover marker older than this was left by a starter that died taking over. */
+const ABANDONED_MS = 30_000;
+
+/**
+ * Removes the stale lock `text` from `path`, if this starter is the one taking it over: of the
+ * starters that judged this very lock stale, the one that creates its marker (named after the
+ * lock's text, created whole as the lock is) is the only one that may remove it, and does so only
+ * if the lock is still that text (no other starter can have replaced it meanwhile: the others
+ * wait for the marker, and a live lock's holder removes only its own). The others wait and look
+ * again. Moving the lock aside and putting back one found live, as before, could not be made
+ * safe: between the two another starter could claim the folder, and two won.
+ */
+async function takeOver(path: string, text: string, me: Holder): Promise<void> {
+  const marker = `${path}.takeover-${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+  if (!(await claim(marker, me))) {
+    try {
+      if (Date.now() - (await stat(marker)).mtimeMs > ABANDONED_MS) await rm(marker, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    return;
+  }
+  try {
+    if ((await readLock(path)) === text) await rm(path, { force: true });
+  } finally {
+    await rm(marker, { force: true });
+  }
+}
+
 /** Claims `folder` for this process, or throws FolderInUseError naming the live holder. */
 export async function lockFolder(folder: string): Promise<FolderLock> {
   const path = join(folder, LOCK_FILE);
@@ -112,8 +158,9 @@ export async function lockFolder(folder: string): Promise<FolderLock> {
     startTicks: procStat(process.pid)?.startTicks,
     since: new Date().toISOString(),
   };
-  // Bounded: each turn either creates the file, finds a live holder, or clears a stale one.
-  for (let attempt = 0; attempt < 10; attempt++) {
+  // Bounded: each turn either creates the file, finds a live holder, or clears a stale one (or
+  // waits while another starter does).
+  for (let attempt = 0; attempt < 20; attempt++) {
     if (await claim(path, me)) {
       let released = false;
       return {
@@ -125,37 +172,13 @@ export async function lockFolder(folder: string): Promise<FolderLock> {
         },
       };
     }
-    const holder = await readHolder(path);
-    if (holder === undefined) continue; // released meanwhile
+    const text = await readLock(path);
+    if (text === undefined) continue; // released meanwhile
+    const holder = holderOf(text);
     // A lock this very process holds is in use too: a second store on one folder in one
     // process would corrupt it just the same.
     if (holder.pid !== 0 && alive(holder)) throw new FolderInUseError(folder, holder);
-    // Stale: moved aside atomically, so that of two processes taking it over one moves it and
-    // the other finds it gone. What was moved is checked: if another process had taken the lock
-    // over meanwhile, its live lock is put back (link fails rather than overwrite) and the next
-    // turn finds it held.
-    const aside = `${path}.stale-${randomUUID()}`;
-    try {
-      await rename(path, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    const moved = await readHolder(aside);
-    if (moved !== undefined && (moved.pid !== holder.pid || moved.since !== holder.since)) {
-      try {
-        await link(aside, path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        throw new Error(
-          `could not lock the PGlite folder ${folder}: other processes are starting on it at this moment`,
-        );
-      } finally {
-        await rm(aside, { force: true });
-      }
-      continue;
-    }
-    await rm(aside, { force: true });
+    await takeOver(path, text, me);
   }
   throw new Error(`could not lock the PGlite folder ${folder}: its lock file ${path} keeps changing`);
 }
