@@ -53,6 +53,8 @@ export interface Caller {
   readonly kind: PrincipalKind;
   readonly keyId: string;
   readonly scopes: ReadonlySet<KeyScope>;
+  /** The console session the request came with (D-63, D-76), when it came with one and not a key. */
+  readonly sessionId?: string;
 }
 
 export const actorOf = (caller: Caller | undefined): ActorRef | undefined =>

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { Caller } from '../domain/access.ts';
 import type { RootCatalog } from '../public/catalog.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
@@ -241,6 +242,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       perClient: options.streamBounds?.perClient ?? DEFAULT_STREAMS_PER_CLIENT,
       total: options.streamBounds?.total ?? streamsInAll(options.connectionLimits?.maxConnections ?? 10_000),
     },
+    ...(sessions ? { live: (caller: Caller) => (sessions as ConsoleSessions).callerLive(caller) } : {}),
   });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth });
   if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });

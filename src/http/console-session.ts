@@ -85,6 +85,17 @@ export class ConsoleSessions {
     return found.ok ? { ...parsed, caller: found.caller } : { ok: false, reason: 'key' };
   }
 
+  /**
+   * D-76: whether the credential a request was admitted with still stands, from memory alone:
+   * its key is live in the ring and, for a session's caller, the session has not ended.
+   * A long-lived door (an event stream) asks it before every write and on a timer.
+   */
+  callerLive(caller: Caller): boolean {
+    const found = this.ring.heldById(caller.keyId);
+    if (found !== undefined && !found.ok) return false;
+    return caller.sessionId === undefined || !this.ended.has(caller.sessionId);
+  }
+
   /** Ends a session here: its id is refused by this instance until it would have expired. */
   end(sessionId: string, expiresAt: number): void {
     const now = this.clock.now();

@@ -14,7 +14,7 @@
 import { fastifySSE } from '@fastify/sse';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { visibilityOf } from '../../domain/access.ts';
+import { type Caller, visibilityOf } from '../../domain/access.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { EventStreamHeaders, EventStreamQuery } from '../../schemas/events.ts';
@@ -28,6 +28,11 @@ export interface EventStreamOptions {
   stream?: Partial<StreamOptions>;
   /** D-238: the bounds on open streams. */
   bounds: StreamBounds;
+  /**
+   * D-76: whether a stream's caller's credential (its key, its console session) still stands;
+   * a stream whose credential ended is closed and sent nothing more. Keys mode only.
+   */
+  live?: (caller: Caller) => boolean;
 }
 
 const STREAM_DESCRIPTION =
