@@ -4,6 +4,7 @@
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
 import { DEFAULT_STREAMS_PER_CLIENT } from './http/stream-limits.ts';
+import { DEFAULT_KEYS_PER_PRINCIPAL } from './service/accounts.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
 
 export interface Config {
@@ -14,6 +15,11 @@ export interface Config {
   auth: 'demo' | 'keys';
   /** D-52: keys mode's first operator key (OPERATOR_KEY); required in keys mode. */
   operatorKey?: string;
+  /**
+   * D-3: keys mode serves `POST /demo/reset` and `POST /demo/clock` only when DEMO_CONTROLS=on
+   * (default off); the demo always serves them, whatever this says.
+   */
+  demoControls: boolean;
   port: number;
   host: string;
   dealPrefix: string;
@@ -54,6 +60,8 @@ export interface Config {
   streamBufferBytes: number;
   /** D-238: open event streams per client (the key's principal; the address in the demo). */
   streamsPerClient: number;
+  /** D-75: keys, neither revoked nor expired, one principal may hold. */
+  keysPerPrincipal: number;
   /**
    * D-49: the `Host` names answered (lower case; `name` any port, `name:port` that port only);
    * undefined: the default for the address listened on (src/http/origin-guard.ts).
@@ -105,6 +113,22 @@ function auth(env: NodeJS.ProcessEnv): { auth: Config['auth']; operatorKey?: str
     }
   }
   return mode === 'keys' ? { auth: mode, operatorKey } : { auth: mode };
+}
+
+/**
+ * D-3, D-253: DEMO_CONTROLS, `on` or `off` (default off). Only keys mode reads it: the demo's reset
+ * and clock are the demo's own, so asking the demo to go without them refuses to start.
+ */
+function demoControls(env: NodeJS.ProcessEnv, mode: Config['auth']): boolean {
+  const raw = env.DEMO_CONTROLS;
+  if (raw === undefined || raw === '') return false;
+  if (raw !== 'on' && raw !== 'off') throw new Error(`DEMO_CONTROLS must be on or off, got ${JSON.stringify(raw)}`);
+  if (raw === 'off' && mode === 'demo') {
+    throw new Error(
+      'DEMO_CONTROLS=off is for keys mode: the demo (AUTH=demo) always serves /demo/reset and /demo/clock; set AUTH=keys and OPERATOR_KEY for a deployment without them',
+    );
+  }
+  return raw === 'on';
 }
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -209,8 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const port = number(env, 'PORT', 3000, 0, 65535);
   if (!Number.isInteger(port)) throw new Error('PORT must be an integer');
+  const mode = auth(env);
   return {
-    ...auth(env),
+    ...mode,
+    demoControls: demoControls(env, mode.auth),
     port,
     host: env.HOST || '127.0.0.1',
     dealPrefix,
@@ -235,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamPollMs: integer(env, 'STREAM_POLL_MS', 500, 0, 60_000),
     streamBufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
     streamsPerClient: integer(env, 'STREAMS_PER_CLIENT', DEFAULT_STREAMS_PER_CLIENT, 1, 1_000_000),
+    keysPerPrincipal: integer(env, 'KEYS_PER_PRINCIPAL', DEFAULT_KEYS_PER_PRINCIPAL, 1, 10_000),
     allowedHosts: allowedHosts(env),
     allowedOrigins: allowedOrigins(env),
   };

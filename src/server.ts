@@ -57,6 +57,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     eventRetentionHours: config.eventRetentionHours,
     webhookAllowPrivate: config.webhookAllowPrivate,
     auth: config.auth,
+    ...(config.operatorKey !== undefined ? { operatorKey: config.operatorKey } : {}),
+    keysPerPrincipal: config.keysPerPrincipal,
   });
   await service.platform.seedIfEmpty();
   if (service.keyRing) {
@@ -69,6 +71,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const app = await buildApp({
     service,
     auth: config.auth,
+    demoControls: config.demoControls,
     catalog,
     dealPrefix: config.dealPrefix,
     logLevel: options.log === false ? undefined : config.logLevel,

@@ -112,6 +112,31 @@ describe('the webhook settings', () => {
   });
 });
 
+describe('DEMO_CONTROLS (D-3, D-253)', () => {
+  const keys = { AUTH: 'keys', OPERATOR_KEY: 'config-test-operator-key-0123456789abcdef' };
+
+  it('keys mode: off unless DEMO_CONTROLS=on', () => {
+    assert.equal(loadConfig(keys).demoControls, false);
+    assert.equal(loadConfig({ ...keys, DEMO_CONTROLS: '' }).demoControls, false);
+    assert.equal(loadConfig({ ...keys, DEMO_CONTROLS: 'off' }).demoControls, false);
+    assert.equal(loadConfig({ ...keys, DEMO_CONTROLS: 'on' }).demoControls, true);
+    assert.equal(loadConfig({ ...keys, DATABASE_URL: 'pglite:memory://' }).demoControls, false);
+  });
+
+  it('refuses any other value, in either mode, naming the variable', () => {
+    for (const value of ['true', 'yes', 'ON', '1']) {
+      assert.throws(() => loadConfig({ ...keys, DEMO_CONTROLS: value }), /DEMO_CONTROLS must be on or off/);
+      assert.throws(() => loadConfig({ DEMO_CONTROLS: value }), /DEMO_CONTROLS must be on or off/);
+    }
+  });
+
+  it('the demo always has its controls: DEMO_CONTROLS=off there refuses to start', () => {
+    assert.throws(() => loadConfig({ DEMO_CONTROLS: 'off' }), /DEMO_CONTROLS=off is for keys mode/);
+    assert.throws(() => loadConfig({ AUTH: 'demo', DEMO_CONTROLS: 'off' }), /DEMO_CONTROLS=off is for keys mode/);
+    assert.doesNotThrow(() => loadConfig({ DEMO_CONTROLS: 'on' }));
+  });
+});
+
 describe('ALLOWED_HOSTS and ALLOWED_ORIGINS (D-49)', () => {
   it('unset: the loopback names on any port when listening on a loopback address, every host elsewhere', () => {
     const config = loadConfig({});

@@ -1,8 +1,15 @@
 // Demo controls: wipe the demo store, and move the demo clock to see claim expiry and stalls.
 // What they answer is a notice that ends (D-230): it goes after a few seconds and on navigation.
+// A keys-mode deployment serves them only with DEMO_CONTROLS=on (D-3): the page says whether
+// (`<meta name="demo-controls">`, written by the service that serves the routes), and without them
+// the console shows none.
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { errorWords, useNotice } from './words.ts';
+
+/** Whether this deployment serves `POST /demo/reset` and `POST /demo/clock`, as the page says. */
+export const DEMO_CONTROLS_SERVED =
+  document.querySelector<HTMLMetaElement>('meta[name="demo-controls"]')?.content === 'on';
 
 export function DemoControls() {
   const [hours, setHours] = useState('24');

@@ -5,15 +5,15 @@
 // In keys mode (D-59, D-235) the page first signs in with a key, and then shows what the
 // session's principal works with: a Seller its board, new deals, its proposals and the closers; a
 // closer its desk, acting as itself, its own proposals and the closers; the operator the admin
-// page (#/admin), the board, every proposal, the closers and the demo's controls. The demo is as
-// it always was.
+// page (#/admin), the board, every proposal, the closers and, when the deployment serves them
+// (DEMO_CONTROLS=on, D-3), the demo's controls. The demo is as it always was.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Admin } from './admin.tsx';
 import { Board } from './board.tsx';
 import { Closers } from './closers.tsx';
 import { DealPage } from './deal-page.tsx';
-import { DemoControls } from './demo-controls.tsx';
+import { DEMO_CONTROLS_SERVED, DemoControls } from './demo-controls.tsx';
 import { Desk } from './desk.tsx';
 import { connectLive } from './live.ts';
 import { ProposalsPage } from './proposals-page.tsx';
@@ -112,7 +112,7 @@ function App({ session }: { session?: Session }) {
             </button>
           </section>
         ) : null}
-        {session === undefined || session.kind === 'operator' ? <DemoControls /> : null}
+        {DEMO_CONTROLS_SERVED && (session === undefined || session.kind === 'operator') ? <DemoControls /> : null}
       </header>
       <main>
         <Page route={route} session={session} />

@@ -826,7 +826,7 @@ export interface paths {
         };
         /**
          * The event feed, live, as Server-Sent Events
-         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts. Streams are bounded (429 TOO_MANY_STREAMS): per client (the key's principal; the address when keys are off) and in all. In keys mode a key sees only the events its principal may see (a Seller those of its deals; a closer the postings and those about itself; everyone a reset and an enrolment), and `seq` stays global, so a view has gaps.
+         * @description The feed of `GET /events` as Server-Sent Events: one message per event, `id:` its seq, `event:` its type, `data:` the event as JSON (as in the feed), in seq order, live. Resume with a `Last-Event-ID` header (the `id:` of the last event received; it wins over `?after=`) or `?after=`: the events after it come exactly once, including those written while away; with neither, the stream starts from the oldest kept event. A comment (`: heartbeat`) comes at least every 15 s. A reset empties the feed but seq goes on increasing (a cursor stays valid) and `demo.reset` is the first event after it. A client that leaves more than 1 MiB unread is disconnected (reconnect with `Last-Event-ID`). A bad `after`, `type` or `Last-Event-ID` is answered 400 in JSON before any stream starts. Streams are bounded (429 TOO_MANY_STREAMS): per client (the key's principal; the address when keys are off) and in all. In keys mode a key sees only the events its principal may see (a Seller those of its deals; a closer the postings and those about itself; everyone a reset and an enrolment), and `seq` stays global, so a view has gaps. A stream lives no longer than its credential: within 5 s of its key's revocation or expiry (a rolled key's grace end) or its console session's end, it ends and is sent nothing more.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2022,7 +2022,7 @@ export interface components {
         };
         EventPage: {
             events: components["schemas"]["Event"][];
-            /** @description the `after` of the next page: the last seq answered, or this page’s `after` when none was */
+            /** @description the `after` of the next page: of a full page its last seq; of a page that is not full, the newest seq when it was read (every event the key may see up to there was answered), or `after` if higher */
             nextAfter: number;
             /** @description the newest seq in the feed when this page was read (0 if none): to follow only what happens next, read the records, then stream with `after` = lastSeq */
             lastSeq: number;

@@ -10,8 +10,11 @@ import { build } from 'esbuild';
 import { projectFile } from '../project-files.ts';
 
 export interface ConsoleAssets {
-  /** The page, for a deal service under `prefix`, in the service's mode (D-59: keys signs in first). */
-  page(prefix: string, auth?: 'demo' | 'keys'): { html: string; etag: string };
+  /**
+   * The page, for a deal service under `prefix`, in the service's mode (D-59: keys signs in first),
+   * saying whether the deployment serves the demo's reset and clock (D-3; the demo always does).
+   */
+  page(prefix: string, auth?: 'demo' | 'keys', demoControls?: boolean): { html: string; etag: string };
   /** The hashed files by name. */
   files: Map<string, { bytes: Uint8Array; type: string }>;
 }
@@ -48,7 +51,7 @@ async function buildAssets(): Promise<ConsoleAssets> {
   if (!script || !style) throw new Error(`the console build made ${names.join(', ')}`);
   return {
     files,
-    page(prefix, auth = 'demo') {
+    page(prefix, auth = 'demo', demoControls = auth === 'demo') {
       const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -56,6 +59,7 @@ async function buildAssets(): Promise<ConsoleAssets> {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="deal-prefix" content="${prefix.replace(/[^\w/-]/g, '')}">
 <meta name="auth" content="${auth === 'keys' ? 'keys' : 'demo'}">
+<meta name="demo-controls" content="${demoControls ? 'on' : 'off'}">
 <title>Sales pipeline console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${style}">

@@ -4,8 +4,8 @@
 // connected to checked (checkedLookup) so that no name can lead to a forbidden one.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { checkedLookup, hostOf, isForbiddenAddress } from '../service/webhooks/address-policy.ts';
+import { isIP, type LookupFunction } from 'node:net';
+import { checkedLookup, checkedLookupVia, hostOf, isForbiddenAddress } from '../service/webhooks/address-policy.ts';
 
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -14,6 +14,8 @@ export interface PostOptions {
   allowPrivate: boolean;
   /** Aborts the attempt (the worker stopping): the outcome is then not to be recorded. */
   signal?: AbortSignal;
+  /** How a name is resolved before its address is checked: node's DNS lookup unless a test gives another. */
+  resolve?: LookupFunction;
 }
 
 export interface PostOutcome {
@@ -66,7 +68,9 @@ export function postOnce(
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       // A fresh connection per attempt, resolved (and checked) each time.
       agent: false,
-      ...(options.allowPrivate ? {} : { lookup: checkedLookup }),
+      ...(options.allowPrivate
+        ? options.resolve && { lookup: options.resolve }
+        : { lookup: options.resolve ? checkedLookupVia(options.resolve) : checkedLookup }),
     });
     const timer = setTimeout(() => {
       // A status that came in time stands; only the rest of its body was cut.

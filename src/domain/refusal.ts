@@ -21,6 +21,7 @@ export const REFUSAL_KINDS = {
   KEY_NOT_FOUND: 'not_found',
   PRINCIPAL_NOT_FOUND: 'not_found',
   KEY_REVOKED: 'conflict',
+  TOO_MANY_KEYS: 'conflict',
   INSUFFICIENT_SCOPE: 'denied',
   CLOSER_MISMATCH: 'denied',
   DEAL_TERMINAL: 'conflict',

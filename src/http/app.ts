@@ -53,6 +53,8 @@ export interface AppOptions {
   service: PipelineService;
   /** D-50: `keys` holds every demo request to a key (the service's key ring); default `demo`. */
   auth?: 'demo' | 'keys';
+  /** D-3: keys mode serves `/demo/reset` and `/demo/clock` only with this (DEMO_CONTROLS=on); the demo always does. */
+  demoControls?: boolean;
   /** The ROOT sandbox collections (D-29). */
   catalog: RootCatalog;
   dealPrefix: string;
@@ -234,7 +236,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(auth === 'keys' ? { service: options.service } : {}),
   });
   await app.register(machineRoutes, { dealPrefix: options.dealPrefix, openapi });
-  await app.register(operationRoutes, { service: options.service, dealPrefix: options.dealPrefix, auth });
+  // D-3: whether this deployment serves the demo's reset and clock (the console is told too).
+  const demoControls = auth === 'demo' || options.demoControls === true;
+  await app.register(operationRoutes, {
+    service: options.service,
+    dealPrefix: options.dealPrefix,
+    auth,
+    demoControls,
+  });
   await app.register(eventStreamRoutes, {
     service: options.service,
     stream: options.stream,
@@ -244,7 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     ...(sessions ? { live: (caller: Caller) => (sessions as ConsoleSessions).callerLive(caller) } : {}),
   });
-  await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth });
+  await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth, demoControls });
   if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });
   if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });

@@ -72,7 +72,7 @@ export class ConsoleSessions {
     if (!parsed.ok) return parsed;
     const found = this.ring.heldById(parsed.keyId);
     if (found === undefined) return undefined;
-    return found.ok ? { ...parsed, caller: found.caller } : { ok: false, reason: 'key' };
+    return found.ok ? { ...parsed, caller: { ...found.caller, sessionId: parsed.sessionId } } : { ok: false, reason: 'key' };
   }
 
   /** `held`, reading the store for a key the ring does not hold. */
@@ -82,7 +82,7 @@ export class ConsoleSessions {
     const parsed = this.parse(value);
     if (!parsed.ok) return parsed;
     const found = await this.ring.authenticateId(parsed.keyId);
-    return found.ok ? { ...parsed, caller: found.caller } : { ok: false, reason: 'key' };
+    return found.ok ? { ...parsed, caller: { ...found.caller, sessionId: parsed.sessionId } } : { ok: false, reason: 'key' };
   }
 
   /**
@@ -91,8 +91,7 @@ export class ConsoleSessions {
    * A long-lived door (an event stream) asks it before every write and on a timer.
    */
   callerLive(caller: Caller): boolean {
-    const found = this.ring.heldById(caller.keyId);
-    if (found !== undefined && !found.ok) return false;
+    if (!this.ring.stands(caller.keyId)) return false;
     return caller.sessionId === undefined || !this.ended.has(caller.sessionId);
   }
 

@@ -194,8 +194,14 @@ function completeOperation(
   // Keys mode's operations declare their key and scopes (authenticate.ts); the rest are keyless.
   operation.security ??= [];
   operation.description ??= operation.summary;
+  // D-37, D-75: every demo write takes an Idempotency-Key, but the MCP doors (a key per tool call)
+  // and the console's sign-in and sign-out (a retried sign-in makes a second session, which lapses).
   const isDemoWrite =
-    method === 'post' && !path.startsWith('/mcp') && path !== '/demo/mcp' && operation.tags?.[0] !== 'root';
+    method === 'post' &&
+    !path.startsWith('/mcp') &&
+    path !== '/demo/mcp' &&
+    !path.startsWith('/console/') &&
+    operation.tags?.[0] !== 'root';
   const body = operation.requestBody;
   if (body) {
     // @fastify/swagger marks every body required; an optional one (x-optional-body) may be left out.

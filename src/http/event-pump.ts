@@ -15,11 +15,19 @@
 // Memory: a live client whose socket holds more than `maxBufferedBytes` unwritten is ended (a
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
+//
+// Credentials (D-76, keys mode): a stream lives no longer than the key or console session it was
+// opened with. Every write (a page of the catch-up, a batch of the fan-out, a heartbeat) first
+// asks `live` whether the client's credential still stands, from memory (the key ring, which
+// learns other instances' revocations within its refresh, and the sessions); a client whose
+// credential ended is ended instead, and nothing more is written to it. An idle stream is
+// checked every CREDENTIAL_CHECK_MS, so that an expiry, which no write announces, ends it too.
 
 import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
 import {
+  type CredentialCheck,
   drained,
   filterKey,
   frameOf,
@@ -28,6 +36,7 @@ import {
   type StreamClient,
   type StreamFilter,
   type StreamSink,
+  stands,
 } from './stream-client.ts';
 
 export interface StreamOptions {
@@ -60,6 +69,11 @@ const PACE_MS = 50;
 const CLOSE_GRACE_MS = 1000;
 /** A catching-up client's page (at most this is waiting on its socket while it catches up). */
 const CATCH_UP_PAGE = 100;
+/**
+ * D-76: how often every stream's credential is checked besides before each write: an idle
+ * stream whose key expired or was revoked is ended within this of the instance knowing it.
+ */
+export const CREDENTIAL_CHECK_MS = 1000;
 
 interface Logger {
   info(object: object, message: string): void;
@@ -81,6 +95,7 @@ export class EventPump {
   private closed = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
+  private credentialTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -88,6 +103,8 @@ export class EventPump {
     private readonly options: StreamOptions,
     private readonly log: Logger,
     private readonly dealIdOf: (stored: StoredEvent) => string | undefined,
+    /** D-76: whether a client's credential still stands (keys mode; none: every stream stands). */
+    private readonly live?: CredentialCheck,
   ) {
     // A local commit wakes the pump (coalesced: one run at a time, at most one more queued).
     this.unsubscribe = service.runner.onCommit(() => this.wake());
@@ -130,7 +147,7 @@ export class EventPump {
   /** Reads pages of the feed for one client until its cursor reaches the pump's, then joins it. */
   private async catchUp(client: StreamClient): Promise<void> {
     for (;;) {
-      if (client.closed) return;
+      if (client.closed || !this.standing(client)) return;
       // Every event up to `horizon` is already in the feed (the pump read it there), so a page
       // read from now on that comes back short has every matching event up to it.
       const horizon = this.seq;
@@ -158,9 +175,12 @@ export class EventPump {
     }
   }
 
-  /** Writes a frame; ends the client (false) when `bounded` and its socket holds more than the bound. */
+  /**
+   * Writes a frame; ends the client (false) when its credential no longer stands (D-76), or when
+   * `bounded` and its socket holds more than the bound.
+   */
   private send(client: StreamClient, frame: string | Buffer, bounded = true): boolean {
-    if (client.closed || client.sink.destroyed) return false;
+    if (client.closed || client.sink.destroyed || !this.standing(client)) return false;
     client.mustDrain = !client.sink.write(frame);
     if (bounded && client.sink.writableLength > this.options.maxBufferedBytes) {
       this.log.warn(
@@ -173,6 +193,25 @@ export class EventPump {
       return false;
     }
     return true;
+  }
+
+  /**
+   * D-76: whether the client's credential still stands; if not, the client is ended (gracefully:
+   * what was written before stays readable; destroyed if it is not gone after CLOSE_GRACE_MS).
+   */
+  private standing(client: StreamClient): boolean {
+    if (stands(client, this.live)) return true;
+    if (!client.closed) {
+      this.log.info({ reqId: client.id, keyId: client.caller?.keyId }, 'event stream ended: its credential ended');
+      const { sink } = client;
+      this.end(client);
+      const stragglers = setTimeout(() => {
+        if (!sink.destroyed) sink.destroy();
+      }, CLOSE_GRACE_MS);
+      stragglers.unref();
+      sink.once('close', () => clearTimeout(stragglers));
+    }
+    return false;
   }
 
   private remove(client: StreamClient): void {
@@ -287,13 +326,21 @@ export class EventPump {
       this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
       this.pollTimer.unref();
     }
+    if (!this.credentialTimer && this.live !== undefined) {
+      this.credentialTimer = setInterval(() => {
+        for (const client of [...this.clients]) this.standing(client);
+      }, CREDENTIAL_CHECK_MS);
+      this.credentialTimer.unref();
+    }
   }
 
   private stopTimers(): void {
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.credentialTimer) clearInterval(this.credentialTimer);
     this.heartbeatTimer = undefined;
     this.pollTimer = undefined;
+    this.credentialTimer = undefined;
   }
 
   /** Ends every stream and stops (the app is closing). */

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IfMatch } from '../domain/version.ts';
 import type { Call, Operation, PageOperation, ReadOperation, WriteOperation } from '../operations/operation.ts';
-import { pathOf } from '../operations/operation.ts';
+import { pathOf, served } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
 import { OPERATIONS } from '../operations/table.ts';
 import { errorResponses, IdParams, IfMatchHeaders, NoQuery } from '../schemas/common.ts';
@@ -67,6 +67,8 @@ function sendExecution(reply: FastifyReply, execution: Execution) {
             `Idempotency-Key ${execution.key} was used with another method, path or body; use a new key for a new request.`,
           ),
         );
+    case 'unrecoverable':
+      return reply.code(409).send(errorBody('KEY_NOT_RECOVERABLE', unrecoverable(execution.key)));
     case 'answered':
       if (execution.stored === undefined) return send(reply, execution.answer);
       return sendBytes(reply, execution.stored);
@@ -75,6 +77,10 @@ function sendExecution(reply: FastifyReply, execution: Execution) {
       return sendBytes(reply, execution.answer);
   }
 }
+
+/** D-251: why a keyed key's answer cannot be given again. */
+export const unrecoverable = (key: string) =>
+  `Idempotency-Key ${key} made a key that cannot be shown again: OPERATOR_KEY changed since. Revoke that key (GET /keys lists it) and issue another.`;
 
 /** A stored answer: its very bytes, fresh or replayed. */
 function sendBytes(reply: FastifyReply, answer: { status: number; body: string; location?: string; etag?: string }) {
@@ -129,12 +135,13 @@ function pageHandler(service: PipelineService, op: PageOperation) {
 }
 
 /** The successful answers, with what a dry run answers where the operation has one (D-48). */
-function successResponses(op: Operation) {
-  if (op.kind !== 'write' || !op.dryRunnable) return op.responses;
-  const real = op.responses[200];
-  if (real === undefined) return { ...op.responses, 200: Type.Ref(DryRunSchema) };
+function successResponses(op: Operation, keys: boolean) {
+  const responses = keys ? (op.keysResponses ?? op.responses) : op.responses;
+  if (op.kind !== 'write' || !op.dryRunnable) return responses;
+  const real = responses[200];
+  if (real === undefined) return { ...responses, 200: Type.Ref(DryRunSchema) };
   return {
-    ...op.responses,
+    ...responses,
     200: {
       ...Type.Union([real, Type.Ref(DryRunSchema)]),
       type: 'object' as const,
@@ -169,7 +176,7 @@ function routeOf(
       // D-38, D-39: a demo route refuses a query parameter it does not document (400 INVALID_QUERY).
       querystring: op.query ?? (dryRunnable ? DryRunQuery : NoQuery),
       ...(body ? { body } : {}),
-      response: { ...successResponses(op), ...errorResponses(...op.errors) },
+      response: { ...successResponses(op, keys), ...errorResponses(...op.errors) },
     },
     handler: (op.kind === 'write'
       ? writeHandler(service, op, rendering(op))
@@ -183,20 +190,23 @@ function routeOf(
 }
 
 /**
- * Every operation of the table as an HTTP route; in keys mode (D-50) the accounts' too. An
- * operation without a declared scope is never served (the type requires one; this checks it).
+ * Every operation of the table as an HTTP route; in keys mode (D-50) the accounts' too, and the
+ * demo's reset and clock only with DEMO_CONTROLS=on (D-3). An operation without a declared scope
+ * is never served (the type requires one; this checks it).
  */
 export const operationRoutes: FastifyPluginAsync<{
   service: PipelineService;
   dealPrefix: string;
   auth: 'demo' | 'keys';
-}> = async (app, { service, dealPrefix, auth }) => {
+  /** D-3: keys mode serves the demo's reset and clock only when DEMO_CONTROLS=on. */
+  demoControls?: boolean;
+}> = async (app, { service, dealPrefix, auth, demoControls = false }) => {
   const rendering = renderings(writeAnswers(dealPrefix));
   const keys = auth === 'keys';
   for (const op of OPERATIONS) {
     if (op.scope === undefined || (Array.isArray(op.scope) && op.scope.length === 0))
       throw new Error(`operation ${op.id} declares no scope: it cannot be served`);
-    if (op.keysOnly && !keys) continue;
+    if (!served(op, keys, demoControls)) continue;
     app.route(routeOf(service, op, dealPrefix, rendering, keys));
   }
 };

@@ -47,6 +47,21 @@ export interface StreamClient {
   caller?: Caller;
 }
 
+/**
+ * D-76: whether a stream's credential (its key, its console session) still stands, from memory
+ * alone (a Map lookup: asked before every write). Keys mode only; none in the demo.
+ */
+export type CredentialCheck = (caller: Caller) => boolean;
+
+/**
+ * D-76: whether a stream may still be written to: it has no caller (the demo) or its caller's
+ * credential stands. The pump asks it before every write and on a timer; a stream it fails is
+ * ended and sent nothing more. The simulation's streams are held to the same rule.
+ */
+export function stands(client: { readonly caller?: Caller }, live: CredentialCheck | undefined): boolean {
+  return client.caller === undefined || live === undefined || live(client.caller);
+}
+
 /** The SSE frame of an event: `id:` the seq, `event:` the type, `data:` the event's JSON (one line). */
 export function frameOf(stored: StoredEvent): string {
   return `id: ${stored.seq}\nevent: ${stored.event.type}\ndata: ${stringify(eventView(stored))}\n\n`;

@@ -179,6 +179,11 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
             : toolResult(execution.answer.status, execution.answer.body);
         case 'replayed':
           return toolResult(execution.answer.status, JSON.parse(execution.answer.body), execution.answer.body);
+        case 'unrecoverable':
+          return toolResult(
+            409,
+            errorBody('KEY_NOT_RECOVERABLE', `idempotencyKey ${execution.key} made a key that cannot be shown again.`),
+          );
         case 'reused':
           return toolResult(
             422,

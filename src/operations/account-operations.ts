@@ -1,7 +1,7 @@
 // Keys mode's accounts (D-51, D-52): Sellers, made by the operator, and keys, which each
 // principal manages for itself (the operator for everyone). Served in keys mode only. Creating
-// or rolling a key takes no Idempotency-Key: its answer holds the key, which is never stored
-// (a lost answer is mended by revoking that key and making another).
+// or rolling a key takes an Idempotency-Key like every other write (D-75): a retry gets the
+// same key again, though its text is never stored (D-251, src/service/key-seal.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import type { Caller } from '../domain/access.ts';
 import type { ApiKey } from '../domain/keys.ts';
@@ -100,9 +100,9 @@ const createKey = write({
   tag: 'accounts',
   body: CreateKeyBody,
   responses: { 201: KeySchema },
-  errors: [400, 403, 404],
+  errors: [400, 403, 404, 409],
   scope: KEYS,
-  idempotent: false,
+  idempotent: true,
   command: (service, { body, caller }) => {
     const input = body as Static<typeof CreateKeyBody>;
     return service.accounts.createKey({ ...input, expiresAt: expiryOf(input.expiresAt) }, caller as Caller);
@@ -148,12 +148,16 @@ const rollKey = write({
   method: 'POST',
   path: '/keys/{id}/roll',
   summary: 'A new key of the same principal and scopes; the old one works for graceSeconds more',
+  description:
+    'Only a caller whose own scopes include every scope of the key rolled may roll it (else 403 INSUFFICIENT_SCOPE); ' +
+    "the new key has exactly the old one's scopes. The old key counts toward KEYS_PER_PRINCIPAL while its grace " +
+    'lasts (409 TOO_MANY_KEYS at the bound; `graceSeconds: 0` ends it at once).',
   tag: 'accounts',
   body: RollKeyBody,
   responses: { 201: KeySchema },
-  errors: [400, 404, 409],
+  errors: [400, 403, 404, 409],
   scope: KEYS,
-  idempotent: false,
+  idempotent: true,
   command: (service, { id, body, caller }) =>
     service.accounts.rollKey(id, (body as Static<typeof RollKeyBody> | undefined)?.graceSeconds, caller as Caller),
   answer: (answers) => answers.issuedKey,

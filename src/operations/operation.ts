@@ -65,8 +65,15 @@ interface Common {
   scope: Scope;
   /** Served in keys mode only (the accounts: Sellers and keys); the demo has no such path. */
   keysOnly?: true;
+  /**
+   * D-3: a demo control (the reset, the clock): always served in the demo, and in keys mode only
+   * when DEMO_CONTROLS=on; otherwise no such path.
+   */
+  demoControl?: true;
   /** Keys mode's body, where it differs from the demo's (a closer's claim names no closer). */
   keysBody?: TSchema;
+  /** Keys mode's successful answers, where they differ from the demo's (health answers no counts). */
+  keysResponses?: Record<number, TSchema>;
   tool?: ToolSpec;
 }
 
@@ -126,6 +133,12 @@ export const read = <T>(op: Omit<ReadOperation<T>, 'kind'>): Operation =>
   ({ kind: 'read', ...op }) as unknown as Operation;
 export const page = <T>(op: Omit<PageOperation<T>, 'kind'>): Operation =>
   ({ kind: 'page', ...op }) as unknown as Operation;
+
+/** D-50, D-3: whether a deployment in this mode serves the operation. */
+export function served(op: Pick<Operation, 'keysOnly' | 'demoControl'>, keys: boolean, demoControls: boolean): boolean {
+  if (op.keysOnly && !keys) return false;
+  return !(op.demoControl && keys && !demoControls);
+}
 
 /** An operation's full path for a deal service under `prefix`. */
 export function pathOf(op: Pick<Operation, 'mount' | 'path'>, prefix: string): string {

@@ -1,13 +1,16 @@
 // The accounts of keys mode (D-51, D-52): Sellers, and keys issued, listed, rolled and revoked.
-// A key's text exists only in the answer that creates it: the store keeps its SHA-256.
-import { hash, randomBytes } from 'node:crypto';
+// A key's text exists only in the answer that creates it: the store keeps its SHA-256. A key's
+// powers never grow (D-75): a roll needs every scope of the key rolled and keeps exactly them,
+// and a principal holds at most KEYS_PER_PRINCIPAL live keys.
+import { hash } from 'node:crypto';
 import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
-import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive, keyText } from '../domain/keys.ts';
+import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { KeyFilter } from '../store/accounts.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
+import type { DrawnKey, KeySeal } from './key-seal.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 
@@ -23,7 +26,14 @@ export interface IssuedKey {
   text?: string;
   /** A roll's old key, as the roll left it (its grace period's end as its expiry). */
   rolled?: ApiKey;
+  /** D-251: the text and the nonce it was drawn from, for an answer stored under an Idempotency-Key. */
+  drawn?: DrawnKey;
 }
+
+/** D-75: live keys a principal may hold unless KEYS_PER_PRINCIPAL says otherwise. */
+export const DEFAULT_KEYS_PER_PRINCIPAL = 100;
+/** Keys read per page while counting a principal's live keys. */
+const COUNT_PAGE = 1000;
 
 export interface KeyInput {
   name: string;
@@ -52,6 +62,10 @@ export class Accounts {
     private readonly learned: KeyListener,
     /** A use this instance saw and has not written yet (the key ring's). */
     private readonly lastUsed: (keyId: string) => number | undefined = () => undefined,
+    /** D-251: draws new keys' texts (keys mode has one; the demo makes no keys). */
+    private readonly seal?: KeySeal,
+    /** D-75: KEYS_PER_PRINCIPAL. */
+    private readonly keysPerPrincipal = DEFAULT_KEYS_PER_PRINCIPAL,
   ) {}
 
   /** The key with this instance's latest use of it, written or not (D-52: at most a minute behind). */
@@ -88,21 +102,36 @@ export class Accounts {
           throw new RefusedError(
             refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['expiresAt: must be in the future']),
           );
+        await this.roomForOneMore(uow, principal);
         return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt });
       },
       committed: ({ key }) => this.learned(key),
+      secretOf: ({ drawn }) => drawn,
     };
   }
 
   /**
    * A new key of the same principal, name and scopes; the old one keeps working for
    * `graceSeconds` more (then it is refused as expired), so a deployment swaps keys without
-   * downtime.
+   * downtime. D-75: only a caller that holds every scope of the key may roll it (a key with
+   * `keys:manage` alone would otherwise get a full key from a roll of its principal's).
    */
   rollKey(keyId: string, graceSeconds: number | undefined, caller: Caller): UnitCommand<IssuedKey> {
     return {
       work: async (uow) => {
         const old = await this.ownKey(uow, keyId, caller);
+        if (!caller.scopes.has('admin')) {
+          const beyond = old.scopes.find((scope) => !caller.scopes.has(scope));
+          if (beyond !== undefined) {
+            throw new RefusedError(
+              refuse.denied(
+                'INSUFFICIENT_SCOPE',
+                `Key ${keyId} carries ${beyond}, which the caller's key lacks: only a key holding every scope of a key may roll it.`,
+                beyond,
+              ),
+            );
+          }
+        }
         const now = this.clock.now();
         if (!isLive(old, now)) {
           throw new RefusedError(
@@ -113,6 +142,9 @@ export class Accounts {
         const oldExpiry = old.expiresAt;
         const rolled = { ...old, expiresAt: Math.min(oldExpiry ?? graceEnds, graceEnds) };
         await uow.accounts.putKey(rolled);
+        // The old key counts while its grace lasts: a roll that would hold one key too many is
+        // refused (with graceSeconds 0 the old one ends now, and the roll needs no room).
+        await this.roomForOneMore(uow, old.principal);
         // The new key lives no longer than the old one was to (a roll never extends a key's life).
         const input = { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry };
         return { ...(await this.issue(uow, input)), rolled };
@@ -122,6 +154,7 @@ export class Accounts {
         this.learned(key);
         if (rolled) this.learned(rolled);
       },
+      secretOf: ({ drawn }) => drawn,
     };
   }
 
@@ -197,7 +230,9 @@ export class Accounts {
     uow: UnitOfWork,
     input: { name: string; principal: string; scopes: readonly KeyScope[]; expiresAt: number | undefined },
   ): Promise<IssuedKey> {
-    const text = keyText(kindOf(input.principal) ?? 'seller', randomBytes);
+    if (this.seal === undefined) throw new Error('keys are made in keys mode only');
+    const drawn = this.seal.draw(kindOf(input.principal) ?? 'seller');
+    const { text } = drawn;
     const key: ApiKey = {
       id: formatId('key', await uow.accounts.takeNumber('key')),
       hash: sha256(text),
@@ -209,7 +244,32 @@ export class Accounts {
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
     await uow.accounts.putKey(key);
-    return { key, text };
+    return { key, text, drawn };
+  }
+
+  /**
+   * D-75: refuses one more key when the principal holds KEYS_PER_PRINCIPAL live ones. The
+   * principal's lock makes two requests racing for the last place wait for each other.
+   */
+  private async roomForOneMore(uow: UnitOfWork, principal: string): Promise<void> {
+    await uow.lock(`keys-of:${principal}`);
+    const now = this.clock.now();
+    let live = 0;
+    let afterId: string | undefined;
+    for (;;) {
+      const page = await uow.accounts.listKeys({ principal, limit: COUNT_PAGE, ...(afterId ? { afterId } : {}) });
+      for (const key of page) if (isLive(key, now)) live++;
+      if (page.length < COUNT_PAGE) break;
+      afterId = page[page.length - 1].id;
+    }
+    if (live >= this.keysPerPrincipal) {
+      throw new RefusedError(
+        refuse.conflict(
+          'TOO_MANY_KEYS',
+          `${principal} holds ${live} keys that are neither revoked nor expired, the most it may (KEYS_PER_PRINCIPAL ${this.keysPerPrincipal}): revoke one first.`,
+        ),
+      );
+    }
   }
 
   /** A key the caller may manage, or unknown (D-54: another principal's key is unknown). */

@@ -7,6 +7,7 @@
 import type { Store, StoredAnswer, UnitOfWork } from '../store/store.ts';
 import { runDry } from './dry-run.ts';
 import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } from './idempotency.ts';
+import { KeySeal } from './key-seal.ts';
 import type { DryRunOutcome } from './outcomes.ts';
 import { recordRefusal } from './refusals.ts';
 import { fail, ok, RefusedError, RefusedProposalError, type Result } from './result.ts';
@@ -40,6 +41,8 @@ export type Execution =
   | { kind: 'replayed'; answer: RenderedAnswer }
   /** The key was first used with another request: nothing ran. */
   | { kind: 'reused'; key: string }
+  /** D-251: the key's answer held a secret that can no longer be drawn again (OPERATOR_KEY changed). */
+  | { kind: 'unrecoverable'; key: string }
   /** What the write would do: nothing was stored. */
   | { kind: 'dry'; answer: Answer };
 
@@ -68,6 +71,8 @@ export class UnitRunner {
   constructor(
     private readonly store: Store,
     private readonly clock: MachineClock,
+    /** D-251: keys mode's seal of new keys' texts (none in the demo, which makes no keys). */
+    private readonly seal?: KeySeal,
   ) {}
 
   /** Listens for committed units of work; returns the way to stop listening. */
@@ -168,7 +173,13 @@ export class UnitRunner {
         const found = await this.storedAnswer(uow, mode);
         if (found) throw new Replayed(found);
         const result = await this.workOrRecord(uow, command);
-        return { result, stored: await this.storeAnswer(uow, mode, rendering.bytes(rendering.answer(result))) };
+        const bytes = rendering.bytes(rendering.answer(result));
+        const secret = result.ok ? command.secretOf?.(result.value) : undefined;
+        if (secret === undefined) return { result, stored: await this.storeAnswer(uow, mode, bytes) };
+        // D-251: stored with the key's nonce in its place; answered with the key.
+        if (this.seal === undefined) throw new Error('a secret to store without a seal');
+        await this.storeAnswer(uow, mode, { ...bytes, body: this.seal.seal(bytes.body, secret) });
+        return { result, stored: bytes };
       }, options);
       if (result.ok) {
         const following = this.committed(command, result.value);
@@ -196,7 +207,13 @@ export class UnitRunner {
     const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
     if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (stored.fingerprint !== mode.fingerprint) return { kind: 'reused', key: mode.key } satisfies Execution;
-    const { status, body, location, etag } = stored;
+    const { status, location, etag } = stored;
+    let { body } = stored;
+    if (KeySeal.isSealed(body)) {
+      const unsealed = this.seal?.unseal(body);
+      if (unsealed === undefined) return { kind: 'unrecoverable', key: mode.key } satisfies Execution;
+      body = unsealed;
+    }
     const answer: RenderedAnswer = { status, body };
     if (location !== undefined) answer.location = location;
     if (etag !== undefined) answer.etag = etag;

@@ -94,6 +94,16 @@ export class KeyRing {
     return this.callerOf(key);
   }
 
+  /**
+   * D-76: whether a key is live now, from memory alone and noting no use: what an open event
+   * stream asks before each write. A key the ring does not hold is not: a stream's key was held
+   * when the stream opened, so only a reset that deleted it (a closer's) lets it go.
+   */
+  stands(keyId: string): boolean {
+    const key = this.byId.get(keyId);
+    return key !== undefined && isLive(key, this.clock.now());
+  }
+
   /** `heldById`, reading the store once (shared, as for a token) for a key not held. */
   async authenticateId(keyId: string): Promise<Authentication> {
     const held = this.heldById(keyId);

@@ -3,6 +3,7 @@
 // (execute.ts). A write is a unit command built by its part and run by the runner, so how it
 // runs (plain, keyed or dry) is decided in one place, whichever door it came through.
 
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
@@ -11,6 +12,7 @@ import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
 import { KeyRing } from './key-ring.ts';
+import { KeySeal } from './key-seal.ts';
 import { Platform } from './platform.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { Queries } from './queries.ts';
@@ -34,6 +36,13 @@ export interface ServiceConfig {
   telemetry?: Telemetry;
   /** D-50: `keys` holds every request to a key (the key ring); `demo` (the default) is open. */
   auth?: 'demo' | 'keys';
+  /**
+   * D-251: the secret new keys' texts are drawn under comes from OPERATOR_KEY, the same on every
+   * instance; unset (a simulation, a test), a random one of this process.
+   */
+  operatorKey?: string;
+  /** D-75: live keys one principal may hold (KEYS_PER_PRINCIPAL). */
+  keysPerPrincipal?: number;
 }
 
 export interface PipelineService {
@@ -68,22 +77,35 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     void keyRing?.reload().catch(() => undefined);
   });
   const steps = new Steps(platformClock, clock, { claimTtlMs: config.claimTtlHours * HOUR_MS, telemetry });
-  const runner = new UnitRunner(store, clock);
+  const seal = config.auth === 'keys' ? new KeySeal(config.operatorKey ?? randomBytes(32).toString('hex')) : undefined;
+  const runner = new UnitRunner(store, clock, seal);
   const retention = config.eventRetentionHours ?? DEFAULT_EVENT_RETENTION_HOURS;
   return {
     runner,
     queries: new Queries(store),
     deals: new DealCommands(steps),
     gigs: new GigCommands(steps),
-    platform: new Platform(store, runner, steps, clock, telemetry, retention, () => {
-      void keyRing?.reload().catch(() => undefined);
-    }),
+    platform: new Platform(
+      store,
+      runner,
+      steps,
+      clock,
+      telemetry,
+      retention,
+      () => {
+        void keyRing?.reload().catch(() => undefined);
+      },
+      // D-3: a keys-mode deployment is production: no fictional closers in it.
+      keyRing === undefined,
+    ),
     webhooks: new WebhookService(store, clock, config.webhookAllowPrivate === true),
     accounts: new Accounts(
       store,
       clock,
       (key) => keyRing?.learn(key),
       (keyId) => keyRing?.lastUsed(keyId),
+      seal,
+      config.keysPerPrincipal,
     ),
     ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),

@@ -34,9 +34,14 @@ export class Platform {
     private readonly eventRetentionHours: number,
     /** After a reset committed (keys mode: the key ring forgets closers' keys). */
     private readonly afterReset: () => void = () => undefined,
+    /** D-27: the demo seeds the two fictional closers; keys mode, a production, seeds none (D-3). */
+    private readonly seeds = true,
   ) {}
 
-  /** D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers. */
+  /**
+   * D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers (in
+   * the demo; keys mode seeds none, D-3).
+   */
   reset(): UnitCommand<string[]> {
     return {
       work: async (uow) => {
@@ -54,8 +59,9 @@ export class Platform {
     };
   }
 
-  /** D-27: a service that starts on an empty store seeds the two closers; it never wipes. */
+  /** D-27: a service that starts on an empty store seeds the two closers (D-3: not in keys mode); it never wipes. */
   async seedIfEmpty(): Promise<void> {
+    if (!this.seeds) return;
     await this.runner.result({
       work: async (uow) => {
         // Two instances starting at once on one empty database must not both seed.
@@ -68,6 +74,7 @@ export class Platform {
 
   private async seed(uow: UnitOfWork, now: number): Promise<string[]> {
     const ids: string[] = [];
+    if (!this.seeds) return ids;
     for (const closer of SEED_CLOSERS) {
       const applied = await this.steps.apply(uow, initialState(), { type: 'EnrolCloser', ...closer }, now);
       ids.push(...applied.state.closers.keys());

@@ -2,6 +2,7 @@
 // and what follows its commit. The runner decides how it runs (plain, under an idempotency key,
 // or dry); the command only says what it does, so every door runs every write the same way.
 import type { StoreReader, UnitOfWork } from '../store/store.ts';
+import type { DrawnKey } from './key-seal.ts';
 
 export interface UnitCommand<T> {
   /**
@@ -16,4 +17,9 @@ export interface UnitCommand<T> {
   read?(reader: StoreReader): Promise<T>;
   /** Once the unit committed (never after a replayed answer, a refusal or a dry run). */
   committed?(value: T): void | Promise<void>;
+  /**
+   * D-251: the secret a result holds (a new key's text), which a stored answer must not: the
+   * runner stores its nonce instead and draws it again for a replay.
+   */
+  secretOf?(value: T): DrawnKey | undefined;
 }

@@ -121,6 +121,14 @@ export const ERRORS = {
   GIG_NOT_NURTURER: { status: 409, when: 'revive of a setter or closer gig' },
   GIG_NOT_ACTIVE: { status: 409, when: 'release of a gig that is neither `open` nor `claimed`' },
   NOT_CLAIMANT: { status: 409, when: 'a gig move naming a `closerId` other than the claimant' },
+  KEY_NOT_RECOVERABLE: {
+    status: 409,
+    when: 'a retry under an Idempotency-Key of a request that made a key, after OPERATOR_KEY changed: the key it made can no longer be drawn again from what was stored (no key text is ever stored); revoke that key and issue another',
+  },
+  TOO_MANY_KEYS: {
+    status: 409,
+    when: "a key was asked for (made or rolled) while its principal already holds `KEYS_PER_PRINCIPAL` keys that are neither revoked nor expired; revoke one first (a roll with `graceSeconds: 0` replaces its key at once)",
+  },
   KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked or has expired: issue a new key instead' },
   NOT_DUE: {
     status: 409,

@@ -183,7 +183,9 @@ describe('keys mode: every operation of the table, with every kind of key', () =
   const keyOf = (who: Who): KeyInfo => fx[who];
 
   before(async () => {
-    t = await startKeysServer();
+    // D-3: the demo's reset and clock are served in keys mode only with DEMO_CONTROLS=on; on here,
+    // so that their scope is held like every other operation's.
+    t = await startKeysServer({ demoControls: true });
     fx = await keysFixture(t);
   });
   after(async () => {

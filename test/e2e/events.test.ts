@@ -270,7 +270,8 @@ describe('the event feed (GET /events)', () => {
     );
     for (const nobody of ['deal_9999', 'not-a-deal', 'x'.repeat(300)]) {
       const none = await feed(`?dealId=${encodeURIComponent(nobody)}`);
-      assert.deepEqual({ ...none, lastSeq: undefined }, { events: [], nextAfter: 0, lastSeq: undefined });
+      // D-76: a page that is not full moves on to the newest seq read before it, seen or not.
+      assert.deepEqual({ ...none, lastSeq: undefined }, { events: [], nextAfter: none.lastSeq, lastSeq: undefined });
       assert.ok(none.lastSeq >= page2.nextAfter);
     }
   });

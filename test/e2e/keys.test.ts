@@ -338,6 +338,85 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
     assert.equal((await call(keyA, 'GET', `/keys/${other.id}`)).status, 404);
   });
 
+  it('D-75: a roll needs every scope of the key it rolls, and the new key has exactly its scopes', async () => {
+    const managerOnly = await call(keyA, 'POST', '/keys', { name: 'manager only', scopes: ['keys:manage'] });
+    assert.equal(managerOnly.status, 201, managerOnly.text);
+    const full = await call(OP, 'POST', '/keys', { name: 'full victim', principal: sellerA });
+    const before = await call(OP, 'GET', `/keys?principal=${sellerA}&limit=1000`);
+    const escalation = await call(managerOnly.body.key, 'POST', `/keys/${full.body.id}/roll`, { graceSeconds: 604_800 });
+    assert.equal(escalation.status, 403, escalation.text);
+    assert.equal(escalation.body.code, 'INSUFFICIENT_SCOPE');
+    assert.ok(full.body.scopes.includes(escalation.body.requiredScope), escalation.text);
+    assert.equal(escalation.headers.get('www-authenticate'), null, 'a refusal of the service, not of the door');
+    const after = await call(OP, 'GET', `/keys?principal=${sellerA}&limit=1000`);
+    assert.deepEqual(
+      after.body.map((k: any) => ({ ...k, lastUsedAt: null })),
+      before.body.map((k: any) => ({ ...k, lastUsedAt: null })),
+      'nothing changed: no new key, the victim key keeps no expiry',
+    );
+    assert.equal((await call(full.body.key, 'GET', `${t.prefix}/deals`)).status, 200, 'the victim key works');
+    // A closer's key that manages keys only, on its closer's full key: the same.
+    const closerFull = await call(OP, 'POST', '/keys', { name: 'closer full', principal: closer });
+    const closerManager = await call(closerFull.body.key, 'POST', '/keys', { name: 'cm', scopes: ['keys:manage'] });
+    const closerEscalation = await call(closerManager.body.key, 'POST', `/keys/${closerFull.body.id}/roll`, {});
+    assert.equal(closerEscalation.status, 403, closerEscalation.text);
+    assert.equal(closerEscalation.body.code, 'INSUFFICIENT_SCOPE');
+    // Its own key, or a weaker one, it may roll: the new key has exactly the old scopes.
+    const self = await call(managerOnly.body.key, 'POST', `/keys/${managerOnly.body.id}/roll`, { graceSeconds: 0 });
+    assert.equal(self.status, 201, self.text);
+    assert.deepEqual(self.body.scopes, ['keys:manage']);
+    const weaker = await call(keyA, 'POST', '/keys', { name: 'weaker', scopes: ['deals:read', 'events:read'] });
+    const rolled = await call(keyA, 'POST', `/keys/${weaker.body.id}/roll`, { graceSeconds: 0 });
+    assert.equal(rolled.status, 201, rolled.text);
+    assert.deepEqual(rolled.body.scopes, ['deals:read', 'events:read']);
+    // The operator (admin) rolls any key.
+    const byOperator = await call(OP, 'POST', `/keys/${full.body.id}/roll`, { graceSeconds: 0 });
+    assert.equal(byOperator.status, 201, byOperator.text);
+    assert.deepEqual([...byOperator.body.scopes].sort(), [...full.body.scopes].sort());
+  });
+
+  it('D-75: a key made or rolled under an Idempotency-Key is answered again, the same key, and made once', async () => {
+    const count = async () => (await call(OP, 'GET', `/keys?principal=${sellerA}&limit=1000`)).body.length;
+    const before = await count();
+    const headers = { 'idempotency-key': `make-${Date.now()}` };
+    const send = (body: unknown, extra: Record<string, string> = headers) =>
+      as(t, bearer(keyA)).send('POST', '/keys', body, extra);
+    const first = await send({ name: 'keyed', scopes: ['deals:read'] });
+    assert.equal(first.status, 201, first.text);
+    texts.push(first.body.key);
+    const again = await send({ scopes: ['deals:read'], name: 'keyed' });
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, first.text, 'the same answer, byte for byte: the same secret');
+    assert.equal(again.headers.get('location'), first.headers.get('location'));
+    assert.equal(await count(), before + 1, 'one key made');
+    assert.equal((await call(first.body.key, 'GET', `${t.prefix}/deals`)).status, 200, 'the key answered works');
+    const reused = await send({ name: 'another', scopes: ['deals:read'] });
+    assert.equal(reused.status, 422, reused.text);
+    assert.equal(reused.body.code, 'IDEMPOTENCY_KEY_REUSED');
+    seen.push(reused.text);
+    // Another principal's same Idempotency-Key is another request (D-54).
+    const other = await as(t, bearer(OP)).send('POST', '/keys', { name: 'keyed', principal: sellerB }, headers);
+    assert.equal(other.status, 201, other.text);
+    assert.notEqual(other.body.key, first.body.key);
+    texts.push(other.body.key);
+    // A roll likewise: one new key, the same one again.
+    const rollHeaders = { 'idempotency-key': `roll-${Date.now()}` };
+    const roll = await as(t, bearer(keyA)).send('POST', `/keys/${first.body.id}/roll`, { graceSeconds: 60 }, rollHeaders);
+    assert.equal(roll.status, 201, roll.text);
+    texts.push(roll.body.key);
+    const rollAgain = await as(t, bearer(keyA)).send('POST', `/keys/${first.body.id}/roll`, { graceSeconds: 60 }, rollHeaders);
+    assert.equal(rollAgain.headers.get('idempotent-replayed'), 'true');
+    assert.equal(rollAgain.text, roll.text);
+    assert.equal(await count(), before + 2, 'one roll made one key');
+    // A malformed Idempotency-Key is refused before anything is made.
+    const malformed = await send({ name: 'x' }, { 'idempotency-key': 'two words' });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.code, 'IDEMPOTENCY_KEY_INVALID');
+    seen.push(malformed.text);
+    assert.equal(await count(), before + 2);
+  });
+
   it('no key text anywhere but in the answer that made it: answers, the log, the store', async () => {
     assert.ok(texts.length >= 10, `keys were made: ${texts.length}`);
     assert.ok(seen.length > 50, `answers were recorded: ${seen.length}`);

@@ -349,6 +349,13 @@ describe('webhooks: the SSRF rule (WEBHOOK_ALLOW_PRIVATE off)', () => {
       'http://169.254.169.254/latest/meta-data',
       'http://[::1]/hook',
       'http://[::ffff:127.0.0.1]/hook',
+      // IPv4 inside IPv6 (D-252): NAT64, 6to4 and IPv4-compatible forms of refused addresses,
+      // and any Teredo address.
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+      'http://[2002:7f00:1::]/hook',
+      'http://[2002:c0a8:101::1]:8080/hook',
+      'http://[::127.0.0.1]/hook',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook',
       'http://[fe80::1]/hook',
       'http://[fd12:3456::1]/hook',
       'http://0.0.0.0/hook',
@@ -379,6 +386,7 @@ describe('webhooks: the SSRF rule (WEBHOOK_ALLOW_PRIVATE off)', () => {
         for (const [n, url] of [
           [1, `http://localhost:${r.port}/hook`],
           [2, r.url],
+          [3, `http://[2002:7f00:1::]:${r.port}/hook`], // 127.0.0.1 over 6to4 (D-252)
         ] as const) {
           await uow.webhooks.takeNumber();
           await uow.webhooks.put({
@@ -391,7 +399,7 @@ describe('webhooks: the SSRF rule (WEBHOOK_ALLOW_PRIVATE off)', () => {
         }
       });
       await enrol(t, 'Rebound Closer (fictional)');
-      for (const id of ['whk_0001', 'whk_0002']) {
+      for (const id of ['whk_0001', 'whk_0002', 'whk_0003']) {
         const log = await until(`${id} refused`, async () => {
           const found = await attempts(t, id);
           return found.length >= 1 ? found : undefined;

@@ -166,6 +166,45 @@ describe('the key ring', () => {
     }
   });
 
+  // D-76: what an open event stream asks before each write and on a timer.
+  it('tells from memory whether a key still stands: live, expired, revoked, or gone with a reset; noting no use', async () => {
+    const { service, keyRing, operator, count, advance } = await ring();
+    try {
+      const { issued } = await sellerKey(service, operator);
+      const expiring = await service.run(
+        service.accounts.createKey(
+          { name: 'expiring', principal: issued.key.principal, expiresAt: Date.parse('2030-01-07T09:01:00.000Z') },
+          operator,
+        ),
+      );
+      assert.ok(expiring.ok);
+      const closer = await service.run(service.gigs.enrolCloser({ name: 'Ring Closer', industries: ['saas'] }));
+      assert.ok(closer.ok);
+      const closerKey = await service.run(
+        service.accounts.createKey({ name: 'desk', principal: closer.value.closer.id }, operator),
+      );
+      assert.ok(closerKey.ok);
+      const reads = count.reads;
+      for (const id of [issued.key.id, expiring.value.key.id, closerKey.value.key.id])
+        assert.equal(keyRing.stands(id), true, id);
+      assert.equal(keyRing.stands('key_9999'), false, 'a key the ring does not hold');
+      assert.equal(count.reads, reads, 'no read of the store');
+      assert.equal(keyRing.lastUsed(issued.key.id), undefined, 'no use noted');
+      advance(60_000);
+      assert.equal(keyRing.stands(expiring.value.key.id), false, 'expired (machine time)');
+      assert.equal(keyRing.stands(issued.key.id), true);
+      await service.run(service.accounts.revokeKey(issued.key.id, operator));
+      assert.equal(keyRing.stands(issued.key.id), false, 'revoked');
+      // A reset deletes the closers and their keys: the ring reads every key again.
+      assert.ok((await service.run(service.platform.reset())).ok);
+      await keyRing.reload();
+      assert.equal(keyRing.stands(closerKey.value.key.id), false, "a closer's key the reset deleted");
+      assert.equal(keyRing.stands(operator.keyId), true);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('writes last use in a batch, not on every request', async () => {
     const { service, keyRing, count } = await ring();
     const units = count.units;

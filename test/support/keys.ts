@@ -318,7 +318,8 @@ export async function keysFixture(t: TestServer): Promise<KeysFixture> {
 export interface Snapshot {
   /** The feed's last seq (the operator's reading). */
   lastSeq: number;
-  health: { closers: number; deals: number };
+  /** Every closer and deal, as the operator counts them (keys mode's /health has no counts, D-3). */
+  counts: { closers: number; deals: number };
   keys: number;
   sellers: number;
   webhooks: number;
@@ -338,7 +339,7 @@ async function readAll(t: TestServer, path: string): Promise<unknown[]> {
   return all;
 }
 
-/** What a refusal must leave as it was: the feed's last seq, the counts of health, keys, Sellers, webhooks. */
+/** What a refusal must leave as it was: the feed's last seq, the counts of closers, deals, keys, Sellers, webhooks. */
 export async function snapshot(t: TestServer, from = 0): Promise<Snapshot> {
   const op = as(t, bearer(OP));
   let after = from;
@@ -348,11 +349,13 @@ export async function snapshot(t: TestServer, from = 0): Promise<Snapshot> {
     if (page.body.events.length === 0) break;
     after = page.body.nextAfter;
   }
-  const health = await t.get('/health');
   const webhooks = await op.get('/webhooks');
   return {
     lastSeq: after,
-    health: { closers: health.body.closers, deals: health.body.deals },
+    counts: {
+      closers: (await readAll(t, '/closers/closers')).length,
+      deals: (await readAll(t, `${t.prefix}/deals`)).length,
+    },
     keys: (await readAll(t, '/keys')).length,
     sellers: (await readAll(t, '/sellers')).length,
     webhooks: webhooks.body.length,

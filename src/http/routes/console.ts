@@ -5,13 +5,16 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleAssets } from '../../console/assets.ts';
 import { errorBody } from '../../views/errors.ts';
 
-export const consoleRoutes: FastifyPluginAsync<{ dealPrefix: string; auth?: 'demo' | 'keys' }> = async (
-  app,
-  { dealPrefix, auth = 'demo' },
-) => {
+export const consoleRoutes: FastifyPluginAsync<{
+  dealPrefix: string;
+  auth?: 'demo' | 'keys';
+  /** D-3: whether the deployment serves the demo's reset and clock (the page shows them only then). */
+  demoControls?: boolean;
+}> = async (app, { dealPrefix, auth = 'demo', demoControls = auth === 'demo' }) => {
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    // D-59: the page says the mode (keys mode signs in first, D-235).
-    const { html, etag } = (await consoleAssets()).page(dealPrefix, auth);
+    // D-59: the page says the mode (keys mode signs in first, D-235), and D-3 whether the demo's
+    // controls are served.
+    const { html, etag } = (await consoleAssets()).page(dealPrefix, auth, demoControls);
     reply.header('cache-control', 'no-cache').header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(html);

@@ -1,0 +1,50 @@
+// D-251: a key made under an Idempotency-Key is stored as the nonce it was drawn from, and drawn
+// again for a replay, only with the same OPERATOR_KEY.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { KeySeal } from '../../src/service/key-seal.ts';
+
+const OPERATOR_KEY = 'an-operator-key-of-thirty-two-characters-at-least';
+
+describe('the key seal (D-251)', () => {
+  it('draws keys of the kind asked, each different, of the service’s form', () => {
+    const seal = new KeySeal(OPERATOR_KEY);
+    const seen = new Set<string>();
+    for (const [kind, prefix] of [
+      ['seller', 'sp_sk_'],
+      ['closer', 'sp_ck_'],
+      ['operator', 'sp_op_'],
+    ] as const) {
+      for (let i = 0; i < 50; i++) {
+        const { text, nonce } = seal.draw(kind);
+        assert.match(text, /^sp_(sk|ck|op)_[0-9A-Za-z]{43}$/);
+        assert.ok(text.startsWith(prefix));
+        assert.match(nonce, /^[A-Za-z0-9_-]{43}$/);
+        seen.add(text);
+      }
+    }
+    assert.equal(seen.size, 150);
+  });
+
+  it('a stored answer holds the nonce, not the key; the same OPERATOR_KEY draws it again on any instance', () => {
+    const drawn = new KeySeal(OPERATOR_KEY).draw('seller');
+    const body = JSON.stringify({ id: 'key_0007', key: drawn.text, prefix: drawn.text.slice(0, 12), name: 'n' });
+    const stored = new KeySeal(OPERATOR_KEY).seal(body, drawn);
+    assert.ok(!stored.includes(drawn.text.slice(6)), 'no part of the key’s random characters is stored');
+    assert.ok(KeySeal.isSealed(stored));
+    assert.equal(new KeySeal(OPERATOR_KEY).unseal(stored), body, 'another instance draws the same key');
+  });
+
+  it('another OPERATOR_KEY draws another key, and the replay is refused rather than given a wrong key', () => {
+    const drawn = new KeySeal(OPERATOR_KEY).draw('closer');
+    const body = JSON.stringify({ id: 'key_0008', key: drawn.text, prefix: drawn.text.slice(0, 12) });
+    const stored = new KeySeal(OPERATOR_KEY).seal(body, drawn);
+    assert.notEqual(new KeySeal(`${OPERATOR_KEY}-changed`).textOf('closer', drawn.nonce), drawn.text);
+    assert.equal(new KeySeal(`${OPERATOR_KEY}-changed`).unseal(stored), undefined);
+  });
+
+  it('an answer with no sealed key is given back as it is', () => {
+    const body = '{"id":"key_0009","prefix":"sp_sk_abcdef"}';
+    assert.equal(new KeySeal(OPERATOR_KEY).unseal(body), body);
+  });
+});
