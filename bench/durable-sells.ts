@@ -5,12 +5,12 @@
 // a change to the durable path saves shows on a slow day too.
 import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { postgresUrl } from './options.ts';
+import { postgresOwnerUrl, postgresUrl } from './options.ts';
 import { postgresCpuMs } from './proc-cpu.ts';
 
 const SELLS = Number(process.env.DURABLE_SELLS ?? 3000);
 const AT_ONCE = 10;
-const store = await openPostgresStore(postgresUrl(), { poolSize: AT_ONCE });
+const store = await openPostgresStore(postgresUrl(), { poolSize: AT_ONCE, ownerUrl: postgresOwnerUrl() });
 const service = createPipelineService(store, { now: () => Date.now() }, { claimTtlHours: 72 });
 await service.run(service.platform.reset());
 let made = 0;

@@ -42,11 +42,27 @@ export function postgresUrl(): string {
   return url;
 }
 
+/**
+ * D-77: the owner role's URL that goes with postgresUrl(), if any: DATABASE_OWNER_URL with
+ * DATABASE_URL, TEST_DATABASE_OWNER_URL with TEST_DATABASE_URL (CI's two roles). The service
+ * migrates as it and serves as postgresUrl()'s role.
+ */
+export function postgresOwnerUrl(): string | undefined {
+  const { DATABASE_URL, DATABASE_OWNER_URL, TEST_DATABASE_OWNER_URL } = process.env;
+  return (DATABASE_URL ? DATABASE_OWNER_URL : TEST_DATABASE_OWNER_URL) || undefined;
+}
+
 export function storeEnv(options: Options): Record<string, string> {
   // The demo's semantics on every store (keys mode, the durable default, is its own scenario).
   if (options.store === 'memory') return { DATABASE_URL: '', AUTH: 'demo' };
   if (options.store === 'pglite')
     return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}`, AUTH: 'demo' };
   // As many connections as clients, as pgbench has.
-  return { DATABASE_URL: postgresUrl(), DATABASE_POOL_SIZE: String(Math.max(1, options.connections)), AUTH: 'demo' };
+  const owner = postgresOwnerUrl();
+  return {
+    DATABASE_URL: postgresUrl(),
+    ...(owner === undefined ? {} : { DATABASE_OWNER_URL: owner }),
+    DATABASE_POOL_SIZE: String(Math.max(1, options.connections)),
+    AUTH: 'demo',
+  };
 }

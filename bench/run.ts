@@ -20,7 +20,7 @@
 
 import { MEASURED_IN_MEMORY_TOO } from './goals.ts';
 import { type Figure, measure } from './measure.ts';
-import { parseOptions, postgresUrl, storeEnv } from './options.ts';
+import { parseOptions, postgresOwnerUrl, postgresUrl, storeEnv } from './options.ts';
 import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
 import { costsOf, printTable, setRatios, verdict, writeReport } from './report.ts';
 import { HEALTH, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -39,7 +39,7 @@ async function main() {
   let pgbench: PgbenchFigure | undefined;
   if (options.store === 'postgres') {
     if (await hasPgbench()) {
-      pgbench = await pgbenchTpcB(postgresUrl(), options.connections, options.duration);
+      pgbench = await pgbenchTpcB(postgresOwnerUrl() ?? postgresUrl(), options.connections, options.duration);
       console.log(
         `pgbench TPC-B, ${options.connections} clients: ${pgbench.transactionsPerSecond} transactions/s, p50 ${pgbench.p50Ms} ms, p99 ${pgbench.p99Ms} ms` +
           (pgbench.postgresCpuUsPerTransaction === undefined

@@ -15,6 +15,7 @@ import { startServer } from '../src/server.ts';
 import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { createStore } from '../src/store/create-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { postgresOwnerUrl } from './options.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -38,16 +39,21 @@ function databaseUrl(): string | undefined {
   return url;
 }
 
+/** D-77: the owner role's URL beside the PostgreSQL one (CI's two roles), if any. */
+const ownerUrl = storeKind === 'postgres' ? postgresOwnerUrl() : undefined;
+
 /**
  * Copies of the deals loaded so far until there are `total`, each with a number of its own
  * taken after the sequence's last (the loaded ones may have left gaps), in batches; then the
  * sequence and the /health count moved on and the table vacuumed and analysed, as if they had
- * been created one by one.
+ * been created one by one. As the tables' owner when there is one (moving a sequence on and a
+ * vacuum take it), and as the platform, whom row-level security lets write every row (D-57).
  */
 async function copyDeals(url: string, total: number) {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: ownerUrl ?? url });
   await client.connect();
   try {
+    await client.query("SELECT set_config('pipeline.principal', 'platform', false)");
     const count = async (sql: string) => Number((await client.query(sql)).rows[0].n);
     const loaded = await count('SELECT count(*) AS n FROM deals');
     const base = await count('SELECT last_value AS n FROM deal_numbers');
@@ -92,7 +98,7 @@ async function main() {
     node: process.version,
   };
   const databaseUrlUsed = databaseUrl();
-  const store: Store = await createStore(databaseUrlUsed);
+  const store: Store = await createStore(databaseUrlUsed, { ownerUrl });
   const service = createPipelineService(store, { now: () => Date.now() }, { claimTtlHours: 72 });
   await service.run(service.platform.reset());
 
@@ -224,7 +230,7 @@ async function main() {
   // Start-up: a whole service (store, sandbox, routes) until it listens.
   const startStart = performance.now();
   const server = await startServer({
-    config: { port: 0, timerIntervalSeconds: 0, databaseUrl: databaseUrl() },
+    config: { port: 0, timerIntervalSeconds: 0, databaseUrl: databaseUrl(), databaseOwnerUrl: ownerUrl },
     log: false,
   });
   figures.startupMs = ms(startStart);

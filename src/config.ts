@@ -32,6 +32,11 @@ export interface Config {
   metrics: boolean;
   /** Unset: the in-memory demo store; postgres://… or pglite:… a durable one (src/store/create-store.ts). */
   databaseUrl?: string;
+  /**
+   * D-77: the PostgreSQL role that owns the tables and migrates them (DATABASE_OWNER_URL);
+   * DATABASE_URL's role then only serves. Unset: DATABASE_URL's role does both.
+   */
+  databaseOwnerUrl?: string;
   /** PostgreSQL connections one instance may hold. */
   databasePoolSize: number;
   /** D-44: a request's headers must arrive within this (fixed; tests shorten it). */
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     metrics: boolean(env, 'METRICS', true),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     headersTimeoutMs: HEADERS_TIMEOUT_MS,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

@@ -43,6 +43,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const config = { ...loadConfig(), ...options.config };
   const metrics = config.metrics ? createMetrics() : undefined;
   const telemetry = metrics?.telemetry;
+  /** What opening the store warned of (D-77: the serving role owns the tables), logged once the log exists. */
+  const storeWarnings: string[] = [];
   const store =
     options.store ??
     (await createStore(config.databaseUrl, {
@@ -50,6 +52,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       telemetry,
       // D-57: keys mode refuses a PostgreSQL role that row-level security would not hold.
       requireRowSecurity: config.auth === 'keys',
+      // D-77: migrations as the owner role, serving as DATABASE_URL's.
+      ownerUrl: config.databaseOwnerUrl,
+      warn: (message) => storeWarnings.push(message),
     }));
   const service = createPipelineService(store, options.clock ?? systemClock, {
     telemetry,
@@ -85,7 +90,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // D-49: unset, the loopback names when listening on a loopback address, else every host.
     allowedHosts: config.allowedHosts ?? defaultAllowedHosts(config.host),
     allowedOrigins: config.allowedOrigins,
-    operatorKey: config.operatorKey,
     logStream: options.logStream,
     metrics,
     stream: {
@@ -95,6 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     streamBounds: { perClient: config.streamsPerClient },
   });
+  for (const warning of storeWarnings) app.log.warn(warning);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -249,8 +249,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and store counts
-         * @description Liveness and store counts
+         * Liveness (and, in the demo, the store counts)
+         * @description Demo mode answers `{ok, closers, deals}`: the store counts. Keys mode answers `{ok: true}` only: no figure about any tenant to a caller without a key (D-3).
          */
         get: operations["getHealth"];
         put?: never;
@@ -271,8 +271,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Wipe all demo state and re-seed two fictional closers
-         * @description Wipe all demo state and re-seed two fictional closers
+         * Wipe all state; the demo re-seeds two fictional closers
+         * @description Served in the demo; in keys mode only when DEMO_CONTROLS=on (D-3), for the operator, and there it seeds no closers (`seeded: []`).
          */
         post: operations["resetDemo"];
         delete?: never;
@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Move the demo clock forward and run the platform timers at once
-         * @description Move the demo clock forward and run the platform timers at once
+         * @description Served in the demo; in keys mode only when DEMO_CONTROLS=on (D-3), for the operator.
          */
         post: operations["advanceDemoClock"];
         delete?: never;
@@ -1311,7 +1311,7 @@ export interface components {
             /** @description the deal's stage when the gate refused */
             stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description the gate's refusal code */
-            code: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+            code: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
             /** @description the gate's message, word for word */
             reason: string;
             /**
@@ -3803,7 +3803,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Demo mode: liveness and the store counts */
             200: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -6976,7 +6976,7 @@ export interface operations {
                 /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
                 by?: "agent" | "human";
                 /** @description the gate's refusal code */
-                code?: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
                 /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
                 keyId?: string;
                 /** @description records per page */
@@ -7238,7 +7238,7 @@ export interface operations {
                 /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
                 by?: "agent" | "human";
                 /** @description the gate's refusal code */
-                code?: "KEY_REVOKED" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
                 /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
                 keyId?: string;
                 /** @description records per page */

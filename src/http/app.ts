@@ -1,7 +1,6 @@
 // Builds the Fastify application: parsers, validation, the error catalogue, and the routes
 // of each surface. Routes stay thin: parse, call the service, map the result.
 
-import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
@@ -75,8 +74,6 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** D-49: origins besides the service's own whose pages may write to the demo. */
   allowedOrigins?: readonly string[];
-  /** Keys mode: OPERATOR_KEY, whence the console's session secret (D-232); unset, a random one. */
-  operatorKey?: string;
 }
 
 declare module 'fastify' {
@@ -216,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (auth === 'keys') {
     if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
     const { keyRing } = options.service;
-    sessions = new ConsoleSessions(options.operatorKey ?? randomBytes(32).toString('hex'), keyRing, keyRing.clock);
+    sessions = new ConsoleSessions(options.service.accounts, keyRing, keyRing.clock);
     requireKeys(app, keyRing, () => limitUnknownPath, sessions);
   }
   // Before any route: the plugin limits the routes registered after it.

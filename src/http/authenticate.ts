@@ -11,7 +11,7 @@ import { refuse } from '../domain/refusal.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { Authentication, KeyRing } from '../service/key-ring.ts';
 import { errorBody, refusalBody } from '../views/errors.ts';
-import { type ConsoleSessions, isOwnOrigin, type SessionCheck } from './console-session.ts';
+import { type ConsoleSessions, isOwnOrigin, type SessionCheck, servedOverHttps } from './console-session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,7 +108,7 @@ export function requireKeys(
       }
       // D-59, D-234: no Authorization at all, and a cookie: the console's session, if it is one.
       if (sessions !== undefined && request.headers.authorization === undefined) {
-        const value = sessions.valueIn(request.headers.cookie);
+        const value = sessions.valueIn(request.headers.cookie, servedOverHttps(request));
         if (value !== undefined) {
           bySession(request, reply, access, value, done);
           return;

@@ -18,7 +18,7 @@
 //
 // Credentials (D-76, keys mode): a stream lives no longer than the key or console session it was
 // opened with. Every write (a page of the catch-up, a batch of the fan-out, a heartbeat) first
-// asks `live` whether the client's credential still stands, from memory (the key ring, which
+// asks `credentialLive` whether the client's credential still stands, from memory (the key ring, which
 // learns other instances' revocations within its refresh, and the sessions); a client whose
 // credential ended is ended instead, and nothing more is written to it. An idle stream is
 // checked every CREDENTIAL_CHECK_MS, so that an expiry, which no write announces, ends it too.
@@ -104,7 +104,7 @@ export class EventPump {
     private readonly log: Logger,
     private readonly dealIdOf: (stored: StoredEvent) => string | undefined,
     /** D-76: whether a client's credential still stands (keys mode; none: every stream stands). */
-    private readonly live?: CredentialCheck,
+    private readonly credentialLive?: CredentialCheck,
   ) {
     // A local commit wakes the pump (coalesced: one run at a time, at most one more queued).
     this.unsubscribe = service.runner.onCommit(() => this.wake());
@@ -200,7 +200,7 @@ export class EventPump {
    * what was written before stays readable; destroyed if it is not gone after CLOSE_GRACE_MS).
    */
   private standing(client: StreamClient): boolean {
-    if (stands(client, this.live)) return true;
+    if (stands(client, this.credentialLive)) return true;
     if (!client.closed) {
       this.log.info({ reqId: client.id, keyId: client.caller?.keyId }, 'event stream ended: its credential ended');
       const { sink } = client;
@@ -326,7 +326,7 @@ export class EventPump {
       this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
       this.pollTimer.unref();
     }
-    if (!this.credentialTimer && this.live !== undefined) {
+    if (!this.credentialTimer && this.credentialLive !== undefined) {
       this.credentialTimer = setInterval(() => {
         for (const client of [...this.clients]) this.standing(client);
       }, CREDENTIAL_CHECK_MS);

@@ -2,12 +2,13 @@
 // A key's text exists only in the answer that creates it: the store keeps its SHA-256. A key's
 // powers never grow (D-75): a roll needs every scope of the key rolled and keeps exactly them,
 // and a principal holds at most KEYS_PER_PRINCIPAL live keys.
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
+import { type ConsoleSession, SESSION_MS } from '../domain/sessions.ts';
 import type { KeyFilter } from '../store/accounts.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import type { DrawnKey, KeySeal } from './key-seal.ts';
@@ -49,6 +50,11 @@ interface MachineClock {
 
 /** What the key ring learns once a unit that changed a key committed. */
 export type KeyListener = (key: ApiKey) => void;
+/** What the key ring learns once a session was made or ended. */
+export type SessionListener = (session: ConsoleSession) => void;
+
+/** Sessions expired this long ago are purged at a sign-in (they sign no one in already). */
+const SESSION_KEPT_MS = 24 * 60 * 60 * 1000;
 
 const as = (caller: Caller | undefined) => (caller === undefined ? undefined : { principal: caller.principal });
 
@@ -66,7 +72,39 @@ export class Accounts {
     private readonly seal?: KeySeal,
     /** D-75: KEYS_PER_PRINCIPAL. */
     private readonly keysPerPrincipal = DEFAULT_KEYS_PER_PRINCIPAL,
+    /** D-63: the key ring, told of a session made or ended here. */
+    private readonly learnedSession: SessionListener = () => undefined,
   ) {}
+
+  /**
+   * D-63: a console session of a key's caller, stored as its token's hash. The token is the
+   * cookie's value, and exists only in the answer that sets it.
+   */
+  async startSession(caller: Caller, token: string): Promise<ConsoleSession> {
+    const now = this.clock.now();
+    const session: ConsoleSession = {
+      id: `ses_${randomBytes(16).toString('base64url')}`,
+      hash: sha256(token),
+      principal: caller.principal,
+      keyId: caller.keyId,
+      createdAt: now,
+      expiresAt: now + SESSION_MS,
+    };
+    await this.store.transaction(async (uow) => {
+      await uow.accounts.purgeSessions(now - SESSION_KEPT_MS);
+      await uow.accounts.putSession(session);
+    });
+    this.learnedSession(session);
+    return session;
+  }
+
+  /** D-63: ends a session, for every instance (each learns of it within 5 s). */
+  async endSession(session: ConsoleSession): Promise<void> {
+    if (session.endedAt !== undefined) return;
+    const ended = { ...session, endedAt: this.clock.now() };
+    await this.store.transaction((uow) => uow.accounts.putSession(ended));
+    this.learnedSession(ended);
+  }
 
   /** The key with this instance's latest use of it, written or not (D-52: at most a minute behind). */
   private withUse(key: ApiKey): ApiKey {
@@ -141,10 +179,11 @@ export class Accounts {
         const graceEnds = now + (graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
         const oldExpiry = old.expiresAt;
         const rolled = { ...old, expiresAt: Math.min(oldExpiry ?? graceEnds, graceEnds) };
-        await uow.accounts.putKey(rolled);
         // The old key counts while its grace lasts: a roll that would hold one key too many is
-        // refused (with graceSeconds 0 the old one ends now, and the roll needs no room).
-        await this.roomForOneMore(uow, old.principal);
+        // refused (with graceSeconds 0 the old one ends now, and the roll needs no room). Counted
+        // before any key is written: the principal's lock is always taken before the keys' own.
+        await this.roomForOneMore(uow, old.principal, { id: old.id, live: isLive(rolled, now) });
+        await uow.accounts.putKey(rolled);
         // The new key lives no longer than the old one was to (a roll never extends a key's life).
         const input = { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry };
         return { ...(await this.issue(uow, input)), rolled };
@@ -251,14 +290,19 @@ export class Accounts {
    * D-75: refuses one more key when the principal holds KEYS_PER_PRINCIPAL live ones. The
    * principal's lock makes two requests racing for the last place wait for each other.
    */
-  private async roomForOneMore(uow: UnitOfWork, principal: string): Promise<void> {
+  private async roomForOneMore(
+    uow: UnitOfWork,
+    principal: string,
+    rolled?: { id: string; live: boolean },
+  ): Promise<void> {
     await uow.lock(`keys-of:${principal}`);
     const now = this.clock.now();
-    let live = 0;
+    // A key being rolled counts as the roll leaves it.
+    let live = rolled?.live ? 1 : 0;
     let afterId: string | undefined;
     for (;;) {
       const page = await uow.accounts.listKeys({ principal, limit: COUNT_PAGE, ...(afterId ? { afterId } : {}) });
-      for (const key of page) if (isLive(key, now)) live++;
+      for (const key of page) if (key.id !== rolled?.id && isLive(key, now)) live++;
       if (page.length < COUNT_PAGE) break;
       afterId = page[page.length - 1].id;
     }

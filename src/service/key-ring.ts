@@ -4,8 +4,11 @@
 // key not held is looked for by one such read, shared by every request that waits for it and
 // made at most once per MISS_READ_MS: a flood of wrong keys costs the database a few reads a
 // second in all, not one each, and never locks out a valid key. Last use is written in batches.
+// The console's stored sessions (D-63) are held the same way, read with the keys: a sign-out
+// through another instance is known here at the next read, within 5 s (D-76).
 import { type Caller, type KeyScope, kindOf } from '../domain/access.ts';
 import { type ApiKey, couldBeKey, isLive } from '../domain/keys.ts';
+import { type ConsoleSession, isSessionLive } from '../domain/sessions.ts';
 import type { Store } from '../store/store.ts';
 import { sha256 } from './accounts.ts';
 
@@ -30,6 +33,10 @@ export class KeyRing {
   private byId = new Map<string, ApiKey>();
   private readonly callers = new Map<string, Authentication>();
   private mark = 0;
+  /** The sessions held, by their token's hash and by id, and the mark of their last read. */
+  private sessionsByHash = new Map<string, ConsoleSession>();
+  private sessionsById = new Map<string, ConsoleSession>();
+  private sessionMark = 0;
   private lastRead = 0;
   private reading: Promise<void> | undefined;
   private used = new Map<string, number>();
@@ -124,6 +131,37 @@ export class KeyRing {
   }
 
   /**
+   * A console session by its token's hash: the session (live or not), or undefined when the ring
+   * does not hold it (`findSession` reads the store for it).
+   */
+  heldSession(hash: string): ConsoleSession | undefined {
+    return this.sessionsByHash.get(hash);
+  }
+
+  /** `heldSession`, reading the store once (shared, as for a key) for a session not held. */
+  async findSession(hash: string): Promise<ConsoleSession | undefined> {
+    const held = this.sessionsByHash.get(hash);
+    if (held !== undefined) return held;
+    await this.readSoon();
+    return this.sessionsByHash.get(hash);
+  }
+
+  /** Whether the session of this id is held and live (D-76: a stream's session still stands). */
+  sessionLive(sessionId: string): boolean {
+    const session = this.sessionsById.get(sessionId);
+    return session !== undefined && isSessionLive(session, this.clock.now());
+  }
+
+  /** A session made or ended by this instance: known at once, without waiting for the next read. */
+  learnSession(session: ConsoleSession): void {
+    const held = this.sessionsById.get(session.id);
+    // An end is for good, as a revocation is (learn).
+    if (held?.endedAt !== undefined && session.endedAt === undefined) return;
+    this.sessionsByHash.set(session.hash, session);
+    this.sessionsById.set(session.id, session);
+  }
+
+  /**
    * Reads every key again and holds only those: after a demo reset (of this instance or, told
    * by the store, of another), which deletes closers' keys, a change no read of changes shows.
    * The keys held are replaced at once when the read is done: a request never finds the ring
@@ -171,13 +209,21 @@ export class KeyRing {
     const reading = (async () => {
       try {
         const since = full ? 0 : this.mark;
-        const { keys, mark } = await this.store.read((reader) => reader.accounts.keysChangedSince(since));
+        const sessionsSince = full ? 0 : this.sessionMark;
+        const [{ keys, mark }, changed] = await this.store.read((reader) =>
+          Promise.all([reader.accounts.keysChangedSince(since), reader.accounts.sessionsChangedSince(sessionsSince)]),
+        );
         if (full) {
           this.byHash = new Map(keys.map((key) => [key.hash, key]));
           this.byId = new Map(keys.map((key) => [key.id, key]));
           this.callers.clear();
+          this.sessionsByHash = new Map();
+          this.sessionsById = new Map();
         } else for (const key of keys) this.learn(key);
+        for (const session of changed.sessions) this.learnSession(session);
+        this.forgetExpiredSessions();
         this.mark = mark;
+        this.sessionMark = changed.mark;
       } finally {
         this.lastRead = this.clock.now();
         this.reading = undefined;
@@ -185,6 +231,16 @@ export class KeyRing {
     })();
     this.reading = reading;
     return reading;
+  }
+
+  /** Sessions past their expiry sign no one in: the ring lets them go (the store purges them). */
+  private forgetExpiredSessions(): void {
+    const now = this.clock.now();
+    for (const [id, session] of this.sessionsById) {
+      if (session.expiresAt > now) continue;
+      this.sessionsById.delete(id);
+      this.sessionsByHash.delete(session.hash);
+    }
   }
 
   private async flush(): Promise<void> {

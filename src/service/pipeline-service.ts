@@ -106,6 +106,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
       (keyId) => keyRing?.lastUsed(keyId),
       seal,
       config.keysPerPrincipal,
+      (session) => keyRing?.learnSession(session),
     ),
     ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),

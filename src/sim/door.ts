@@ -60,9 +60,9 @@ function foreign(cast: Cast, caller: Caller, target: Target, s: SimSnapshot): bo
 
 /**
  * A command or read as the door runs it. In the demo: `call` with no caller. In keys mode: a
- * key of one of `prefer` (now and then anyone's) authenticated by the key ring, the
- * operation's scope asked of it, then `call` as its caller; on another tenant's record the
- * same call on an unknown id must answer the same, the id aside.
+ * key of one of `prefer` (now and then anyone's; `key` when given) authenticated by the key
+ * ring, the operation's scope asked of it, then `call` as its caller; on another tenant's record
+ * the same call on an unknown id must answer the same, the id aside.
  */
 export async function act(
   world: World,
@@ -70,25 +70,20 @@ export async function act(
   prefer: readonly (string | undefined)[],
   target: Target | undefined,
   call: (caller: Caller | undefined, id: string) => Promise<unknown>,
-  { complete, only = false }: { complete?: Answered['complete']; only?: boolean } = {},
+  { complete, only = false, key: given }: { complete?: Answered['complete']; only?: boolean; key?: SimKey } = {},
 ): Promise<unknown> {
   const cast = world.cast;
   if (!cast) return call(undefined, target?.id ?? '');
   const tally = world.tally;
-  const key = chooseKey(
-    world,
-    prefer.filter((p): p is string => p !== undefined),
-    only,
-  );
+  const key =
+    given ??
+    chooseKey(
+      world,
+      prefer.filter((p): p is string => p !== undefined),
+      only,
+    );
   world.sent = ` ${op} with ${key.id} of ${key.principal}`;
-  const caller = await cast.callerOf(key);
-  if ((caller !== undefined) !== cast.isLive(key)) {
-    world.found.push({
-      invariant: 'keys',
-      message: `${key.id} of ${key.principal} (${key.revoked ? 'revoked' : key.expiresAt !== undefined ? `expiring ${new Date(key.expiresAt).toISOString()}` : 'live'}) was ${caller ? 'accepted' : 'refused'} at ${new Date(world.machine).toISOString()}`,
-      ids: [key.id],
-    });
-  }
+  const caller = await authenticated(world, key);
   if (!caller) {
     tally.refusedKeys++;
     // The door's 401 INVALID_KEY (no refusal of the service's: the request never reaches it).
@@ -134,6 +129,23 @@ export async function act(
   }
   if (outcome.ok) world.answered = { op, value: outcome.value, caller, ...(complete ? { complete } : {}) };
   return outcome;
+}
+
+/**
+ * What the key ring makes of a key, held to what the simulation knows of it: a live key is
+ * accepted, a revoked or expired one (a rolled one past its grace) refused.
+ */
+export async function authenticated(world: World, key: SimKey): Promise<Caller | undefined> {
+  const cast = world.cast as Cast;
+  const caller = await cast.callerOf(key);
+  if ((caller !== undefined) !== cast.isLive(key)) {
+    world.found.push({
+      invariant: 'keys',
+      message: `${key.id} of ${key.principal} (${key.revoked ? 'revoked' : key.expiresAt !== undefined ? `expiring ${new Date(key.expiresAt).toISOString()}` : 'live'}) was ${caller ? 'accepted' : 'refused'} at ${new Date(world.machine).toISOString()}`,
+      ids: [key.id],
+    });
+  }
+  return caller;
 }
 
 /** A refusal as it would name `to` where it named `from`. */

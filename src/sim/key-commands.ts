@@ -1,6 +1,7 @@
 // Keys mode's own steps: reads of every kind as a random principal (each answer then held to
 // its tenancy, an unfiltered list to its completeness), tokens put to the key ring (live keys,
-// dead ones, forged and mangled ones), and keys made and revoked through the service's accounts.
+// dead ones, forged and mangled ones), keys made, rolled (key-rolls.ts) and revoked through the
+// service's accounts, and event streams opened with keys (streams.ts).
 import { type Caller, OPERATOR } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
 import { STAGES, type Stage } from '../domain/stages.ts';
@@ -8,7 +9,9 @@ import { ok } from '../service/result.ts';
 import type { Command } from './commands.ts';
 import { act, UNKNOWN } from './door.ts';
 import { ids, sellers } from './inputs.ts';
+import { rollKey } from './key-rolls.ts';
 import { type Cast, forgedKey, type SimKey } from './principals.ts';
+import { openStream } from './streams.ts';
 import { HOUR, type World } from './world.ts';
 
 export function keyCommands(world: World): Command[] {
@@ -69,6 +72,8 @@ export function keyCommands(world: World): Command[] {
         });
       },
     ],
+    ['key-roll', 2, () => rollKey(world)],
+    ['stream-open', 1, () => openStream(world)],
   ];
 }
 

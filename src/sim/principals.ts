@@ -61,6 +61,8 @@ export class Cast {
       await cast.issue(made.value.id, undefined, true);
       // An agent's key: a Seller key with fewer scopes (D-53).
       await cast.issue(made.value.id, ['deals:read', 'deals:propose']);
+      // A key that manages keys but holds fewer scopes: it may not roll a fuller key (D-75).
+      await cast.issue(made.value.id, ['deals:read', 'keys:manage']);
     }
     for (const closer of closers) await cast.enrolled(closer);
     await service.keyRing?.start();

@@ -53,6 +53,16 @@ export interface KeysTally {
   /** Keys revoked, and made, during the steps. */
   revoked: number;
   issued: number;
+  /** D-75: keys rolled, and rolls refused because the caller's key lacked a scope of the key rolled. */
+  rolled: number;
+  rollsRefused: number;
+  /**
+   * D-76: event streams opened, the events delivered to them, and the streams ended because
+   * their credential did (revoked, expired, rolled past its grace).
+   */
+  streamsOpened: number;
+  streamEvents: number;
+  streamsEnded: number;
   /** Successful answers held to their caller's tenancy. */
   answersChecked: number;
 }
@@ -95,6 +105,11 @@ export function newReport(seed: number, keysMode: boolean): SimulationReport {
       tokensRefused: 0,
       revoked: 0,
       issued: 0,
+      rolled: 0,
+      rollsRefused: 0,
+      streamsOpened: 0,
+      streamEvents: 0,
+      streamsEnded: 0,
       answersChecked: 0,
     };
   }

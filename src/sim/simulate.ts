@@ -20,6 +20,10 @@
 // deal has a Seller and every gig its deal's, no successful answer holds another tenant's
 // record (src/sim/tenancy.ts), the entries and events a request wrote carry its actor (the
 // timers' none), and keys the simulation revoked, forged or let expire never authenticate.
+// Keys are rolled by random callers, a weaker key of the same principal refused (D-75,
+// key-rolls.ts), and the old key dead once its grace is over. Event streams opened with keys are
+// fed the feed's new events after every step, as the pump writes them: none is delivered to a
+// stream once its key is dead (D-76, streams.ts).
 //
 // Refused proposals (D-61): the agent's deal advances and the closers' gig advances and
 // revivals are now and then aimed at the gate's refusals, and sent as a dry run, under an
@@ -45,6 +49,7 @@ import { seededDice } from './random.ts';
 import { checkRecords, recordsRefusal, type StepFacts } from './refusal-records.ts';
 import { newReport, type SimulationOptions, type SimulationReport } from './report.ts';
 import { checkStep, completeness } from './step-checks.ts';
+import { feedStreams } from './streams.ts';
 import { checkActors, checkOwners, leaks, type SimViolation } from './tenancy.ts';
 import { type SimSnapshot, same, World } from './world.ts';
 
@@ -57,7 +62,7 @@ const pipelineOf = ({ deals, gigs, closers, payouts }: SimSnapshot) => ({ deals,
 /** The steps that are the platform's own: what they write carries no actor (D-56). */
 const PLATFORM_KINDS = new Set(['clock', 'timers']);
 /** Keys mode's steps that touch no pipeline record. */
-const KEY_KINDS = new Set(['auth', 'key-create', 'key-revoke', 'read']);
+const KEY_KINDS = new Set(['auth', 'key-create', 'key-revoke', 'key-roll', 'stream-open', 'read']);
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const dice = seededDice(options.seed);
@@ -143,6 +148,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const faulted = fault && store.faulted;
     store.disarm(); // if it did not fire (the command wrote nothing)
     const after = await world.snapshot();
+    // D-76: the open streams get what the step published, as the pump would write it.
+    await feedStreams(world, after);
     const refused = (outcome as { ok?: boolean } | undefined)?.ok === false;
     const fail = (problem: string, violations?: SimViolation[]) => {
       report.failure = { step, command: kind, problem, violations, trail: [...trail] };

@@ -1,7 +1,8 @@
 // One run's world: the simulation's own clock, the episode's service on a memory store behind
-// the fault injector (in keys mode with its cast of principals and keys), and what the step
-// under way has learned so far. Every module of the simulation reads the episode's service
-// through here at call time, so that a fresh episode replaces it for all of them at once.
+// the fault injector (in keys mode with its cast of principals and keys, and its event
+// streams), and what the step under way has learned so far. Every module of the simulation
+// reads the episode's service through here at call time, so that a fresh episode replaces it
+// for all of them at once.
 import type { Caller } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
 import type { Executor, ProposedMove, RefusedProposal } from '../domain/proposals.ts';
@@ -11,6 +12,7 @@ import { type FaultyStore, faultyStore } from './faulty-store.ts';
 import { Cast } from './principals.ts';
 import type { Dice } from './random.ts';
 import type { KeysTally, SimulationOptions, SimulationReport } from './report.ts';
+import type { SimStream } from './streams.ts';
 import type { SimViolation } from './tenancy.ts';
 
 export const HOUR = 3_600_000;
@@ -71,6 +73,8 @@ export class World {
    * what the summary's counts must add up to, dropped records included.
    */
   recorded: RefusedProposal[] = [];
+  /** Keys mode: the episode's event streams (D-76), open and ended. */
+  streams: SimStream[] = [];
   /** Numbers the idempotency keys of keyed proposals. */
   private keys = 0;
 
@@ -106,6 +110,7 @@ export class World {
     this.service = service;
     this.cast = cast;
     this.recorded = [];
+    this.streams = [];
   }
 
   /** A new idempotency key. */

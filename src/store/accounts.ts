@@ -2,6 +2,7 @@
 // SHA-256 only. Every adapter implements it and the store contract holds them to it.
 import type { ApiKey } from '../domain/keys.ts';
 import type { Seller } from '../domain/records.ts';
+import type { ConsoleSession } from '../domain/sessions.ts';
 
 /** Filters of a page of keys; `afterId` is exclusive. */
 export interface KeyFilter {
@@ -24,6 +25,11 @@ export interface AccountReader {
    * from next time: how every instance learns of a revocation made through another (D-52).
    */
   keysChangedSince(since: number): Promise<{ keys: ApiKey[]; mark: number }>;
+  /**
+   * The console sessions made or ended after `since` (0: every one kept), and the mark to ask
+   * from next time: how every instance learns of a sign-out made through another (D-63).
+   */
+  sessionsChangedSince(since: number): Promise<{ sessions: ConsoleSession[]; mark: number }>;
 }
 
 export interface AccountUnit extends AccountReader {
@@ -37,4 +43,8 @@ export interface AccountUnit extends AccountReader {
    * keysChangedSince reports: other instances need not learn of it.
    */
   touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void>;
+  /** Stores a session, or replaces the stored session of that id (its change is then seen by sessionsChangedSince). */
+  putSession(session: ConsoleSession): Promise<void>;
+  /** Forgets the sessions that expired before `before` (machine ms): they sign no one in anyway. */
+  purgeSessions(before: number): Promise<void>;
 }

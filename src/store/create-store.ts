@@ -1,6 +1,7 @@
 // Store selection from DATABASE_URL: unset → the in-memory demo store (D-3);
 // postgres://… or postgresql://… → PostgreSQL; pglite:PATH → embedded PGlite on a data folder
 // (pglite:memory:// for one that lives in memory). Adapters are imported only when chosen.
+// DATABASE_OWNER_URL (D-77) goes with a PostgreSQL DATABASE_URL only.
 import { resolve } from 'node:path';
 import type { Telemetry } from '../telemetry.ts';
 import { MemoryStore } from './memory/memory-store.ts';
@@ -19,7 +20,16 @@ export interface StoreOptions {
    * wall there), nor in memory.
    */
   requireRowSecurity?: boolean;
+  /**
+   * D-77 (DATABASE_OWNER_URL, PostgreSQL only): the role that owns the tables. Migrations run as
+   * it, and it grants DATABASE_URL's role what serving needs; the service serves as the latter.
+   */
+  ownerUrl?: string;
+  /** Told the start-up's warnings (the serving role owns the tables, D-77), for the log. */
+  warn?: (message: string) => void;
 }
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 /** The URL with its password masked, for messages and logs. */
 export function redactUrl(url: string): string {
@@ -58,10 +68,33 @@ export function describeStore(databaseUrl?: string): string {
   return redactUrl(url);
 }
 
+/** D-77: DATABASE_OWNER_URL is a PostgreSQL role's, beside a PostgreSQL DATABASE_URL; the refusal otherwise. */
+function ownerUrlRefusal(url: string | undefined, ownerUrl: string): string | undefined {
+  if (url === undefined || !POSTGRES_URL.test(url)) {
+    return (
+      `DATABASE_OWNER_URL applies to PostgreSQL only (a DATABASE_URL of postgres://…), and DATABASE_URL is ` +
+      `${url ? describeStore(url) : 'unset (the in-memory store)'}: unset DATABASE_OWNER_URL, or point DATABASE_URL at PostgreSQL` +
+      (url && /^pglite:/i.test(url) ? ' (PGlite runs as one superuser: there is no other role to own the tables)' : '')
+    );
+  }
+  if (!POSTGRES_URL.test(ownerUrl)) return `DATABASE_OWNER_URL must start with postgres:// or postgresql://, got ${redactUrl(ownerUrl)}`;
+  try {
+    new URL(ownerUrl);
+  } catch {
+    return `DATABASE_OWNER_URL is not a valid URL: ${redactUrl(ownerUrl)}`;
+  }
+  return undefined;
+}
+
 export async function createStore(databaseUrl?: string, options: StoreOptions = {}): Promise<Store> {
   const url = databaseUrl?.trim();
+  const ownerUrl = options.ownerUrl?.trim() || undefined;
+  if (ownerUrl !== undefined) {
+    const refusal = ownerUrlRefusal(url, ownerUrl);
+    if (refusal !== undefined) throw new Error(refusal);
+  }
   if (!url) return new MemoryStore();
-  if (/^postgres(ql)?:\/\//i.test(url)) {
+  if (POSTGRES_URL.test(url)) {
     try {
       new URL(url);
     } catch {
@@ -71,7 +104,7 @@ export async function createStore(databaseUrl?: string, options: StoreOptions = 
     try {
       return await openPostgresStore(
         url,
-        { poolSize: options.poolSize, requireRowSecurity: options.requireRowSecurity },
+        { poolSize: options.poolSize, requireRowSecurity: options.requireRowSecurity, ownerUrl, warn: options.warn },
         options.telemetry,
       );
     } catch (error) {

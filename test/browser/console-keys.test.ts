@@ -117,10 +117,11 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       /Signed in as Operator \(operator\)/,
     );
     await page.getByRole('heading', { name: 'Admin' }).waitFor();
-    assert.ok(
-      await page.getByRole('region', { name: 'Demo controls' }).isVisible(),
-      'the operator has the demo controls',
-    );
+    // D-3: a keys-mode deployment without DEMO_CONTROLS=on serves no reset and no clock, and the
+    // operator's header offers neither.
+    assert.equal(await page.getByRole('region', { name: 'Demo controls' }).count(), 0, 'no demo controls');
+    assert.equal(await page.getByRole('button', { name: 'Reset demo' }).count(), 0, 'no reset button');
+    assert.equal(await page.getByRole('button', { name: 'Move clock' }).count(), 0, 'no clock control');
 
     // A Seller and a closer.
     const sellers = page.getByRole('region', { name: 'Sellers', exact: true });
@@ -408,6 +409,56 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     for (const url of urls) for (const key of secrets) assert.ok(!url.includes(key), `a key in ${url}`);
     for (const url of urls)
       assert.ok(!decodeURIComponent(url).includes('sp_sk_') && !decodeURIComponent(url).includes('sp_ck_'), url);
+  });
+});
+
+describe('the console in keys mode with DEMO_CONTROLS=on, in Chromium (D-3)', { skip: browserSkip }, () => {
+  let t: TestServer;
+  let browser: Browser;
+  before(async () => {
+    t = await startKeysServer({ demoControls: true });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedIn(key: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: WIDTHS.wide });
+    const page = await context.newPage();
+    failOnScriptError(page);
+    await page.goto(`${t.url}/console`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('region', { name: 'Signed in' }).waitFor();
+    return { context, page };
+  }
+
+  it('the operator has the reset and the clock, and its reset seeds no closer; a Seller has neither', async () => {
+    await enrolCloser(t, 'Reset Fictional Closer');
+    const { context, page } = await signedIn(OP);
+    try {
+      const controls = page.getByRole('region', { name: 'Demo controls' });
+      await controls.waitFor();
+      await controls.getByLabel('Move the clock (hours)').fill('1');
+      await controls.getByRole('button', { name: 'Move clock' }).click();
+      await controls.getByText(/Demo time is now/).waitFor();
+      page.once('dialog', (dialog) => dialog.accept());
+      await controls.getByRole('button', { name: 'Reset demo' }).click();
+      await controls.getByText('Demo reset.').waitFor();
+      assert.deepEqual((await as(t, bearer(OP)).get('/closers/closers')).body, [], 'the reset seeded no closer');
+    } finally {
+      await context.close();
+    }
+    const sellerKey = (await makeKey(t, OP, { name: 'seller', principal: await makeSeller(t, 'Fictional Sales') }))
+      .key;
+    const seller = await signedIn(sellerKey);
+    try {
+      assert.equal(await seller.page.getByRole('region', { name: 'Demo controls' }).count(), 0, 'not a Seller’s');
+    } finally {
+      await seller.context.close();
+    }
   });
 });
 

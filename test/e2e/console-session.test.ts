@@ -67,7 +67,8 @@ describe('the console’s session in keys mode (D-59)', () => {
     );
     assert.equal(answer.body.expiresAt, new Date(now + 12 * HOUR).toISOString());
     const attributes = setCookie.split(';').map((part) => part.trim().toLowerCase());
-    assert.match(cookie, /^sp_console=key_\d{4,}\.\d+\.[\w-]{22}\.[\w-]{43}$/);
+    // D-232: a random token, 32 bytes (the store keeps only its SHA-256).
+    assert.match(cookie, /^sp_console=[\w-]{43}$/);
     for (const flag of ['httponly', 'samesite=strict', 'path=/', 'max-age=43200'])
       assert.ok(attributes.includes(flag), `${flag} in ${setCookie}`);
     assert.ok(!attributes.includes('secure'), `no Secure over http: ${setCookie}`);
@@ -81,12 +82,36 @@ describe('the console’s session in keys mode (D-59)', () => {
     assert.deepEqual(again.body, answer.body);
   });
 
-  it('is Secure when the console is served over https (its page’s Origin, or a proxy’s x-forwarded-proto)', async () => {
+  it('over https it is __Host-sp_console: Secure, Path=/, no Domain (the page’s Origin, or a proxy’s x-forwarded-proto) (D-78)', async () => {
     const host = new URL(t.url).host;
-    const byOrigin = await signIn(sellerKey.key, { origin: `https://${host}` });
-    assert.match(byOrigin.setCookie, /;\s*Secure/i);
-    const byProxy = await signIn(sellerKey.key, { 'x-forwarded-proto': 'https' });
-    assert.match(byProxy.setCookie, /;\s*Secure/i);
+    for (const headers of [{ origin: `https://${host}` }, { 'x-forwarded-proto': 'https' }] as Record<
+      string,
+      string
+    >[]) {
+      const { cookie, setCookie } = await signIn(sellerKey.key, headers);
+      assert.match(cookie, /^__Host-sp_console=[\w-]{43}$/, setCookie);
+      assert.match(setCookie, /;\s*Secure/i);
+      assert.match(setCookie, /;\s*Path=\/(;|$)/i);
+      assert.doesNotMatch(setCookie, /Domain=/i);
+      // Read back over https, whether the request says so or not (a GET carries no Origin).
+      assert.equal((await as(t, { cookie, 'x-forwarded-proto': 'https' }).get(`${t.prefix}/deals`)).status, 200);
+      assert.equal((await as(t, { cookie }).get(`${t.prefix}/deals`)).status, 200);
+      // Signing out over https clears the __Host- cookie.
+      const end = await as(t, { cookie, 'x-forwarded-proto': 'https' }).post('/console/session/end');
+      assert.match(end.headers.getSetCookie()[0], /^__Host-sp_console=;.*Secure/i);
+    }
+  });
+
+  it('over https a session under the plain name (as a sibling host could plant it) is not taken (D-78)', async () => {
+    const { cookie } = await signIn(sellerKey.key);
+    assert.match(cookie, /^sp_console=/);
+    const overHttps = await as(t, { cookie, 'x-forwarded-proto': 'https' }).get(`${t.prefix}/deals`);
+    assert.equal(overHttps.status, 401, 'the plain name is not read over https');
+    // Beside a __Host- cookie, the __Host- one is what counts.
+    const secure = await signIn(otherKey.key, { 'x-forwarded-proto': 'https' });
+    const both = `${cookie}; ${secure.cookie}`;
+    const session = await as(t, { cookie: both }).get('/console/session');
+    assert.equal(session.body.principal, otherSellerId);
   });
 
   it('names the closer and the operator', async () => {
@@ -202,14 +227,13 @@ describe('the console’s session in keys mode (D-59)', () => {
   it('a forged or altered cookie is refused', async () => {
     const { cookie } = await signIn(sellerKey.key);
     const [name, value] = cookie.split('=');
-    const [keyId, expiry, id, mac] = value.split('.');
     const forged = [
-      `${name}=${keyId}.${Number(expiry) + 1}.${id}.${mac}`,
-      `${name}=key_0001.${expiry}.${id}.${mac}`,
-      `${name}=${keyId}.${expiry}.${id}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
-      // The same MAC spelt otherwise: its last character's two bits that no byte holds flipped.
-      `${name}=${keyId}.${expiry}.${id}.${mac.slice(0, -1)}${B64URL[B64URL.indexOf(mac.at(-1) as string) ^ 1]}`,
+      `${name}=${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`,
+      `${name}=${value}x`,
+      `${name}=${value.slice(1)}`,
+      `${name}=key_0001.1999999999999.${value.slice(0, 22)}.${value}`,
       `${name}=${sellerKey.key}`,
+      `${name}=${B64URL.slice(0, 43)}`,
     ];
     for (const bad of forged) {
       const answer = await as(t, { cookie: bad }).get(`${t.prefix}/deals`);
@@ -276,6 +300,26 @@ describe('a console session across two instances of one deployment (D-232)', () 
     }
     assert.equal(status, 401);
     assert.ok(Date.now() - started <= 5_000, `refused after ${Date.now() - started} ms`);
+  });
+
+  it('signing out through one instance ends the session on the other within 5 s (D-63)', async () => {
+    const sellerId = await makeSeller(a, 'Twin Out Fictional');
+    const key = await makeKey(a, OP, { name: 'twin out', principal: sellerId });
+    const signIn = await as(a, {}).post('/console/session', { key: key.key });
+    const { cookie } = cookieOf(signIn.headers);
+    assert.equal((await as(b, { cookie }).get(`${b.prefix}/deals`)).status, 200, 'b holds the session now');
+    assert.equal((await as(a, { cookie }).post('/console/session/end')).status, 204);
+    const started = Date.now();
+    let answer = await as(b, { cookie }).get(`${b.prefix}/deals`);
+    while (answer.status === 200 && Date.now() - started < 6_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await as(b, { cookie }).get(`${b.prefix}/deals`);
+    }
+    assert.equal(answer.status, 401);
+    assert.equal(answer.body.code, 'UNAUTHENTICATED');
+    assert.ok(Date.now() - started <= 5_000, `refused after ${Date.now() - started} ms`);
+    // The key itself still works: only the session ended.
+    assert.equal((await as(b, bearer(key.key)).get(`${b.prefix}/deals`)).status, 200);
   });
 });
 

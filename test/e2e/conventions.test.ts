@@ -796,7 +796,7 @@ describe('conventions: one request log line per request (D-38)', () => {
 });
 
 /** `npm start` in a new process on a free port; its start-up line (JSON), then stopped by its pid. */
-async function startUpLine(databaseUrl: string): Promise<Record<string, unknown>> {
+async function startUpLine(databaseUrl: string, ownerUrl = ''): Promise<Record<string, unknown>> {
   const child = spawn(process.execPath, NPM_START, {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: {
@@ -806,6 +806,8 @@ async function startUpLine(databaseUrl: string): Promise<Record<string, unknown>
       LOG_LEVEL: 'info',
       TIMER_INTERVAL_SECONDS: '0',
       DATABASE_URL: databaseUrl,
+      // D-77: the owner role of a test schema, when the tests run with two roles.
+      DATABASE_OWNER_URL: ownerUrl,
       AUTH: 'demo',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -873,7 +875,7 @@ describe('conventions: the start-up line names the store in use', () => {
       const base = process.env.TEST_DATABASE_URL as string;
       const schema = await createTestSchema(base, 'startup');
       try {
-        const line = await startUpLine(schema.url);
+        const line = await startUpLine(schema.url, schema.ownerUrl);
         const { hostname, port, pathname, username, password } = new URL(base);
         assert.equal(line.store, `postgres ${hostname}${port ? `:${port}` : ''}${pathname}`);
         assert.ok(String(line.msg).includes(`store ${line.store}`), String(line.msg));

@@ -52,7 +52,7 @@ async function storeForTest(): Promise<{ store?: Store; dump?: Dump; cleanup(): 
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
     const schema: TestSchema = await createTestSchema(base, 'keys');
-    const store = await createStore(schema.url, { poolSize: 5 });
+    const store = await createStore(schema.url, { poolSize: 5, ownerUrl: schema.ownerUrl });
     // Row-level security shows a connection nothing unless a principal is set: the operator's
     // (the platform's every row), transaction-local, as the store sets it.
     const dump: Dump = () =>
@@ -343,7 +343,9 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
     assert.equal(managerOnly.status, 201, managerOnly.text);
     const full = await call(OP, 'POST', '/keys', { name: 'full victim', principal: sellerA });
     const before = await call(OP, 'GET', `/keys?principal=${sellerA}&limit=1000`);
-    const escalation = await call(managerOnly.body.key, 'POST', `/keys/${full.body.id}/roll`, { graceSeconds: 604_800 });
+    const escalation = await call(managerOnly.body.key, 'POST', `/keys/${full.body.id}/roll`, {
+      graceSeconds: 604_800,
+    });
     assert.equal(escalation.status, 403, escalation.text);
     assert.equal(escalation.body.code, 'INSUFFICIENT_SCOPE');
     assert.ok(full.body.scopes.includes(escalation.body.requiredScope), escalation.text);
@@ -402,10 +404,20 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
     texts.push(other.body.key);
     // A roll likewise: one new key, the same one again.
     const rollHeaders = { 'idempotency-key': `roll-${Date.now()}` };
-    const roll = await as(t, bearer(keyA)).send('POST', `/keys/${first.body.id}/roll`, { graceSeconds: 60 }, rollHeaders);
+    const roll = await as(t, bearer(keyA)).send(
+      'POST',
+      `/keys/${first.body.id}/roll`,
+      { graceSeconds: 60 },
+      rollHeaders,
+    );
     assert.equal(roll.status, 201, roll.text);
     texts.push(roll.body.key);
-    const rollAgain = await as(t, bearer(keyA)).send('POST', `/keys/${first.body.id}/roll`, { graceSeconds: 60 }, rollHeaders);
+    const rollAgain = await as(t, bearer(keyA)).send(
+      'POST',
+      `/keys/${first.body.id}/roll`,
+      { graceSeconds: 60 },
+      rollHeaders,
+    );
     assert.equal(rollAgain.headers.get('idempotent-replayed'), 'true');
     assert.equal(rollAgain.text, roll.text);
     assert.equal(await count(), before + 2, 'one roll made one key');

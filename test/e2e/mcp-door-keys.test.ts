@@ -234,7 +234,9 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
 
   it('a tool the key is not shown still answers its call: INSUFFICIENT_SCOPE, nothing made', async () => {
     const agent = await connect(f.agentA.key);
-    const before = (await t.get('/health')).body.deals;
+    // Keys mode's /health has no counts (D-3): the operator counts the deals.
+    const deals = async () => (await f.by(OP).get(`${t.prefix}/deals?limit=1000`)).body.length;
+    const before = await deals();
     const sold = (await agent.callTool({
       name: 'sell',
       arguments: dealBody('Not sold by an agent'),
@@ -245,7 +247,7 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
     const created = (await agent.callTool({ name: 'claim_gig', arguments: { id: f.A.openGigId } })) as CallToolResult;
     assert.equal(bodyOf(created).code, 'INSUFFICIENT_SCOPE');
     assert.equal(bodyOf(created).requiredScope, 'gigs:work');
-    assert.equal((await t.get('/health')).body.deals, before, 'no deal was made');
+    assert.equal(await deals(), before, 'no deal was made');
     const gig = await f.by(f.sellerA).get(`/closers/gigs/${f.A.openGigId}`);
     assert.equal(gig.body.status, 'open', 'no gig was claimed');
   });

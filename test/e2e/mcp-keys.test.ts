@@ -75,8 +75,11 @@ describe('the demo MCP door in keys mode', () => {
       const body = JSON.parse((sold.content as { text: string }[])[0].text) as { code: string; requiredScope: string };
       assert.equal(body.code, 'INSUFFICIENT_SCOPE');
       assert.equal(body.requiredScope, 'deals:write');
-      const health = await (await fetch(`${t.url}/health`)).json();
-      assert.equal(health.deals, 0, 'no deal was made');
+      // Keys mode's /health has no counts (D-3): the operator's list of every deal.
+      const deals = await (
+        await fetch(`${t.url}${t.prefix}/deals`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })
+      ).json();
+      assert.deepEqual(deals, [], 'no deal was made');
     } finally {
       await client.close();
     }

@@ -17,7 +17,7 @@ const body = JSON.stringify({
 describe('graceful shutdown on SIGTERM', { skip: server?.skip }, () => {
   it('answers what it took, ends the streams, leaves nothing half-done, exits 0', async () => {
     const schema = usePostgres ? await createTestSchema(server?.url as string, 'shutdown') : undefined;
-    const instance = await startInstance(schema?.url ?? '', { TIMER_INTERVAL_SECONDS: '0.05' });
+    const instance = await startInstance(schema ?? '', { TIMER_INTERVAL_SECONDS: '0.05' });
     try {
       // A client of the event stream, reading everything.
       const stream = await fetch(`${instance.url}/events/stream`);
@@ -82,7 +82,7 @@ describe('graceful shutdown on SIGTERM', { skip: server?.skip }, () => {
       assert.match(await reading, /event: deal\.created/, 'the stream carried the sells until it ended');
       if (schema) {
         // Exactly the sales answered 201 are stored: none committed and left unanswered.
-        const again = await startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0' });
+        const again = await startInstance(schema, { TIMER_INTERVAL_SECONDS: '0' });
         try {
           const health = await again.get('/health');
           assert.equal(health.body.deals, taken.filter((a) => a === 201).length);

@@ -20,7 +20,11 @@ const CRASHES = Number(process.env.CRASHES ?? 4);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function crashAndCheck(databaseUrl: string, label: string, log: (line: string) => void) {
+async function crashAndCheck(
+  database: string | { url: string; ownerUrl?: string },
+  label: string,
+  log: (line: string) => void,
+) {
   const seen: Acknowledged = acknowledged();
   const unexpected: string[] = [];
   const choose = random(SEED);
@@ -28,7 +32,7 @@ async function crashAndCheck(databaseUrl: string, label: string, log: (line: str
   let instance: Instance | undefined;
   try {
     for (let crash = 0; crash < CRASHES; crash++) {
-      instance = await startInstance(databaseUrl, { TIMER_INTERVAL_SECONDS: '0.1' });
+      instance = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0.1' });
       let killed = false;
       const load = mixedLoad(instance, seen, { seed: SEED + crash, clients: 4, stop: () => killed, unexpected });
       // Killed at a random moment of its second or two of work.
@@ -38,7 +42,7 @@ async function crashAndCheck(databaseUrl: string, label: string, log: (line: str
       instance = undefined;
       sent += await load;
     }
-    const last = await startInstance(databaseUrl, { TIMER_INTERVAL_SECONDS: '0' });
+    const last = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0' });
     instance = last;
     log(
       `${label}: seed ${SEED}, ${CRASHES} SIGKILLs, ${sent} writes sent; acknowledged ${seen.deals.size} sells, ${seen.claims.size} claims, ${seen.won.size} wins`,
@@ -71,7 +75,7 @@ describe('SIGKILL under load on PostgreSQL', { skip: server.skip }, () => {
   it('nothing acknowledged is lost, nothing is paid twice, every invariant holds', async (t) => {
     const schema = await createTestSchema(server.url as string, 'crash');
     try {
-      await crashAndCheck(schema.url, 'postgres', (line) => t.diagnostic(line));
+      await crashAndCheck(schema, 'postgres', (line) => t.diagnostic(line));
     } finally {
       await schema.drop();
     }

@@ -30,8 +30,8 @@ describe('the feed’s order across instances on PostgreSQL', { skip: server.ski
   let two: Store;
   before(async () => {
     schema = await createTestSchema(server.url as string, 'feed_order');
-    one = await createStore(schema.url);
-    two = await createStore(schema.url);
+    one = await createStore(schema.url, { ownerUrl: schema.ownerUrl });
+    two = await createStore(schema.url, { ownerUrl: schema.ownerUrl });
   });
   after(async () => {
     await Promise.all([one?.close(), two?.close()]);

@@ -39,10 +39,13 @@ if (server.skip !== undefined) {
       counter = await countStatements(schema.url);
       // The watched instance runs the platform timers at their default interval, as `npm start` does.
       watched = await startTestServer({
-        store: await createStore(counter.url, { poolSize: 4 }),
+        store: await createStore(counter.url, { poolSize: 4, ownerUrl: schema.ownerUrl }),
         config: { ...FAST, timerIntervalSeconds: 5 },
       });
-      other = await startTestServer({ store: await createStore(schema.url, { poolSize: 4 }), config: FAST });
+      other = await startTestServer({
+        store: await createStore(schema.url, { poolSize: 4, ownerUrl: schema.ownerUrl }),
+        config: FAST,
+      });
       // The first attempt of every event fails; the retry succeeds.
       receiver = await startReceiver((_request, response, nth) => {
         response.statusCode = nth % 2 === 1 ? 500 : 204;

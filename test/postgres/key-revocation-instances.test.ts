@@ -1,32 +1,67 @@
 // D-52: a key revoked through one instance is refused by every instance within 5 s. Two keys-mode
 // services (the same OPERATOR_KEY) over one PostgreSQL schema, each with its own store and key
 // ring: a key made on one is accepted by the other, and once revoked (or rolled with no grace)
-// on one, the other refuses it within 5 s, however warm its ring was.
+// on one, the other refuses it within 5 s, however warm its ring was. D-76: so does the MCP door
+// (stateless: each call is authenticated anew), and an event stream opened on the other instance
+// with the key, or with a console session of it, ends within 5 s and is sent nothing once that
+// instance refuses the key.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStore } from '../../src/store/create-store.ts';
-import { startTestServer, type TestServer } from '../support/http.ts';
+import { account, startTestServer, type TestServer } from '../support/http.ts';
 import { as, bearer, type KeyInfo, makeKey, makeSeller, OP } from '../support/keys.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
+import { openStream, type SseMessage, type Stream } from '../support/sse.ts';
 
 const server = await postgresForTests();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long until `key` is refused (401 INVALID_KEY) by `t`, asking every 100 ms; fails after `limitMs`. */
-async function refusedWithin(t: TestServer, key: string, limitMs: number): Promise<number> {
+type Refusal = { status: number; code?: string; text: string };
+
+/** How long until `request` is refused 401 INVALID_KEY, asking every 100 ms; fails after `limitMs`. */
+async function refusedBy(request: () => Promise<Refusal>, limitMs: number): Promise<number> {
   const start = Date.now();
   for (;;) {
-    const answer = await as(t, bearer(key)).get(`${t.prefix}/deals`);
+    const answer = await request();
     const elapsed = Date.now() - start;
     if (answer.status === 401) {
-      assert.equal(answer.body.code, 'INVALID_KEY');
+      assert.equal(answer.code, 'INVALID_KEY');
       return elapsed;
     }
     assert.equal(answer.status, 200, answer.text);
     assert.ok(elapsed <= limitMs, `still accepted after ${elapsed} ms`);
     await sleep(100);
   }
+}
+
+/** How long until `key` is refused (401 INVALID_KEY) by `t`, asking every 100 ms; fails after `limitMs`. */
+function refusedWithin(t: TestServer, key: string, limitMs: number): Promise<number> {
+  return refusedBy(async () => {
+    const answer = await as(t, bearer(key)).get(`${t.prefix}/deals`);
+    return { status: answer.status, code: answer.body?.code, text: answer.text };
+  }, limitMs);
+}
+
+/** An MCP call (tools/list) on the demo's door with `key`: its status and the error's code. */
+async function mcpCall(t: TestServer, key: string): Promise<Refusal> {
+  const answer = await fetch(`${t.url}/demo/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  const text = await answer.text();
+  return { status: answer.status, code: answer.status === 401 ? JSON.parse(text).code : undefined, text };
+}
+
+/** The deal a stream message's event is about. */
+function dealOf(message: SseMessage): string | undefined {
+  const { data } = JSON.parse(message.data as string);
+  return data.dealId ?? data.deal?.id ?? data.gig?.dealId;
 }
 
 describe('keys mode on two instances over one PostgreSQL database', { skip: server.skip }, () => {
@@ -38,7 +73,7 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
   const start = async () =>
     startTestServer({
       config: { auth: 'keys', operatorKey: OP },
-      store: await createStore(schema.url, { poolSize: 4 }),
+      store: await createStore(schema.url, { poolSize: 4, ownerUrl: schema.ownerUrl }),
     });
 
   /** A Seller's key made on `on`, used on both instances until each holds it. */
@@ -106,5 +141,83 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
     assert.equal((await as(b, bearer(roll.body.key)).get(`${b.prefix}/deals`)).status, 200, 'the new key on b');
     await refusedWithin(b, key.key, 5_000);
     await refusedWithin(a, key.key, 5_000);
+  });
+
+  // D-76: the MCP door is stateless (each POST its own server and transport, authenticated by
+  // the door's hook), so no MCP session can outlive its key: every call asks the ring anew.
+  it('an MCP call with a key revoked through one instance is refused by the other within 5 s', async () => {
+    const key = await warmKey(a, 'mcp');
+    assert.equal((await mcpCall(b, key.key)).status, 200, 'served on b before');
+    const revoke = await as(a, bearer(OP)).post(`/keys/${key.id}/revoke`, {});
+    assert.equal(revoke.status, 200, revoke.text);
+    assert.equal((await mcpCall(a, key.key)).status, 401, 'refused at once where it was revoked');
+    const ms = await refusedBy(() => mcpCall(b, key.key), 5_000);
+    assert.ok(ms <= 5_000, `b's MCP door refused it after ${ms} ms`);
+  });
+
+  /**
+   * D-76: a stream on b opened with `headers` (the Seller's `key`, or a console session of it),
+   * shown live by a sale; then `key` is revoked through a while another key of the Seller sells
+   * through a every 200 ms. The stream ends within 5 s of the revocation, and no event of a sale
+   * made once b refuses the key (b has learned of it) reaches it. Answers how long it took.
+   */
+  const streamOnBEnds = async (key: KeyInfo, headers: Record<string, string>): Promise<number> => {
+    const writer = await warmKey(a, 'writer');
+    const sell = async (name: string): Promise<string> => {
+      const sold = await as(a, bearer(writer.key)).post(`${a.prefix}/sell`, {
+        account: account({ name }),
+        listValueUsd: 30_000,
+      });
+      assert.equal(sold.status, 201, sold.text);
+      return sold.body.id;
+    };
+    const newest = (await as(b, bearer(OP)).get('/events?limit=1')).body.lastSeq as number;
+    const stream: Stream = await openStream(b, `/events/stream?after=${newest}`, headers);
+    try {
+      assert.equal(stream.response.statusCode, 200);
+      const first = await sell('Before the revocation');
+      await stream.waitFor((m) => m.some((x) => dealOf(x) === first));
+      const revokedAt = Date.now();
+      const revoke = await as(a, bearer(OP)).post(`/keys/${key.id}/revoke`, {});
+      assert.equal(revoke.status, 200, revoke.text);
+      // When b is seen refusing the key: it knew of the revocation by then.
+      const learned = refusedWithin(b, key.key, 5_000).then(() => Date.now());
+      learned.catch(() => undefined);
+      const sales: { dealId: string; at: number }[] = [];
+      while (!stream.isEnded()) {
+        const elapsed = Date.now() - revokedAt;
+        assert.ok(elapsed <= 5_000, `the stream is still open ${elapsed} ms after the revocation`);
+        sales.push({ dealId: await sell('Sold meanwhile'), at: Date.now() });
+        await sleep(200);
+      }
+      const endedMs = Date.now() - revokedAt;
+      const learnedAt = await learned;
+      sales.push({ dealId: await sell('After the end'), at: Date.now() });
+      await sleep(1_000); // more than b's poll of the feed (STREAM_POLL_MS)
+      const late = new Set(sales.filter(({ at }) => at > learnedAt).map(({ dealId }) => dealId));
+      assert.deepEqual(
+        stream.messages.filter((m) => late.has(dealOf(m) as string)).map((m) => m.id),
+        [],
+        'no event of a sale made once b refused the key',
+      );
+      return endedMs;
+    } finally {
+      stream.close();
+    }
+  };
+
+  it("a stream opened on one instance with a key ends within 5 s of the key's revocation through the other, and is sent nothing after", async () => {
+    const key = await warmKey(b, 'streaming');
+    const ms = await streamOnBEnds(key, bearer(key.key));
+    assert.ok(ms <= 5_000, `ended after ${ms} ms`);
+  });
+
+  it("a console session's stream on one instance ends within 5 s of its key's revocation through the other", async () => {
+    const key = await warmKey(b, 'console');
+    const signIn = await as(a, {}).post('/console/session', { key: key.key });
+    assert.equal(signIn.status, 200, signIn.text);
+    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
+    const ms = await streamOnBEnds(key, { cookie });
+    assert.ok(ms <= 5_000, `ended after ${ms} ms`);
   });
 });

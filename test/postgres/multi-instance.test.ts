@@ -42,7 +42,7 @@ describe('several instances over one PostgreSQL database', { skip: server.skip }
   before(async () => {
     schema = await createTestSchema(server.url as string, 'multi');
     // Started at once on an empty schema: both migrate and both try to seed.
-    [a, b] = await Promise.all([startInstance(schema.url), startInstance(schema.url)]);
+    [a, b] = await Promise.all([startInstance(schema), startInstance(schema)]);
   });
   after(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -283,12 +283,12 @@ describe('several instances over one PostgreSQL database', { skip: server.skip }
     const closers = (await a.get<CloserView[]>('/closers/closers')).body;
     await Promise.all([a.close(), b.close()]);
 
-    a = await startInstance(schema.url);
+    a = await startInstance(schema);
     for (const [id, deal] of deals) assert.deepEqual(await getDeal(a, id), deal, id);
     assert.deepEqual((await a.get<CloserView[]>('/closers/closers')).body, closers, 'not seeded again');
     const next = await createDeal(a);
     assert.equal(dealNumber(next.id), Math.max(...[...dealIds].map(dealNumber)) + 1);
-    b = await startInstance(schema.url);
+    b = await startInstance(schema);
     assert.deepEqual(await getDeal(b, next.id), next);
   });
 });
@@ -300,8 +300,8 @@ describe('two instances moving the demo clock at once (D-19)', { skip: server.sk
   it("no deal's activity times ever decrease", async () => {
     const schema = await createTestSchema(server.url as string, 'clock');
     const [a, b] = await Promise.all([
-      startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0.05' }),
-      startInstance(schema.url, { TIMER_INTERVAL_SECONDS: '0.05' }),
+      startInstance(schema, { TIMER_INTERVAL_SECONDS: '0.05' }),
+      startInstance(schema, { TIMER_INTERVAL_SECONDS: '0.05' }),
     ]);
     try {
       const deals: string[] = [];

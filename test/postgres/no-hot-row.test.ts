@@ -57,7 +57,8 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
     url.searchParams.set('application_name', applicationName);
     // Eight connections each: sixteen in all.
     const env = { DATABASE_POOL_SIZE: '8', TIMER_INTERVAL_SECONDS: '0' };
-    [a, b] = await Promise.all([startInstance(url.toString(), env), startInstance(url.toString(), env)]);
+    const database = { url: url.toString(), ownerUrl: schema.ownerUrl };
+    [a, b] = await Promise.all([startInstance(database, env), startInstance(database, env)]);
   });
   after(async () => {
     await Promise.all([a?.close(), b?.close()]);

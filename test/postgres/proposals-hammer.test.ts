@@ -32,7 +32,7 @@ describe('hammering the gate on PostgreSQL (5,000 refusals on one deal)', { skip
     t = await startTestServer({
       clock: { now: () => machineNow },
       config: { eventRetentionHours: 1 },
-      store: await createStore(schema.url, { poolSize: 8 }),
+      store: await createStore(schema.url, { poolSize: 8, ownerUrl: schema.ownerUrl }),
     });
   });
   after(async () => {
@@ -43,7 +43,7 @@ describe('hammering the gate on PostgreSQL (5,000 refusals on one deal)', { skip
 
   /** The bytes of the tables a refusal writes to, vacuumed (their free room counts as room). */
   const size = () =>
-    sqlOn(schema.url, async (client) => {
+    sqlOn(schema.adminUrl, async (client) => {
       for (const table of TABLES) await client.query(`VACUUM ${table}`);
       const { rows } = await client.query(
         `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c

@@ -85,7 +85,7 @@ if (server.skip !== undefined) {
     before(async () => {
       schema = await createTestSchema(baseUrl, 'rls');
       // The role the suite connects as is the service's: row-level security must apply to it.
-      store = await createStore(schema.url, { poolSize: 2, requireRowSecurity: true });
+      store = await createStore(schema.url, { poolSize: 2, requireRowSecurity: true, ownerUrl: schema.ownerUrl });
       await store.transaction(async (uow) => {
         await uow.accounts.putSeller({ id: A, name: 'A', createdAt: T0 });
         await uow.accounts.putSeller({ id: B, name: 'B', createdAt: T0 });
@@ -285,6 +285,87 @@ if (server.skip !== undefined) {
         feed.map((e) => e.event.type),
         ['gig.claimed'],
       );
+    });
+
+    it('the copies are walled too: outbox rows, webhook deliveries and attempts, and Sellers (D-77, migration 020)', async () => {
+      // Rows made in a transaction that is rolled back (so that no sequencer moves the outbox's),
+      // then read, with plain SELECT * (no WHERE), as each principal in turn.
+      const seen = await sqlOn(schema.url, async (c) => {
+        const as = (principal: string) => c.query("SELECT set_config('pipeline.principal', $1, true)", [principal]);
+        const ids = async (table: string, column: string) =>
+          (await c.query(`SELECT * FROM ${table}`)).rows.map((row) => String(row[column])).sort();
+        await c.query('BEGIN');
+        // A unit of Seller A's and a closer's move on Seller B's deal, each as itself.
+        await as(A);
+        await c.query(
+          `INSERT INTO event_outbox (types, deal_ids, ats, recorded_ats, data, seller_ids, closer_ids, actors)
+           VALUES ('{deal.stalled}', '{deal_0001}', '{1}', '{1}', ARRAY['{"n":"a"}'::json], $1, '{NULL}', ARRAY[NULL::json])`,
+          [[A]],
+        );
+        await as('closer_0001');
+        await c.query(
+          `INSERT INTO event_outbox (types, deal_ids, ats, recorded_ats, data, seller_ids, closer_ids, actors)
+           VALUES ('{gig.claimed}', '{deal_0002}', '{1}', '{1}', ARRAY['{"n":"b"}'::json], $1, $2, ARRAY[NULL::json])`,
+          [[B], ['closer_0001']],
+        );
+        // The dispatcher and the senders, as the platform: a delivery and an attempt to each webhook.
+        await as('platform');
+        for (const hook of ['whk_0001', 'whk_0002']) {
+          await c.query(
+            `INSERT INTO webhook_deliveries (webhook_id, seq, type, at, data, dispatched_at, next_attempt_at)
+             VALUES ($1, 1, 'deal.stalled', 1, '{}', 1, 1)`,
+            [hook],
+          );
+          await c.query(`INSERT INTO webhook_attempts (webhook_id, seq, attempt, at, status) VALUES ($1, 1, 1, 1, 500)`, [
+            hook,
+          ]);
+        }
+        const seen: Record<string, Record<string, string[]>> = {};
+        for (const principal of [A, B, 'closer_0001', 'closer_0002', 'operator', 'platform', '']) {
+          await as(principal);
+          seen[principal] = {
+            outbox: (await c.query('SELECT * FROM event_outbox')).rows.map((row) => row.data[0].n).sort(),
+            deliveries: await ids('webhook_deliveries', 'webhook_id'),
+            attempts: await ids('webhook_attempts', 'webhook_id'),
+            sellers: await ids('sellers', 'id'),
+          };
+        }
+        // Only the platform and the operator move rows out of the outbox.
+        await as(A);
+        assert.equal((await c.query('DELETE FROM event_outbox')).rowCount, 0);
+        await as('closer_0001');
+        assert.equal((await c.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', ['whk_0001'])).rowCount, 0);
+        await c.query('ROLLBACK');
+        return seen;
+      });
+      assert.deepEqual(seen[A], { outbox: ['a'], deliveries: ['whk_0001'], attempts: ['whk_0001'], sellers: [A] });
+      assert.deepEqual(seen[B], { outbox: ['b'], deliveries: [], attempts: [], sellers: [B] });
+      assert.deepEqual(seen.closer_0001, {
+        outbox: ['b'],
+        deliveries: ['whk_0002'],
+        attempts: ['whk_0002'],
+        sellers: [],
+      });
+      assert.deepEqual(seen.closer_0002, { outbox: [], deliveries: [], attempts: [], sellers: [] });
+      for (const all of ['operator', 'platform']) {
+        assert.deepEqual(seen[all], {
+          outbox: ['a', 'b'],
+          deliveries: ['whk_0001', 'whk_0002'],
+          attempts: ['whk_0001', 'whk_0002'],
+          sellers: [A, B],
+        });
+      }
+      assert.deepEqual(seen[''], { outbox: [], deliveries: [], attempts: [], sellers: [] }, 'no principal: nothing');
+      // A connection that names no principal adds no outbox row either.
+      await sqlOn(schema.url, async (c) => {
+        await assert.rejects(
+          c.query(
+            `INSERT INTO event_outbox (types, deal_ids, ats, recorded_ats, data, seller_ids, closer_ids, actors)
+             VALUES ('{deal.stalled}', '{deal_0001}', '{1}', '{1}', ARRAY['{}'::json], '{NULL}', '{NULL}', ARRAY[NULL::json])`,
+          ),
+          /row-level security/,
+        );
+      });
     });
 
     it('a page after a cursor is still an index bound under row-level security (id_len, migration 011)', async () => {

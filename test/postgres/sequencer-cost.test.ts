@@ -19,9 +19,9 @@ describe('the sequencer’s cost on PostgreSQL', { skip: server.skip }, () => {
   let store: Store;
   before(async () => {
     schema = await createTestSchema(server.url as string, 'sequencer_cost');
-    store = await createStore(schema.url);
-    // No vacuum may clear the dead rows (or truncate the heap) while the test looks.
-    await sqlOn(schema.url, (client) => client.query('ALTER TABLE event_outbox SET (autovacuum_enabled = false)'));
+    store = await createStore(schema.url, { ownerUrl: schema.ownerUrl });
+    // No vacuum may clear the dead rows (or truncate the heap) while the test looks (as the table's owner).
+    await sqlOn(schema.adminUrl, (client) => client.query('ALTER TABLE event_outbox SET (autovacuum_enabled = false)'));
   });
   after(async () => {
     await store?.close();

@@ -27,7 +27,7 @@ describe("keys mode on two instances over PostgreSQL: every principal's feed, st
         webhookTimeoutMs: 1000,
         streamPollMs: 100,
       },
-      store: await createStore(schema.url, { poolSize: 4 }),
+      store: await createStore(schema.url, { poolSize: 4, ownerUrl: schema.ownerUrl }),
     });
 
   before(async () => {

@@ -27,8 +27,9 @@ if (server.skip !== undefined) {
     let receiver: Receiver;
     before(async () => {
       schema = await createTestSchema(baseUrl, 'webhooks');
-      a = await startTestServer({ store: await createStore(schema.url, { poolSize: 5 }), config: FAST });
-      b = await startTestServer({ store: await createStore(schema.url, { poolSize: 5 }), config: FAST });
+      const options = { poolSize: 5, ownerUrl: schema.ownerUrl };
+      a = await startTestServer({ store: await createStore(schema.url, options), config: FAST });
+      b = await startTestServer({ store: await createStore(schema.url, options), config: FAST });
       receiver = await startReceiver();
     });
     after(async () => {
@@ -66,7 +67,7 @@ if (server.skip !== undefined) {
       const hook = (await a.post('/webhooks', { url: receiver.url })).body;
       // A third instance's sender claims a delivery of that earlier event (before the webhook:
       // no dispatcher makes it) and dies: its lease is taken, no answer is ever recorded.
-      const dead = await createStore(schema.url, { poolSize: 1 });
+      const dead = await createStore(schema.url, { poolSize: 1, ownerUrl: schema.ownerUrl });
       const leaseMs = 1500;
       const claimedAt = Date.now();
       try {

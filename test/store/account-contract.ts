@@ -10,6 +10,7 @@ import { OPERATOR, scopesOf } from '../../src/domain/access.ts';
 import type { ApiKey } from '../../src/domain/keys.ts';
 import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import type { Deal, Gig, Seller } from '../../src/domain/records.ts';
+import type { ConsoleSession } from '../../src/domain/sessions.ts';
 import type { Store, StoredAnswer, UnitOfWork } from '../../src/store/store.ts';
 import { sampleDeal, sampleGig } from './contract.ts';
 
@@ -212,6 +213,47 @@ export function accountContract(_name: string, store: () => Store) {
     await uow.putGig(gigOf('gig_0004', 'deal_0002', 'seller_0002'));
     await uow.putGig(gigOf('gig_0005', 'deal_0005', 'seller_0002', { status: 'fulfilled', closerId: 'closer_0001' }));
   }
+
+  it('sessions: sessionsChangedSince gives a mark for every session made or ended; a purge forgets expired ones; a rollback keeps none', async () => {
+    const id = `ses_contract_${Math.random().toString(36).slice(2)}`;
+    const session: ConsoleSession = {
+      id,
+      hash: sha256(id),
+      principal: 'seller_0001',
+      keyId: 'key_0001',
+      createdAt: T0,
+      expiresAt: T0 + 12 * 3_600_000,
+    };
+    const { mark: m0 } = await store().read((r) => r.accounts.sessionsChangedSince(0));
+    await store().transaction((uow) => uow.accounts.putSession(session));
+    const made = await store().read((r) => r.accounts.sessionsChangedSince(m0));
+    assert.deepEqual(made.sessions, [session]);
+    assert.ok(made.mark > m0);
+    assert.deepEqual(await store().read((r) => r.accounts.sessionsChangedSince(made.mark)), {
+      sessions: [],
+      mark: made.mark,
+    });
+    const ended = { ...session, endedAt: T0 + 60_000 };
+    await store().transaction((uow) => uow.accounts.putSession(ended));
+    const after = await store().read((r) => r.accounts.sessionsChangedSince(made.mark));
+    assert.deepEqual(after.sessions, [ended]);
+    assert.ok(after.mark > made.mark);
+    // A unit that fails keeps no session.
+    const lost = { ...session, id: `${id}_lost`, hash: sha256(`${id}_lost`) };
+    await assert.rejects(
+      store().transaction(async (uow) => {
+        await uow.accounts.putSession(lost);
+        throw new Error('rolled back');
+      }),
+    );
+    const ids = (await store().read((r) => r.accounts.sessionsChangedSince(0))).sessions.map((s) => s.id);
+    assert.ok(ids.includes(id) && !ids.includes(lost.id));
+    // Purged once expired before the time given; a later one stays.
+    await store().transaction((uow) => uow.accounts.purgeSessions(session.expiresAt));
+    assert.ok((await store().read((r) => r.accounts.sessionsChangedSince(0))).sessions.some((s) => s.id === id));
+    await store().transaction((uow) => uow.accounts.purgeSessions(session.expiresAt + 1));
+    assert.ok(!(await store().read((r) => r.accounts.sessionsChangedSince(0))).sessions.some((s) => s.id === id));
+  });
 
   it('tenancy: pages deals by Seller, with the other filters, and by closer', async () => {
     await store().transaction(putTenants);

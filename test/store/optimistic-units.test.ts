@@ -15,7 +15,7 @@ import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { Store, UnitOfWork } from '../../src/store/store.ts';
 import type { Telemetry } from '../../src/telemetry.ts';
 import { NO_TELEMETRY } from '../../src/telemetry.ts';
-import { createTestSchema, postgresForTests, type TestSchema, testPool } from '../support/postgres.ts';
+import { createTestSchema, openSqlStore, postgresForTests, type TestSchema, testPool } from '../support/postgres.ts';
 import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig } from './contract.ts';
 
 const OPTIMISTIC = { optimistic: true } as const;
@@ -97,7 +97,10 @@ if (server.skip !== undefined) {
     });
     describeStoreContract(
       'postgres, every unit optimistic',
-      async () => everyUnitOptimistic(await openPostgresStore((await schema).url, { pool: await pool })),
+      async () =>
+        everyUnitOptimistic(
+          await openPostgresStore((await schema).url, { pool: await pool, ownerUrl: (await schema).ownerUrl }),
+        ),
       { durable: true },
     );
   });
@@ -114,8 +117,8 @@ if (server.skip !== undefined) {
     before(async () => {
       schema = await createTestSchema(baseUrl, 'optimistic');
       port = Number(new URL(schema.url).port || 5432);
-      store = await SqlStore.open(recorded(new PgDatabase(schema.url, { poolSize: 1 }), sent), telemetry);
-      other = await SqlStore.open(new PgDatabase(schema.url, { poolSize: 2 }));
+      store = await openSqlStore(schema, recorded(new PgDatabase(schema.url, { poolSize: 1 }), sent), telemetry);
+      other = await openSqlStore(schema, new PgDatabase(schema.url, { poolSize: 2 }));
       await store.transaction(async (uow) => {
         await putCreated(uow, sampleDeal('deal_0001'), sampleDeal('deal_0002'), sampleCloser('closer_0001'));
         await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
@@ -240,7 +243,7 @@ if (server.skip !== undefined) {
     });
 
     it('racing moves of one deal from one instance all apply, none lost, none answered busy', async () => {
-      const [racing] = await Promise.all([openPostgresStore(schema.url, { poolSize: 4 })]);
+      const [racing] = await Promise.all([openPostgresStore(schema.url, { poolSize: 4, ownerUrl: schema.ownerUrl })]);
       try {
         await racing.transaction((uow) => putCreated(uow, sampleDeal('deal_0003')), OPTIMISTIC);
         const results = await Promise.all(

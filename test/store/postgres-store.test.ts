@@ -26,7 +26,6 @@ import {
   type SqlSession,
   sqlState,
 } from '../../src/store/postgres/sql-database.ts';
-import { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
 import { NO_TELEMETRY } from '../../src/telemetry.ts';
@@ -34,6 +33,7 @@ import { writeAnswers } from '../../src/views/answers.ts';
 import {
   countConnections,
   createTestSchema,
+  openSqlStore,
   postgresForTests,
   sqlOn,
   TEST_POOL_SIZE,
@@ -123,7 +123,9 @@ if (server.skip !== undefined) {
   describe('postgres store: the contract, every store on one pool', () => {
     const pool = testPool(schema.url);
     after(() => pool.end());
-    describeStoreContract('postgres', () => openPostgresStore(schema.url, { pool }), { durable: true });
+    describeStoreContract('postgres', () => openPostgresStore(schema.url, { pool, ownerUrl: schema.ownerUrl }), {
+      durable: true,
+    });
   });
 
   describe('postgres store: migrations', () => {
@@ -138,9 +140,10 @@ if (server.skip !== undefined) {
     });
 
     it('applies each migration once when several instances start at once on an empty schema', async () => {
-      stores.push(...(await Promise.all(Array.from({ length: 5 }, () => createStore(fresh.url, { poolSize: 2 })))));
+      const options = { poolSize: 2, ownerUrl: fresh.ownerUrl };
+      stores.push(...(await Promise.all(Array.from({ length: 5 }, () => createStore(fresh.url, options)))));
       const migrations = await loadMigrations();
-      const applied = await sqlOn(fresh.url, (c) =>
+      const applied = await sqlOn(fresh.adminUrl, (c) =>
         c.query('SELECT version, name FROM schema_migrations ORDER BY version'),
       );
       assert.deepEqual(
@@ -154,7 +157,7 @@ if (server.skip !== undefined) {
 
     it('starting again never wipes: the data and the counters stay', async () => {
       await stores[1].transaction((uow) => uow.appendPayout(sampleLine('gig_0001')));
-      const again = await createStore(fresh.url, { poolSize: 1 });
+      const again = await createStore(fresh.url, { poolSize: 1, ownerUrl: fresh.ownerUrl });
       stores.push(again);
       assert.equal((await again.read((r) => r.payoutsOfDeal('deal_0001'))).length, 1);
       await again.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 3));
@@ -162,7 +165,8 @@ if (server.skip !== undefined) {
 
     it('migration 015 moves what waited in the old outbox, a unit to a row, in order and unchanged', async () => {
       const old = await createTestSchema(baseUrl, 'outbox015');
-      const db = new PgDatabase(old.url, { poolSize: 1 });
+      // The releases before 015, as the tables' owner.
+      const db = new PgDatabase(old.adminUrl, { poolSize: 1 });
       try {
         await migrate(
           db,
@@ -170,7 +174,7 @@ if (server.skip !== undefined) {
         );
         const AT = Date.UTC(2026, 0, 5);
         // Two units committed before the upgrade, not yet sequenced: two events, then one.
-        await sqlOn(old.url, async (c) => {
+        await sqlOn(old.adminUrl, async (c) => {
           const insert = `INSERT INTO event_outbox (type, deal_id, at, recorded_at, data, seller_id, closer_id, actor)
             VALUES ($1, $2, $3, $3, $4::json, $5, NULL, $6::json)`;
           await c.query('BEGIN');
@@ -186,7 +190,7 @@ if (server.skip !== undefined) {
           await c.query('COMMIT');
           await c.query(insert, ['deal.created', 'deal_0002', AT + 1, '{"n":3}', null, null]);
         });
-        const store = await createStore(old.url, { poolSize: 1 });
+        const store = await createStore(old.url, { poolSize: 1, ownerUrl: old.ownerUrl });
         try {
           const events = await store.events({ after: 0, limit: 10 });
           assert.deepEqual(
@@ -199,7 +203,11 @@ if (server.skip !== undefined) {
           );
           assert.equal((events[0].event.data as unknown as { note: string }).note, 'nul \u0000 "q"');
           assert.deepEqual(events[1].event.actor, { kind: 'agent' });
-          const left = await sqlOn(old.url, (c) => c.query('SELECT count(*)::int AS n FROM event_outbox'));
+          // As the platform: row-level security shows a connection with no principal no outbox row (D-77).
+          const left = await sqlOn(old.url, async (c) => {
+            await c.query("SET pipeline.principal = 'platform'");
+            return c.query('SELECT count(*)::int AS n FROM event_outbox');
+          });
           assert.equal(left.rows[0].n, 0);
         } finally {
           await store.close();
@@ -213,12 +221,12 @@ if (server.skip !== undefined) {
     it('refuses a database migrated by a newer release', async () => {
       const newer = await createTestSchema(baseUrl, 'newer');
       try {
-        await (await createStore(newer.url, { poolSize: 1 })).close();
-        await sqlOn(newer.url, (c) =>
+        await (await createStore(newer.url, { poolSize: 1, ownerUrl: newer.ownerUrl })).close();
+        await sqlOn(newer.adminUrl, (c) =>
           c.query("INSERT INTO schema_migrations (version, name) VALUES (999, '999-future')"),
         );
         await assert.rejects(
-          createStore(newer.url, { poolSize: 1 }),
+          createStore(newer.url, { poolSize: 1, ownerUrl: newer.ownerUrl }),
           /schema migrations this service does not know: 999/,
         );
       } finally {
@@ -232,7 +240,7 @@ if (server.skip !== undefined) {
     let ledger: TestSchema;
     before(async () => {
       ledger = await createTestSchema(baseUrl, 'ledger');
-      store = await createStore(ledger.url, { poolSize: 1 });
+      store = await createStore(ledger.url, { poolSize: 1, ownerUrl: ledger.ownerUrl });
       await store.transaction((uow) => uow.appendPayout(sampleLine('gig_0001')));
     });
     after(async () => {
@@ -241,7 +249,8 @@ if (server.skip !== undefined) {
     });
 
     it('refuses UPDATE and DELETE of a line, even in plain SQL', async () => {
-      await sqlOn(ledger.url, async (c) => {
+      // As the tables' owner: the role that serves is not even given UPDATE or DELETE on the ledger (D-77).
+      await sqlOn(ledger.adminUrl, async (c) => {
         // Row-level security (D-57) hides every line from a connection that names no principal.
         await c.query("SET pipeline.principal = 'platform'");
         await assert.rejects(c.query('UPDATE payouts SET amount_cents = 1'), /append-only: UPDATE/);
@@ -275,7 +284,7 @@ if (server.skip !== undefined) {
         },
         (text) => sent.push(text),
       );
-      store = await SqlStore.open(db);
+      store = await openSqlStore(schema, db);
       await store.transaction(async (uow) => {
         await putCreated(uow, sampleDeal('deal_0001'), sampleCloser('closer_0001'));
         await uow.putGig(sampleGig('gig_0001', 'deal_0001'));
@@ -470,7 +479,8 @@ if (server.skip !== undefined) {
     before(async () => {
       schema = await createTestSchema(baseUrl, 'reserve');
       const pg = new PgDatabase(schema.url, { poolSize: 1 });
-      store = await SqlStore.open(
+      store = await openSqlStore(
+        schema,
         intercepted(pg, (text, params, session) => {
           sent.push(text.replace(/\s+/g, ' ').trim());
           sentParams.push(params);
@@ -566,7 +576,8 @@ if (server.skip !== undefined) {
       const schema = await createTestSchema(baseUrl, 'prepared');
       const pg = new PgDatabase(schema.url, { poolSize: 1 });
       const sent = new Set<string>();
-      const store = await SqlStore.open(
+      const store = await openSqlStore(
+        schema,
         intercepted(pg, (text, params, session) => {
           sent.add(text);
           return session.query(text, params);
@@ -631,7 +642,7 @@ if (server.skip !== undefined) {
         }
         return session.query(text, params);
       });
-      store = await SqlStore.open(db, { ...NO_TELEMETRY, unitRetried: (code) => retried.push(code) });
+      store = await openSqlStore(schema, db, { ...NO_TELEMETRY, unitRetried: (code) => retried.push(code) });
     });
     after(async () => {
       await store.close();
@@ -758,7 +769,7 @@ if (server.skip !== undefined) {
       const name = `crash_${process.pid}_${Date.now()}`;
       const url = new URL(crash.url);
       url.searchParams.set('application_name', name);
-      const store = await createStore(url.toString(), { poolSize: 1 });
+      const store = await createStore(url.toString(), { poolSize: 1, ownerUrl: crash.ownerUrl });
       try {
         await assert.rejects(
           store.transaction(async (uow) => {

@@ -1,6 +1,7 @@
 // End-to-end harness: a real service on a free loopback port, and a small fetch client.
 // TEST_STORE picks the store of every test server: `memory` (default), `postgres` (each server
-// on a fresh schema of TEST_DATABASE_URL, dropped when it closes) or `pglite` (in memory), so
+// on a fresh schema of TEST_DATABASE_URL, dropped when it closes, migrated as the owner role of
+// TEST_DATABASE_OWNER_URL when set: D-77) or `pglite` (in memory), so
 // the same end-to-end suite runs unchanged on every adapter. DATABASE_URL is never used here.
 import type { Config } from '../../src/config.ts';
 import type { LogStream } from '../../src/http/app.ts';
@@ -72,7 +73,10 @@ async function testStore(): Promise<{ store: Store; cleanup(): Promise<void> }> 
     if (!base) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL (.ci/start-postgres prints one)');
     const schema = await createTestSchema(base, 'e2e');
     try {
-      return { store: await createStore(schema.url, { poolSize: 5 }), cleanup: () => schema.drop() };
+      return {
+        store: await createStore(schema.url, { poolSize: 5, ownerUrl: schema.ownerUrl }),
+        cleanup: () => schema.drop(),
+      };
     } catch (error) {
       await schema.drop();
       throw error;

@@ -14,13 +14,23 @@ export interface Instance extends TestServer {
   output: string[];
 }
 
-/** Starts `npm start`'s command on a free port over the database, and waits until it listens. */
-export async function startInstance(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Instance> {
+/**
+ * Starts `npm start`'s command on a free port over the database, and waits until it listens. A
+ * test schema (test/support/postgres.ts) is given with its owner's URL too, when the tests run with
+ * two roles: the instance migrates as the owner (DATABASE_OWNER_URL) and serves as the other (D-77).
+ */
+export async function startInstance(
+  database: string | { url: string; ownerUrl?: string },
+  extraEnv: Record<string, string> = {},
+): Promise<Instance> {
+  const { url: databaseUrl, ownerUrl } = typeof database === 'string' ? { url: database, ownerUrl: undefined } : database;
   const child = spawn(process.execPath, NPM_START, {
     cwd: ROOT,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      // Never one this process was started with: only the schema's own.
+      DATABASE_OWNER_URL: ownerUrl ?? '',
       // The demo's semantics, which these tests exercise (keys mode is the durable default, D-50).
       AUTH: 'demo',
       PORT: '0',

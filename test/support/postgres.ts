@@ -1,4 +1,9 @@
 // PostgreSQL for the tests. TEST_DATABASE_URL names a server (.ci/run starts one and sets it).
+// D-77: with TEST_DATABASE_OWNER_URL too (`eval "$(bash .ci/start-postgres --env)"` sets both),
+// the tests run as the production guide sets PostgreSQL up: the owner role creates each test's
+// schema, and every service and store a test starts on it migrates as the owner (its
+// DATABASE_OWNER_URL, TestSchema.ownerUrl) and serves as TEST_DATABASE_URL's role, which owns
+// nothing. Without it, TEST_DATABASE_URL's role does both, as before.
 // Outside CI a test file that needs it skips, saying why, when none is reachable; in CI
 // (CI=true) it fails instead, so that the PostgreSQL tests can never silently not run.
 // Each user of the server gets its own schema, so test files and servers run in parallel.
@@ -9,8 +14,10 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { createPool } from '../../src/store/postgres/pg-database.ts';
-import { describeError } from '../../src/store/postgres/sql-database.ts';
+import { createPool, PgDatabase } from '../../src/store/postgres/pg-database.ts';
+import { describeError, type SqlDatabase } from '../../src/store/postgres/sql-database.ts';
+import { SqlStore } from '../../src/store/postgres/sql-store.ts';
+import type { Telemetry } from '../../src/telemetry.ts';
 
 /** The application_name of every connection this process opens through these helpers. */
 export const TEST_APPLICATION = `pipeline-tests-${process.pid}`;
@@ -67,26 +74,91 @@ async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): P
 
 export interface TestSchema {
   name: string;
-  /** The server's URL with search_path set to this schema: what a service is given. */
+  /** The serving role's URL with search_path set to this schema: what a service is given (DATABASE_URL). */
   url: string;
+  /**
+   * D-77: the owner role's URL (TEST_DATABASE_OWNER_URL) with the same search_path: what a service
+   * on the schema is given as DATABASE_OWNER_URL, and a store as `ownerUrl`. Undefined when the
+   * tests run with one role.
+   */
+  ownerUrl?: string;
+  /** Where SQL that takes the tables' owner runs (DDL, the migrations' record): ownerUrl, or url with one role. */
+  adminUrl: string;
   drop(): Promise<void>;
 }
 
 let made = 0;
 
-/** A fresh, empty schema on the test server, and a URL whose connections use it. */
+/** The URL with its search_path set to `schema`. */
+function onSchema(url: string, schema: string): string {
+  const parsed = new URL(tagged(url));
+  parsed.searchParams.set('options', `-c search_path=${schema}`);
+  return parsed.toString();
+}
+
+/** Whether two URLs name the same database of the same server. */
+function sameDatabase(a: string, b: string): boolean {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.host === y.host && x.pathname === y.pathname && x.searchParams.get('host') === y.searchParams.get('host');
+}
+
+/**
+ * TEST_DATABASE_OWNER_URL when `baseUrl` is TEST_DATABASE_URL's database (a test's own server,
+ * own-postgres.ts, has one role).
+ */
+function ownerOf(baseUrl: string): string | undefined {
+  const { TEST_DATABASE_URL: serving, TEST_DATABASE_OWNER_URL: owner } = process.env;
+  return serving && owner && sameDatabase(baseUrl, serving) ? owner : undefined;
+}
+
+/**
+ * A fresh, empty schema on the test server, and the URLs whose connections use it. With two roles
+ * (TEST_DATABASE_OWNER_URL) the owner creates it and lets the serving role use it, as a database
+ * administrator does with the schema of the production guide.
+ */
 export async function createTestSchema(baseUrl: string, label: string): Promise<TestSchema> {
+  const ownerBaseUrl = ownerOf(baseUrl);
   const name =
     `t_${label.replace(/\W/g, '_')}_${process.pid}_${++made}_${randomBytes(3).toString('hex')}`.toLowerCase();
-  await admin(baseUrl, (client) => client.query(`CREATE SCHEMA "${name}"`));
-  const url = new URL(tagged(baseUrl));
-  url.searchParams.set('options', `-c search_path=${name}`);
+  const creator = ownerBaseUrl ?? baseUrl;
+  try {
+    await admin(creator, async (client) => {
+      await client.query(`CREATE SCHEMA "${name}"`);
+      const serving = decodeURIComponent(new URL(baseUrl).username);
+      if (ownerBaseUrl !== undefined && serving !== '') await client.query(`GRANT USAGE ON SCHEMA "${name}" TO "${serving}"`);
+    });
+  } catch (error) {
+    // .ci/start-postgres's database belongs to the owner role: the serving role alone creates nothing.
+    if ((error as { code?: string }).code === '42501' && ownerBaseUrl === undefined) {
+      throw new Error(
+        `${describeError(error)}: TEST_DATABASE_URL's role may not create a schema; if the database is .ci/start-postgres's, set TEST_DATABASE_OWNER_URL too (eval "$(bash .ci/start-postgres --env)")`,
+      );
+    }
+    throw error;
+  }
+  const url = onSchema(baseUrl, name);
+  const ownerUrl = ownerBaseUrl === undefined ? undefined : onSchema(ownerBaseUrl, name);
   return {
     name,
-    url: url.toString(),
+    url,
+    ownerUrl,
+    adminUrl: ownerUrl ?? url,
     drop: () =>
-      admin(baseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)).then(() => undefined),
+      admin(creator, (client) => client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)).then(() => undefined),
   };
+}
+
+/**
+ * SqlStore.open on a test schema: the store's migrations run as the schema's owner when the
+ * tests run with two roles (D-77), over `db` with one.
+ */
+export async function openSqlStore(schema: TestSchema, db: SqlDatabase, telemetry?: Telemetry): Promise<SqlStore> {
+  const owner = schema.ownerUrl === undefined ? undefined : new PgDatabase(schema.ownerUrl, { poolSize: 1 });
+  try {
+    return await SqlStore.open(db, telemetry, { owner });
+  } finally {
+    await owner?.close();
+  }
 }
 
 /** Runs SQL on a test schema directly (to look behind the store, or to try what it forbids). */

@@ -12,7 +12,13 @@ import { EmptyBody } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
 import { REALM } from '../authenticate.ts';
-import { type ConsoleSessions, isOwnOrigin, SESSION_COOKIE, SESSION_SECONDS } from '../console-session.ts';
+import {
+  type ConsoleSessions,
+  isOwnOrigin,
+  SESSION_SECONDS,
+  servedOverHttps,
+  sessionCookieName,
+} from '../console-session.ts';
 
 const SignInBody = Type.Object(
   {
@@ -40,17 +46,6 @@ type ConsoleSession = Static<typeof ConsoleSessionSchema>;
 
 const SIGN_IN_AGAIN = 'Your session has ended; sign in again.';
 
-/** D-233: a session's cookie is Secure when the console is served over https. */
-function servedOverHttps(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  const forwarded = request.headers['x-forwarded-proto'];
-  return (
-    request.protocol === 'https' ||
-    (origin !== undefined && origin.slice(0, 8).toLowerCase() === 'https://') ||
-    (typeof forwarded === 'string' && forwarded.split(',')[0].trim().toLowerCase() === 'https')
-  );
-}
-
 export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService; sessions: ConsoleSessions }> = async (
   app,
   { service, sessions },
@@ -60,8 +55,11 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
   await app.register(fastifyCookie, { hook: false });
   sessions.parseCookie = (header) => app.parseCookie(header);
 
+  // D-78: Path=/ and no Domain, as a `__Host-` cookie must have (and the plain one has too).
   const cookieOptions = (request: FastifyRequest) =>
     ({ httpOnly: true, sameSite: 'strict', path: '/', secure: servedOverHttps(request) }) as const;
+  const cookieName = (request: FastifyRequest) => sessionCookieName(servedOverHttps(request));
+  const cookieValue = (request: FastifyRequest) => sessions.valueIn(request.headers.cookie, servedOverHttps(request));
 
   /** D-59: another page's request is refused here, whatever ALLOWED_ORIGINS lists. */
   const foreign = (request: FastifyRequest, reply: FastifyReply): boolean => {
@@ -102,7 +100,7 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
       schema: {
         summary: "Sign the console in with a key: the answer sets the session's cookie (keys mode)",
         description:
-          'The key travels in this body only; the answer sets `sp_console`, an HttpOnly, SameSite=Strict cookie (Secure over https) good for 12 hours, which holds no key. A request that carries the cookie and no `Authorization` is authenticated as the key, with its scopes, as long as the key is live; one from another origin is refused whatever its method.',
+          'The key travels in this body only; the answer sets `sp_console` (over https `__Host-sp_console`, Secure), an HttpOnly, SameSite=Strict cookie with Path=/ good for 12 hours, which holds no key: a random token the service keeps only as its SHA-256. Signing out ends it on every instance within 5 s. A request that carries the cookie and no `Authorization` is authenticated as the key, with its scopes, as long as the key is live; one from another origin is refused whatever its method.',
         operationId: 'signInConsole',
         tags,
         querystring: NoQuery,
@@ -117,8 +115,8 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
         reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
         return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
       }
-      const session = sessions.issue(found.caller.keyId);
-      reply.setCookie(SESSION_COOKIE, session.value, { ...cookieOptions(request), maxAge: SESSION_SECONDS });
+      const session = await sessions.issue(found.caller);
+      reply.setCookie(cookieName(request), session.value, { ...cookieOptions(request), maxAge: SESSION_SECONDS });
       reply.header('cache-control', 'no-store');
       return reply.send(await body(found.caller, session.expiresAt));
     },
@@ -138,7 +136,7 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       if (foreign(request, reply)) return reply;
-      const value = sessions.valueIn(request.headers.cookie);
+      const value = cookieValue(request);
       const check = value === undefined ? undefined : await sessions.check(value);
       reply.header('cache-control', 'no-store');
       if (!check?.ok) {
@@ -152,7 +150,7 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
             ),
           );
       }
-      return reply.send(await body(check.caller, check.expiresAt));
+      return reply.send(await body(check.caller, check.session.expiresAt));
     },
   );
 
@@ -174,10 +172,11 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
     },
     async (request, reply) => {
       if (foreign(request, reply)) return reply;
-      const value = sessions.valueIn(request.headers.cookie);
+      const value = cookieValue(request);
       const check = value === undefined ? undefined : await sessions.check(value);
-      if (check?.ok) sessions.end(check.sessionId, check.expiresAt);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      // D-63: ended in the store, so every instance refuses it within 5 s.
+      if (check?.ok) await sessions.end(check.session);
+      reply.clearCookie(cookieName(request), cookieOptions(request));
       return reply.code(204).send();
     },
   );

@@ -3,6 +3,7 @@
 import { compareIds } from '../../domain/ids.ts';
 import type { ApiKey } from '../../domain/keys.ts';
 import type { Seller } from '../../domain/records.ts';
+import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
 
 export class AccountTables {
@@ -13,6 +14,10 @@ export class AccountTables {
   marks = new Map<string, number>();
   mark = 0;
   counters = { seller: 0, key: 0 };
+  /** Console sessions by id, each with its change mark (sessionsChangedSince), and the last mark given. */
+  sessions = new Map<string, ConsoleSession>();
+  sessionMarks = new Map<string, number>();
+  sessionMark = 0;
 
   /** What a wipe leaves: everything but closers' keys. */
   withoutClosers(): AccountTables {
@@ -26,6 +31,10 @@ export class AccountTables {
       kept.keysByHash.set(key.hash, key.id);
       kept.marks.set(key.id, this.marks.get(key.id) ?? 0);
     }
+    // Sessions stay as keys do (a closer's ends with its key, which the ring no longer holds).
+    kept.sessions = new Map(this.sessions);
+    kept.sessionMarks = new Map(this.sessionMarks);
+    kept.sessionMark = this.sessionMark;
     return kept;
   }
 }
@@ -58,6 +67,10 @@ export class MemoryAccountReader implements AccountReader {
   async keysChangedSince(since: number) {
     const keys = [...this.tables.keys.values()].filter((key) => (this.tables.marks.get(key.id) ?? 0) > since);
     return { keys, mark: this.tables.mark };
+  }
+  async sessionsChangedSince(since: number) {
+    const { sessions, sessionMarks, sessionMark } = this.tables;
+    return { sessions: [...sessions.values()].filter((s) => (sessionMarks.get(s.id) ?? 0) > since), mark: sessionMark };
   }
 }
 
@@ -102,6 +115,35 @@ export class MemoryAccountUnit extends MemoryAccountReader implements AccountUni
       if (previousMark === undefined) tables.marks.delete(key.id);
       else tables.marks.set(key.id, previousMark);
     });
+  }
+  async putSession(session: ConsoleSession) {
+    const tables = this.tables;
+    const previous = tables.sessions.get(session.id);
+    const previousMark = tables.sessionMarks.get(session.id);
+    const mark = tables.sessionMark;
+    tables.sessions.set(session.id, session);
+    tables.sessionMark = mark + 1;
+    tables.sessionMarks.set(session.id, tables.sessionMark);
+    this.undo.push(() => {
+      tables.sessionMark = mark;
+      if (previous) tables.sessions.set(session.id, previous);
+      else tables.sessions.delete(session.id);
+      if (previousMark === undefined) tables.sessionMarks.delete(session.id);
+      else tables.sessionMarks.set(session.id, previousMark);
+    });
+  }
+  async purgeSessions(before: number) {
+    const { sessions, sessionMarks } = this.tables;
+    for (const [id, session] of sessions) {
+      if (session.expiresAt >= before) continue;
+      const mark = sessionMarks.get(id);
+      sessions.delete(id);
+      sessionMarks.delete(id);
+      this.undo.push(() => {
+        sessions.set(id, session);
+        if (mark !== undefined) sessionMarks.set(id, mark);
+      });
+    }
   }
   async touchKeys(lastUsed: ReadonlyMap<string, number>) {
     const { keys } = this.tables;

@@ -2,8 +2,11 @@
 // start, each recorded in schema_migrations. The whole run is one transaction holding an
 // advisory lock, so instances that start at once apply each migration exactly once: the
 // others wait, then find it recorded. Migrations only ever add; starting never wipes data.
+// With DATABASE_OWNER_URL (D-77) they run over the owner role's connection, in the schema the
+// serving connection uses, and end by granting the serving role what serving needs.
 import { readdir, readFile } from 'node:fs/promises';
 import { projectFile } from '../../project-files.ts';
+import { grantServing } from './serving-grants.ts';
 import { PLATFORM, SET_PRINCIPAL, type SqlDatabase } from './sql-database.ts';
 
 export interface Migration {
@@ -30,16 +33,32 @@ export async function loadMigrations(): Promise<Migration[]> {
   return migrations;
 }
 
+/** How migrations run when `db` is the owner's connection, not the serving one (D-77, owner-migration.ts). */
+export interface OwnerMigration {
+  /** The search_path to migrate under: the serving connection's (the schema it will read). */
+  searchPath: string;
+  /** The serving role, given what serving needs once the migrations are applied (serving-grants.ts). */
+  servingRole: string;
+}
+
 /** Applies the migrations not yet applied; returns the names of those it applied. */
-export async function migrate(db: SqlDatabase, migrations?: Migration[]): Promise<string[]> {
+export async function migrate(db: SqlDatabase, migrations?: Migration[], owner?: OwnerMigration): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return db.session(async (session) => {
     await session.query('BEGIN');
     try {
       // Migrations see and change every row, whatever row-level security holds (D-57, 011).
       await session.query(SET_PRINCIPAL, [PLATFORM]);
+      // For this transaction only: the connection goes back to its pool as it came.
+      if (owner) await session.query("SELECT set_config('search_path', $1, true)", [owner.searchPath]);
       const [{ schema }] = await session.query<{ schema: string | null }>('SELECT current_schema() AS schema');
-      if (!schema) throw new Error('the search_path names no existing schema to create the tables in');
+      if (!schema) {
+        throw new Error(
+          owner
+            ? `the search_path of DATABASE_URL's role (${owner.searchPath}) names no schema the owner role of DATABASE_OWNER_URL may create the tables in`
+            : 'the search_path names no existing schema to create the tables in',
+        );
+      }
       // Keyed by schema, so that services on different schemas of one database do not wait.
       await session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', ['migrate']);
       await session.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -65,6 +84,10 @@ export async function migrate(db: SqlDatabase, migrations?: Migration[]): Promis
         ]);
         applied.push(migration.name);
       }
+      // Under the same lock, so that instances starting at once never grant at once (PostgreSQL
+      // fails a grant that races another on the same object), and at every start: a table a
+      // migration added, or a right taken away by hand, is granted again.
+      if (owner) await grantServing(session, owner.servingRole);
       await session.query('COMMIT');
       return applied;
     } catch (error) {

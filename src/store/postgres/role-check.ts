@@ -41,3 +41,33 @@ export async function assertRowSecurityApplies(database: SqlDatabase): Promise<v
   const refusal = rowSecurityRefusal(await roleRights(database));
   if (refusal !== undefined) throw new Error(refusal);
 }
+
+/**
+ * D-77: whether the role the service serves as owns a table of its schema that has row-level
+ * security (or may act as its owner: a member of the owning role, a superuser). Such a role can
+ * switch the policies off (ALTER TABLE … DISABLE ROW LEVEL SECURITY, or NO FORCE), so the wall
+ * holds only as long as nothing that runs SQL as it does so.
+ */
+export async function ownsWalledTables(database: SqlDatabase): Promise<{ role: string; owns: boolean }> {
+  const [row] = await database.session((session) =>
+    session.query<{ role: string; owns: boolean }>(
+      `SELECT current_user AS role, EXISTS (
+         SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relrowsecurity
+           AND pg_has_role(current_user, c.relowner, 'MEMBER')) AS owns`,
+    ),
+  );
+  return { role: row.role, owns: row.owns === true };
+}
+
+/** The start-up's warning when the serving role owns the tables: the risk, and the fix. */
+export function ownershipWarning(role: string): string {
+  const quoted = `"${role.replace(/"/g, '""')}"`;
+  return (
+    `the PostgreSQL role ${quoted} the service serves as owns its tables: a role that owns a table can ` +
+    'disable its row-level security (ALTER TABLE … DISABLE ROW LEVEL SECURITY, or NO FORCE), so the ' +
+    'wall between tenants (D-57, D-77) holds only as long as nothing running SQL as that role does so. ' +
+    'Set DATABASE_OWNER_URL to a separate role that owns the tables and migrates them, and keep ' +
+    `DATABASE_URL's role for serving (README: Durable store, the production set-up)`
+  );
+}

@@ -3,6 +3,7 @@
 // behaviour is src/store/memory/account-tables.ts.
 import type { ApiKey } from '../../domain/keys.ts';
 import type { Seller } from '../../domain/records.ts';
+import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
 import { keyFromRow } from './codec.ts';
 import type { Send } from './sql-webhooks.ts';
@@ -72,9 +73,70 @@ export class SqlAccountReader implements AccountReader {
     const keys = rows.flatMap((row) => (row.doc === null ? [] : [keyFromRow(row as KeyRow)]));
     return { keys, mark: Number(rows[0]?.top ?? since) };
   }
+
+  /** As keysChangedSince, for the console's sessions (D-63). */
+  async sessionsChangedSince(since: number) {
+    const rows = await this.send<SessionRow & { top: Num }>(
+      `SELECT t.top, s.id, s.hash, s.principal, s.key_id, s.created_at, s.expires_at, s.ended_at
+       FROM (SELECT greatest($1::bigint, coalesce(max(mark), 0)) AS top FROM console_sessions) t
+       LEFT JOIN console_sessions s ON s.mark > $1::bigint ORDER BY s.mark`,
+      [since],
+    );
+    const sessions = rows.flatMap((row) => (row.id === null ? [] : [sessionFromRow(row)]));
+    return { sessions, mark: Number(rows[0]?.top ?? since) };
+  }
+}
+
+type SessionRow = {
+  id: string | null;
+  hash: string;
+  principal: string;
+  key_id: string;
+  created_at: Num;
+  expires_at: Num;
+  ended_at: Num | null;
+};
+
+function sessionFromRow(row: SessionRow): ConsoleSession {
+  const session = {
+    id: row.id as string,
+    hash: row.hash,
+    principal: row.principal,
+    keyId: row.key_id,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  };
+  return row.ended_at === null ? session : { ...session, endedAt: Number(row.ended_at) };
 }
 
 export class SqlAccountUnit extends SqlAccountReader implements AccountUnit {
+  async putSession(session: ConsoleSession) {
+    // Serialized like keys' changes (putKey), so that marks commit in mark order.
+    const locked = this.send('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [
+      'console_sessions',
+    ]);
+    const written = this.send(
+      `INSERT INTO console_sessions (id, hash, principal, key_id, created_at, expires_at, ended_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id) DO UPDATE SET ended_at = excluded.ended_at, expires_at = excluded.expires_at,
+         mark = nextval('console_session_marks')`,
+      [
+        session.id,
+        session.hash,
+        session.principal,
+        session.keyId,
+        session.createdAt,
+        session.expiresAt,
+        session.endedAt ?? null,
+      ],
+    );
+    await Promise.all([locked, written]);
+  }
+
+  async purgeSessions(before: number) {
+    await this.send('DELETE FROM console_sessions WHERE expires_at < $1', [before]);
+  }
+
   async takeNumber(kind: 'seller' | 'key') {
     const sequence = NUMBERS[kind];
     if (sequence === undefined) throw new Error(`no numbers of kind ${String(kind)}`);

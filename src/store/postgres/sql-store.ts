@@ -42,6 +42,7 @@ import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfW
 import { StoreBusyError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
+import { migrateAsOwner } from './owner-migration.ts';
 import { RecordCache } from './record-cache.ts';
 import { CLOCK_CHANNEL } from './sql-clock.ts';
 import { begin, hold, PLATFORM, rollback, type SqlDatabase, type SqlSession, sqlState } from './sql-database.ts';
@@ -76,9 +77,18 @@ export class SqlStore implements Store {
     this.sequencer = new EventSequencer(db);
   }
 
-  /** Applies pending migrations (never wiping anything) and returns the store. */
-  static async open(db: SqlDatabase, telemetry: Telemetry = NO_TELEMETRY): Promise<SqlStore> {
-    await migrate(db);
+  /**
+   * Applies pending migrations (never wiping anything) and returns the store. With `owner`, a
+   * connection as the role that owns the tables, they run over it, and `db`'s role is granted
+   * what serving needs (D-77, owner-migration.ts); the caller closes `owner`.
+   */
+  static async open(
+    db: SqlDatabase,
+    telemetry: Telemetry = NO_TELEMETRY,
+    options: { owner?: SqlDatabase } = {},
+  ): Promise<SqlStore> {
+    if (options.owner) await migrateAsOwner(options.owner, db);
+    else await migrate(db);
     const [{ schema }] = await db.session((session) =>
       session.query<{ schema: string }>('SELECT current_schema() AS schema'),
     );

@@ -17,10 +17,6 @@ import { takeNumber } from './sql-database.ts';
 
 export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
-/** What a reset empties (the dispatcher's cursor stays: the feed's seq goes on). */
-/** The webhook tables a reset empties (with the others, in one TRUNCATE). */
-export const WEBHOOK_TABLES = 'webhooks, webhook_deliveries, webhook_attempts';
-
 type Num = string | number;
 interface HookRow {
   id: string;

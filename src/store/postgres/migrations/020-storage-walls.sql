@@ -1,0 +1,80 @@
+-- 020: storage walls (D-77). Row-level security, ENABLEd and FORCEd, on every table that holds a
+-- tenant's data, the copies of it included; 011 and 014 covered the records, this covers the rest:
+--   event_outbox: a unit's events wait here (migration 015) until the sequencer moves them into
+--     the feed: copies of the events, each naming its Seller and closer as `events` does;
+--   webhook_deliveries and webhook_attempts: each event as delivered to a webhook, and the log of
+--     its attempts (status, error), the webhook owner's own;
+--   sellers: a Seller's account (its name), which only it and the operator see (D-54).
+-- The policies read the principal as 011's do: `platform` (the service's own work: the
+-- sequencer, the webhook dispatcher and senders, the timers, the demo) and `operator` see and
+-- write every row; an unset or empty principal sees nothing and writes nothing.
+--   event_outbox: any set principal adds a unit's row (a closer's move publishes events about the
+--     Seller's deal, as `events` takes them), only the platform and the operator move (delete)
+--     rows, and a Seller or a closer reads only rows that name it among their events.
+--   webhook_deliveries, webhook_attempts: a principal reads and writes those of its own webhooks
+--     (webhooks' own policy: the subquery reads under it too). Deleting a webhook still takes
+--     its deliveries and attempts with it: ON DELETE CASCADE runs as the tables' owner, past
+--     the policies.
+--   sellers: a Seller its own row.
+-- What holds no tenant's data stays without policies: closers (the marketplace's profiles, which
+-- every key lists, D-54), settings (the demo clock), event_feed (the feed's last seq and its
+-- counts), webhook_dispatch (the dispatcher's cursor) and schema_migrations.
+-- test/postgres/row-security-coverage.test.ts holds every table of the schema to one of the two
+-- lists, so that a table added later is classified.
+--
+-- wipe_tables(): the demo reset's TRUNCATE … RESTART IDENTITY (wipe.ts), run as the tables'
+-- owner. Restarting a sequence takes its owner, so a service whose role only serves (D-77:
+-- DATABASE_OWNER_URL names the owner) could not reset otherwise; the serving role is given
+-- EXECUTE on it (serving-grants.ts), no TRUNCATE of its own (a TRUNCATE passes every policy).
+-- A SECURITY DEFINER function runs with a search_path fixed to its own schema, so that nothing
+-- earlier on the caller's path is taken for one of its tables. A table the reset empties, added
+-- later, is added here by a migration that replaces the function.
+
+ALTER TABLE event_outbox ENABLE ROW LEVEL SECURITY;
+ALTER TABLE event_outbox FORCE ROW LEVEL SECURITY;
+ALTER TABLE webhook_deliveries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE webhook_deliveries FORCE ROW LEVEL SECURITY;
+ALTER TABLE webhook_attempts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE webhook_attempts FORCE ROW LEVEL SECURITY;
+ALTER TABLE sellers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE sellers FORCE ROW LEVEL SECURITY;
+
+CREATE POLICY outbox_read ON event_outbox FOR SELECT
+  USING (
+    current_setting('pipeline.principal', true) IN ('platform', 'operator')
+    OR current_setting('pipeline.principal', true) = ANY (seller_ids)
+    OR current_setting('pipeline.principal', true) = ANY (closer_ids));
+CREATE POLICY outbox_add ON event_outbox FOR INSERT
+  WITH CHECK (coalesce(current_setting('pipeline.principal', true), '') <> '');
+CREATE POLICY outbox_move ON event_outbox FOR DELETE
+  USING (current_setting('pipeline.principal', true) IN ('platform', 'operator'));
+
+CREATE POLICY deliveries_of_principal ON webhook_deliveries
+  USING (
+    current_setting('pipeline.principal', true) IN ('platform', 'operator')
+    OR EXISTS (SELECT 1 FROM webhooks w WHERE w.id = webhook_deliveries.webhook_id
+      AND w.owner = current_setting('pipeline.principal', true)));
+
+CREATE POLICY attempts_of_principal ON webhook_attempts
+  USING (
+    current_setting('pipeline.principal', true) IN ('platform', 'operator')
+    OR EXISTS (SELECT 1 FROM webhooks w WHERE w.id = webhook_attempts.webhook_id
+      AND w.owner = current_setting('pipeline.principal', true)));
+
+CREATE POLICY sellers_of_principal ON sellers
+  USING (
+    current_setting('pipeline.principal', true) IN ('platform', 'operator')
+    OR id = current_setting('pipeline.principal', true));
+
+CREATE FUNCTION wipe_tables() RETURNS void LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+  TRUNCATE deals, gigs, closers, payouts, idempotency_keys, event_outbox, events,
+    webhooks, webhook_deliveries, webhook_attempts, refused_proposals, proposal_counts RESTART IDENTITY;
+END;
+$$;
+REVOKE ALL ON FUNCTION wipe_tables() FROM PUBLIC;
+DO $$
+BEGIN
+  EXECUTE format('ALTER FUNCTION wipe_tables() SET search_path = %I, pg_temp', current_schema());
+END;
+$$;
