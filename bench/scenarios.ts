@@ -86,7 +86,13 @@ function keyedStreams(name: string, sellers: number): Scenario {
   let keys: string[] = [];
   return {
     name,
-    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
+    // DEMO_CONTROLS=on: the measurement starts from a reset (D-3: keys mode has none otherwise).
+    env: {
+      AUTH: 'keys',
+      OPERATOR_KEY: BENCH_OPERATOR_KEY,
+      DEMO_CONTROLS: 'on',
+      STREAMS_PER_CLIENT: String(STREAM_CLIENTS),
+    },
     prepare: async (url) => {
       keys = await sellerKeys(url, sellers);
       return sellsBy(keys);
@@ -146,7 +152,8 @@ export const SCENARIOS: Scenario[] = [
     // check, the tenant's filters and the actor on every entry cost. Goal: at most 5% more than
     // the keyed sell above (costs.keysModeSellToKeyedSell ≥ 0.95).
     name: KEYS_MODE_SELL,
-    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY },
+    // DEMO_CONTROLS=on: the measurement starts from a reset (D-3: keys mode has none otherwise).
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
     prepare: async (url) => {
       const seller = await post(`${url}/sellers`, JSON.stringify({ name: 'Bench Seller' }), OPERATOR_HEADERS);
       const key = await post(`${url}/keys`, JSON.stringify({ name: 'bench', principal: seller.id }), OPERATOR_HEADERS);

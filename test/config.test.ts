@@ -32,6 +32,13 @@ describe('the limits in the configuration', () => {
     }
   });
 
+  it('reads KEYS_PER_PRINCIPAL (default 100) and refuses one out of 1..10,000 (D-75)', () => {
+    assert.equal(loadConfig({}).keysPerPrincipal, 100);
+    assert.equal(loadConfig({ KEYS_PER_PRINCIPAL: '3' }).keysPerPrincipal, 3);
+    for (const value of ['0', '10001', '2.5', 'many'])
+      assert.throws(() => loadConfig({ KEYS_PER_PRINCIPAL: value }), /KEYS_PER_PRINCIPAL/);
+  });
+
   it('reads REQUEST_TIMEOUT_MS, MAX_CONNECTIONS and RATE_LIMIT_PER_MINUTE', () => {
     const config = loadConfig({ REQUEST_TIMEOUT_MS: '5000', MAX_CONNECTIONS: '200', RATE_LIMIT_PER_MINUTE: '120' });
     assert.equal(config.requestTimeoutMs, 5000);

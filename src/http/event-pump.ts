@@ -16,12 +16,13 @@
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
 //
-// Credentials (D-76, keys mode): a stream lives no longer than the key or console session it was
-// opened with. Every write (a page of the catch-up, a batch of the fan-out, a heartbeat) first
-// asks `credentialLive` whether the client's credential still stands, from memory (the key ring, which
-// learns other instances' revocations within its refresh, and the sessions); a client whose
-// credential ended is ended instead, and nothing more is written to it. An idle stream is
-// checked every CREDENTIAL_CHECK_MS, so that an expiry, which no write announces, ends it too.
+// Credentials (D-76, D-254, keys mode): a stream lives no longer than the key or console session
+// it was opened with. Every write (a page of the catch-up, a batch of the fan-out, a heartbeat)
+// first asks `credentialLive` whether the client's credential still stands, from memory (the key
+// ring, which learns other instances' revocations and sign-outs within its refresh); a client
+// whose credential ended is ended instead, and nothing more is written to it. Every stream is
+// also checked every CREDENTIAL_CHECK_MS, so that an idle one ends too (an expiry comes with no
+// write at all).
 
 import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';

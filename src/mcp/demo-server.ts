@@ -15,7 +15,7 @@ export { DEMO_TOOLS } from './operation-tools.ts';
 
 const instructions = (prefix: string) =>
   'The DEMO of the sales pipeline service: a live store of fictional records that these tools create and ' +
-  'change, shared by every client of this server and wiped by a demo reset. It is not the ROOT sandbox (POST ' +
+  'change, shared by every client of this server and wiped by a demo reset where one is served. It is not the ROOT sandbox (POST ' +
   '/mcp: tools listDeals, getDeal, listGigs over fixed, read-only example data); every tool title here begins ' +
   '"Demo store:". Deals move through seven stages (sourced, qualified, meeting, proposal, negotiation, ' +
   'closed_won, closed_lost); agents and closers only propose, and one gate commits or refuses every move. sell ' +

@@ -1,7 +1,7 @@
 // The words every demo tool's description shares (D-33): what the demo store is, how a refusal,
 // an idempotency key, If-Match and a dry run read through an MCP door.
 export const DEMO_STORE =
-  'Demo store (live records that demo calls create and change, shared by every client and wiped by a demo reset; ' +
+  'Demo store (live records that demo calls create and change, shared by every client and wiped by a demo reset where one is served; ' +
   'fictional data only; not the read-only sandbox of the ROOT door):';
 
 export const REFUSAL_NOTE =

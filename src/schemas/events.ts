@@ -106,7 +106,8 @@ export const EventPageSchema = Type.Object(
     events: Type.Array(Type.Ref(EventSchema)),
     nextAfter: Type.Integer({
       minimum: 0,
-      description: 'the `after` of the next page: of a full page its last seq; of a page that is not full, the newest seq when it was read (every event the key may see up to there was answered), or `after` if higher',
+      description:
+        'the `after` of the next page: of a full page its last seq; of a page that is not full, the newest seq when it was read (every event the key may see up to there was answered), or `after` if higher',
     }),
     lastSeq: Type.Integer({
       minimum: 0,

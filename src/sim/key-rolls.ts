@@ -30,9 +30,11 @@ export function rollKey(world: World): Promise<unknown> {
   const rollable = cast.keys.filter((k) => !k.main);
   const key = (chance(0.85) ? pick(rollable.filter((k) => cast.isLive(k))) : undefined) ?? pick(rollable);
   const grace = pick(GRACES);
-  // Now and then the caller is a live key of the same principal that lacks a scope of the key.
+  // Now and then the caller is a live key of the same principal that lacks a scope of the key:
+  // mostly one that manages keys (the service must refuse it, D-75), else any (the door does).
   const weaker = key ? cast.keysOf(key.principal).filter((k) => cast.isLive(k) && !covers(k.scopes, key.scopes)) : [];
-  const given = chance(0.35) ? pick(weaker) : undefined;
+  const managers = weaker.filter((k) => k.scopes.includes('keys:manage'));
+  const given = chance(0.4) ? ((chance(0.8) ? pick(managers) : undefined) ?? pick(weaker)) : undefined;
   return act(
     world,
     'rollKey',
@@ -88,7 +90,9 @@ function settled(world: World, key: SimKey, caller: Caller, grace: number | unde
   if (may.size > 0) found(`${caller.keyId} of ${caller.principal} rolled ${key.id}, which ${[...may]} should refuse`);
   const made = issued.key;
   if (made.principal !== key.principal || !same([...made.scopes].sort(), [...key.scopes].sort()))
-    found(`the roll of ${key.id} (${key.principal}: ${key.scopes}) made ${made.id} of ${made.principal}: ${made.scopes}`);
+    found(
+      `the roll of ${key.id} (${key.principal}: ${key.scopes}) made ${made.id} of ${made.principal}: ${made.scopes}`,
+    );
   if (made.expiresAt !== key.expiresAt)
     found(`the roll of ${key.id} (expiring ${key.expiresAt}) made ${made.id} expiring ${made.expiresAt}`);
   const graceEnds = world.machine + (grace ?? DEFAULT_GRACE_SECONDS) * 1000;
@@ -126,5 +130,9 @@ async function unchanged(world: World, key: SimKey, before: KeyState, after: Key
   const cast = world.cast as Cast;
   const still = await cast.callerOf(key);
   if ((still !== undefined) !== cast.isLive(key))
-    world.found.push({ invariant: 'keys', message: `${what}: ${key.id} is ${still ? 'accepted' : 'refused'}`, ids: [key.id] });
+    world.found.push({
+      invariant: 'keys',
+      message: `${what}: ${key.id} is ${still ? 'accepted' : 'refused'}`,
+      ids: [key.id],
+    });
 }

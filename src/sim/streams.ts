@@ -39,12 +39,17 @@ const STREAM_ACCESS = ['events:read', 'admin'] as const;
 
 const dealIdOf = ({ event }: StoredEvent) => eventDealId(event);
 
-/** A stream opened with a random key: mostly a live one that may be ended (not a principal's first). */
+/**
+ * A stream opened with a random key: mostly a live one that may stream and may be ended (not a
+ * principal's first), now and then any (a dead one refused, one without the scope refused).
+ */
 export async function openStream(world: World): Promise<unknown> {
   const { chance, pick, random } = world.dice;
   const cast = world.cast as Cast;
   const tally = world.tally;
-  const endable = cast.keys.filter((k) => !k.main && cast.isLive(k));
+  const endable = cast.keys.filter(
+    (k) => !k.main && cast.isLive(k) && STREAM_ACCESS.some((scope) => k.scopes.includes(scope)),
+  );
   const key = ((chance(0.85) ? pick(endable) : undefined) ?? pick(cast.keys)) as SimKey;
   world.sent = ` streamEvents with ${key.id} of ${key.principal}`;
   const caller = await authenticated(world, key);
@@ -55,7 +60,9 @@ export async function openStream(world: World): Promise<unknown> {
   const allowed = allows(STREAM_ACCESS, caller);
   if (!allowed.ok) {
     tally.refusedScopes++;
-    return fail(refuse.denied('INSUFFICIENT_SCOPE', `streamEvents needs ${allowed.requiredScope}`, allowed.requiredScope));
+    return fail(
+      refuse.denied('INSUFFICIENT_SCOPE', `streamEvents needs ${allowed.requiredScope}`, allowed.requiredScope),
+    );
   }
   const open = world.streams.filter((s) => s.open);
   if (open.length >= OPEN_AT_MOST) (open[0] as SimStream).open = false;

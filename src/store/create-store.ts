@@ -77,7 +77,8 @@ function ownerUrlRefusal(url: string | undefined, ownerUrl: string): string | un
       (url && /^pglite:/i.test(url) ? ' (PGlite runs as one superuser: there is no other role to own the tables)' : '')
     );
   }
-  if (!POSTGRES_URL.test(ownerUrl)) return `DATABASE_OWNER_URL must start with postgres:// or postgresql://, got ${redactUrl(ownerUrl)}`;
+  if (!POSTGRES_URL.test(ownerUrl))
+    return `DATABASE_OWNER_URL must start with postgres:// or postgresql://, got ${redactUrl(ownerUrl)}`;
   try {
     new URL(ownerUrl);
   } catch {

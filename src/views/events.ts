@@ -56,13 +56,13 @@ export type EventView = ReturnType<typeof eventView>;
  * lastSeq}`. `lastSeq` is read first: a reader that reads the records after this page and then
  * follows the stream from `lastSeq` misses no change (everything at or below it came before).
  *
- * `nextAfter` (D-76, D-58): a full page ends at its last event. A page that is not full holds
+ * `nextAfter` (D-76, D-255): a full page ends at its last event. A page that is not full holds
  * every event the reader may see up to `lastSeq`, so it moves on to `lastSeq` (or past its last
  * event, or stays at `after` if that is further): a reader that sees none of the newest events
- * (another tenant's) does not read past them again on its next page. No event at or below
- * `lastSeq` can enter the feed after `lastSeq` was read: in memory the log's last seq is its
- * last event's; on PostgreSQL the sequencer gives seqs and moves `last_seq` in one statement,
- * under the feed row's lock, and the page is read after, in a later snapshot (D-166).
+ * (another tenant's) starts its next page after them, not before them again. No event at or
+ * below `lastSeq` can enter the feed after `lastSeq` was read: in memory the log's last seq is
+ * its last event's; on PostgreSQL the sequencer gives seqs and moves `last_seq` in one
+ * statement, under the feed row's lock, and the page is read after, in a later snapshot (D-166).
  */
 export async function eventPage(
   read: (filter: EventFilter) => Promise<StoredEvent[]>,

@@ -451,8 +451,7 @@ describe('the console in keys mode with DEMO_CONTROLS=on, in Chromium (D-3)', { 
     } finally {
       await context.close();
     }
-    const sellerKey = (await makeKey(t, OP, { name: 'seller', principal: await makeSeller(t, 'Fictional Sales') }))
-      .key;
+    const sellerKey = (await makeKey(t, OP, { name: 'seller', principal: await makeSeller(t, 'Fictional Sales') })).key;
     const seller = await signedIn(sellerKey);
     try {
       assert.equal(await seller.page.getByRole('region', { name: 'Demo controls' }).count(), 0, 'not a Seller’s');

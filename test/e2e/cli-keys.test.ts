@@ -24,7 +24,8 @@ describe('keys and sellers on the command line (keys mode)', () => {
   let t: TestServer;
   let sellerId: string;
   before(async () => {
-    t = await startTestServer({ config: { auth: 'keys', operatorKey: OPERATOR_KEY } });
+    // More keys of one Seller than a page holds (100), so more than KEYS_PER_PRINCIPAL's default allows (D-75).
+    t = await startTestServer({ config: { auth: 'keys', operatorKey: OPERATOR_KEY, keysPerPrincipal: 1000 } });
   });
   after(() => t.close());
 

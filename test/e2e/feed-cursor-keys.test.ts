@@ -30,7 +30,10 @@ describe("keys mode: a reader's nextAfter moves past what it may not see (D-76)"
   after(() => t?.close());
 
   const sell = async (key: string, name: string): Promise<string> => {
-    const sold = await as(t, bearer(key)).post(`${t.prefix}/sell`, { account: account({ name }), listValueUsd: 40_000 });
+    const sold = await as(t, bearer(key)).post(`${t.prefix}/sell`, {
+      account: account({ name }),
+      listValueUsd: 40_000,
+    });
     assert.equal(sold.status, 201, sold.text);
     return sold.body.id;
   };

@@ -181,7 +181,12 @@ describe('keys mode: every key-management operation, by every kind of key, on ev
     for (const id of ids) assert.equal((await as(t, bearer(OP)).post(`/keys/${id}/revoke`, {})).status, 200);
   }
 
-  /** The targets of a caller: its own principal's keys, stronger, equal, weaker and other, and others' keys. */
+  /**
+   * The targets of a caller: its own principal's keys, stronger, equal, weaker and with other
+   * scopes (a full key has none stronger, a keys:manage-only key none weaker: a key holds at least
+   * one scope), and another Seller's, a closer's and the operator's keys. A caller the door
+   * refuses gets Seller A's.
+   */
   function targetsFor(caller: CallerSpec): TargetSpec[] {
     const { A, B, C1, C2 } = principals;
     const key = caller.key ?? fx.sellerA;

@@ -260,7 +260,11 @@ describe('keys mode: tenants see only their own', () => {
       const list = await fx.by(key).get('/closers/closers?limit=1000');
       assert.equal(list.status, 200, list.text);
       // D-3: keys mode seeds no closer; the operator enrolled these two.
-      for (const id of [c1, fx.closer2.principal]) assert.ok(list.body.some((c: { id: string }) => c.id === id), id);
+      for (const id of [c1, fx.closer2.principal])
+        assert.ok(
+          list.body.some((c: { id: string }) => c.id === id),
+          id,
+        );
       for (const closer of list.body) assert.equal('payouts' in closer, sees(closer.id), `${who} lists ${closer.id}`);
       const one = await fx.by(key).get(`/closers/closers/${c1}`);
       assert.equal(one.status, 200);

@@ -19,14 +19,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Refusal = { status: number; code?: string; text: string };
 
-/** How long until `request` is refused 401 INVALID_KEY, asking every 100 ms; fails after `limitMs`. */
-async function refusedBy(request: () => Promise<Refusal>, limitMs: number): Promise<number> {
+/** How long until `request` is refused 401 (`code`), asking every 100 ms; fails after `limitMs`. */
+async function refusedBy(request: () => Promise<Refusal>, limitMs: number, code = 'INVALID_KEY'): Promise<number> {
   const start = Date.now();
   for (;;) {
     const answer = await request();
     const elapsed = Date.now() - start;
     if (answer.status === 401) {
-      assert.equal(answer.code, 'INVALID_KEY');
+      assert.equal(answer.code, code);
       return elapsed;
     }
     assert.equal(answer.status, 200, answer.text);
@@ -156,12 +156,17 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
   });
 
   /**
-   * D-76: a stream on b opened with `headers` (the Seller's `key`, or a console session of it),
-   * shown live by a sale; then `key` is revoked through a while another key of the Seller sells
-   * through a every 200 ms. The stream ends within 5 s of the revocation, and no event of a sale
-   * made once b refuses the key (b has learned of it) reaches it. Answers how long it took.
+   * D-76: a stream on b opened with `headers` (a key of the Seller's, or a console session),
+   * shown live by a sale; then its credential is ended through a (`end`) while another key of the
+   * Seller sells through a every 200 ms. The stream ends within 5 s, and no event of a sale made
+   * once b refuses the credential (`learned`: b knows of the end) reaches it. Answers how long
+   * the stream took to end.
    */
-  const streamOnBEnds = async (key: KeyInfo, headers: Record<string, string>): Promise<number> => {
+  const streamOnBEnds = async (
+    headers: Record<string, string>,
+    end: () => Promise<void>,
+    learned: () => Promise<number>,
+  ): Promise<number> => {
     const writer = await warmKey(a, 'writer');
     const sell = async (name: string): Promise<string> => {
       const sold = await as(a, bearer(writer.key)).post(`${a.prefix}/sell`, {
@@ -177,28 +182,27 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
       assert.equal(stream.response.statusCode, 200);
       const first = await sell('Before the revocation');
       await stream.waitFor((m) => m.some((x) => dealOf(x) === first));
-      const revokedAt = Date.now();
-      const revoke = await as(a, bearer(OP)).post(`/keys/${key.id}/revoke`, {});
-      assert.equal(revoke.status, 200, revoke.text);
-      // When b is seen refusing the key: it knew of the revocation by then.
-      const learned = refusedWithin(b, key.key, 5_000).then(() => Date.now());
-      learned.catch(() => undefined);
+      const endedAt = Date.now();
+      await end();
+      // When b is seen refusing the credential: it knew of the end by then.
+      const knownOnB = learned().then(() => Date.now());
+      knownOnB.catch(() => undefined);
       const sales: { dealId: string; at: number }[] = [];
       while (!stream.isEnded()) {
-        const elapsed = Date.now() - revokedAt;
-        assert.ok(elapsed <= 5_000, `the stream is still open ${elapsed} ms after the revocation`);
+        const elapsed = Date.now() - endedAt;
+        assert.ok(elapsed <= 5_000, `the stream is still open ${elapsed} ms after its credential ended`);
         sales.push({ dealId: await sell('Sold meanwhile'), at: Date.now() });
         await sleep(200);
       }
-      const endedMs = Date.now() - revokedAt;
-      const learnedAt = await learned;
+      const endedMs = Date.now() - endedAt;
+      const learnedAt = await knownOnB;
       sales.push({ dealId: await sell('After the end'), at: Date.now() });
       await sleep(1_000); // more than b's poll of the feed (STREAM_POLL_MS)
       const late = new Set(sales.filter(({ at }) => at > learnedAt).map(({ dealId }) => dealId));
       assert.deepEqual(
         stream.messages.filter((m) => late.has(dealOf(m) as string)).map((m) => m.id),
         [],
-        'no event of a sale made once b refused the key',
+        'no event of a sale made once b refused the credential',
       );
       return endedMs;
     } finally {
@@ -206,18 +210,54 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
     }
   };
 
+  /** The key revoked through a, and b seen refusing it. */
+  const revocation = (key: KeyInfo) => ({
+    end: async () => {
+      const revoke = await as(a, bearer(OP)).post(`/keys/${key.id}/revoke`, {});
+      assert.equal(revoke.status, 200, revoke.text);
+    },
+    learned: () => refusedWithin(b, key.key, 5_000),
+  });
+
+  /** A console session of `key`, signed in through a: its cookie. */
+  const signIn = async (key: KeyInfo): Promise<string> => {
+    const answer = await as(a, {}).post('/console/session', { key: key.key });
+    assert.equal(answer.status, 200, answer.text);
+    return answer.headers.getSetCookie()[0].split(';')[0];
+  };
+
   it("a stream opened on one instance with a key ends within 5 s of the key's revocation through the other, and is sent nothing after", async () => {
     const key = await warmKey(b, 'streaming');
-    const ms = await streamOnBEnds(key, bearer(key.key));
+    const { end, learned } = revocation(key);
+    const ms = await streamOnBEnds(bearer(key.key), end, learned);
     assert.ok(ms <= 5_000, `ended after ${ms} ms`);
   });
 
   it("a console session's stream on one instance ends within 5 s of its key's revocation through the other", async () => {
     const key = await warmKey(b, 'console');
-    const signIn = await as(a, {}).post('/console/session', { key: key.key });
-    assert.equal(signIn.status, 200, signIn.text);
-    const cookie = signIn.headers.getSetCookie()[0].split(';')[0];
-    const ms = await streamOnBEnds(key, { cookie });
+    const { end, learned } = revocation(key);
+    const ms = await streamOnBEnds({ cookie: await signIn(key) }, end, learned);
+    assert.ok(ms <= 5_000, `ended after ${ms} ms`);
+  });
+
+  it("a console session's stream on one instance ends within 5 s of the sign-out through the other", async () => {
+    const key = await warmKey(b, 'signed out');
+    const cookie = await signIn(key);
+    const ms = await streamOnBEnds(
+      { cookie },
+      async () => {
+        assert.equal((await as(a, { cookie }).post('/console/session/end')).status, 204);
+      },
+      () =>
+        refusedBy(
+          async () => {
+            const answer = await as(b, { cookie }).get('/console/session');
+            return { status: answer.status, code: answer.body?.code, text: answer.text };
+          },
+          5_000,
+          'UNAUTHENTICATED',
+        ),
+    );
     assert.ok(ms <= 5_000, `ended after ${ms} ms`);
   });
 });

@@ -316,9 +316,10 @@ if (server.skip !== undefined) {
              VALUES ($1, 1, 'deal.stalled', 1, '{}', 1, 1)`,
             [hook],
           );
-          await c.query(`INSERT INTO webhook_attempts (webhook_id, seq, attempt, at, status) VALUES ($1, 1, 1, 1, 500)`, [
-            hook,
-          ]);
+          await c.query(
+            `INSERT INTO webhook_attempts (webhook_id, seq, attempt, at, status) VALUES ($1, 1, 1, 1, 500)`,
+            [hook],
+          );
         }
         const seen: Record<string, Record<string, string[]>> = {};
         for (const principal of [A, B, 'closer_0001', 'closer_0002', 'operator', 'platform', '']) {
@@ -330,22 +331,25 @@ if (server.skip !== undefined) {
             sellers: await ids('sellers', 'id'),
           };
         }
-        // Only the platform and the operator move rows out of the outbox.
+        // Only the platform and the operator move rows out of the outbox, or touch a delivery.
         await as(A);
         assert.equal((await c.query('DELETE FROM event_outbox')).rowCount, 0);
-        await as('closer_0001');
-        assert.equal((await c.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', ['whk_0001'])).rowCount, 0);
+        assert.equal((await c.query('DELETE FROM webhook_deliveries')).rowCount, 0);
+        assert.equal((await c.query('UPDATE webhook_attempts SET status = 200')).rowCount, 1, 'its own webhook’s');
+        // A webhook its owner deletes takes its deliveries and attempts along (the cascade passes the policies).
+        assert.equal((await c.query(`DELETE FROM webhooks WHERE id = 'whk_0001'`)).rowCount, 1);
+        await as('platform');
+        seen.afterDelete = {
+          deliveries: await ids('webhook_deliveries', 'webhook_id'),
+          attempts: await ids('webhook_attempts', 'webhook_id'),
+        };
         await c.query('ROLLBACK');
         return seen;
       });
-      assert.deepEqual(seen[A], { outbox: ['a'], deliveries: ['whk_0001'], attempts: ['whk_0001'], sellers: [A] });
-      assert.deepEqual(seen[B], { outbox: ['b'], deliveries: [], attempts: [], sellers: [B] });
-      assert.deepEqual(seen.closer_0001, {
-        outbox: ['b'],
-        deliveries: ['whk_0002'],
-        attempts: ['whk_0002'],
-        sellers: [],
-      });
+      // A tenant reads its events in the feed and its webhooks' attempts, never the queue nor the deliveries.
+      assert.deepEqual(seen[A], { outbox: [], deliveries: [], attempts: ['whk_0001'], sellers: [A] });
+      assert.deepEqual(seen[B], { outbox: [], deliveries: [], attempts: [], sellers: [B] });
+      assert.deepEqual(seen.closer_0001, { outbox: [], deliveries: [], attempts: ['whk_0002'], sellers: [] });
       assert.deepEqual(seen.closer_0002, { outbox: [], deliveries: [], attempts: [], sellers: [] });
       for (const all of ['operator', 'platform']) {
         assert.deepEqual(seen[all], {
@@ -356,6 +360,7 @@ if (server.skip !== undefined) {
         });
       }
       assert.deepEqual(seen[''], { outbox: [], deliveries: [], attempts: [], sellers: [] }, 'no principal: nothing');
+      assert.deepEqual(seen.afterDelete, { deliveries: ['whk_0002'], attempts: ['whk_0002'] });
       // A connection that names no principal adds no outbox row either.
       await sqlOn(schema.url, async (c) => {
         await assert.rejects(

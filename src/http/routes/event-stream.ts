@@ -46,8 +46,8 @@ const STREAM_DESCRIPTION =
   "before any stream starts. Streams are bounded (429 TOO_MANY_STREAMS): per client (the key's principal; the " +
   'address when keys are off) and in all. In keys mode a key sees only the events its principal may see (a Seller ' +
   'those of its deals; a closer the postings and those about itself; everyone a reset and an enrolment), and `seq` ' +
-  'stays global, so a view has gaps. A stream lives no longer than its credential: within 5 s of its key\'s ' +
-  'revocation or expiry (a rolled key\'s grace end) or its console session\'s end, it ends and is sent nothing more.';
+  "stays global, so a view has gaps. A stream lives no longer than its credential: within 5 s of its key's " +
+  "revocation or expiry (a rolled key's grace end) or its console session's end, it ends and is sent nothing more.";
 
 export const eventStreamRoutes: FastifyPluginAsync<EventStreamOptions> = async (
   app,

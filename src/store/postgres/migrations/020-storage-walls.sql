@@ -9,13 +9,23 @@
 -- sequencer, the webhook dispatcher and senders, the timers, the demo) and `operator` see and
 -- write every row; an unset or empty principal sees nothing and writes nothing.
 --   event_outbox: any set principal adds a unit's row (a closer's move publishes events about the
---     Seller's deal, as `events` takes them), only the platform and the operator move (delete)
---     rows, and a Seller or a closer reads only rows that name it among their events.
---   webhook_deliveries, webhook_attempts: a principal reads and writes those of its own webhooks
---     (webhooks' own policy: the subquery reads under it too). Deleting a webhook still takes
---     its deliveries and attempts with it: ON DELETE CASCADE runs as the tables' owner, past
---     the policies.
+--     Seller's deal, as `events` takes them); only the platform and the operator read rows and
+--     move (delete) them. A tenant reads its events in the feed, never here.
+--   webhook_deliveries: only the platform and the operator (the dispatcher and the senders); a
+--     principal reads the attempts of its webhooks, never their deliveries.
+--   webhook_attempts: a principal reads and writes those of its own webhooks (the subquery reads
+--     webhooks under their own policy too).
+--   Deleting a webhook still takes its deliveries and attempts with it: ON DELETE CASCADE runs as
+--     the tables' owner, past the policies.
 --   sellers: a Seller its own row.
+-- The queue's and the deliveries' policies name no column: no tenant reads them, and the
+-- platform's reads stay plain. A policy is still a filter on every row to the planner, whose
+-- selectivity it guesses (a hundredth): with the outbox's, the sequencer's batch (ORDER BY
+-- position LIMIT) was planned as a scan of the whole heap and a sort, dead rows and all, where it
+-- read the primary key before (test/postgres/sequencer-cost.test.ts caught it). sequence_events
+-- now runs with sequential scans off: every table it reads, it reads by a key (the feed row, the
+-- outbox's positions). Its setting of the principal is undone when it returns, as before (019).
+-- The senders' reads of the deliveries keep their partial index under the policy.
 -- What holds no tenant's data stays without policies: closers (the marketplace's profiles, which
 -- every key lists, D-54), settings (the demo clock), event_feed (the feed's last seq and its
 -- counts), webhook_dispatch (the dispatcher's cursor) and schema_migrations.
@@ -40,20 +50,14 @@ ALTER TABLE sellers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE sellers FORCE ROW LEVEL SECURITY;
 
 CREATE POLICY outbox_read ON event_outbox FOR SELECT
-  USING (
-    current_setting('pipeline.principal', true) IN ('platform', 'operator')
-    OR current_setting('pipeline.principal', true) = ANY (seller_ids)
-    OR current_setting('pipeline.principal', true) = ANY (closer_ids));
+  USING (current_setting('pipeline.principal', true) IN ('platform', 'operator'));
 CREATE POLICY outbox_add ON event_outbox FOR INSERT
   WITH CHECK (coalesce(current_setting('pipeline.principal', true), '') <> '');
 CREATE POLICY outbox_move ON event_outbox FOR DELETE
   USING (current_setting('pipeline.principal', true) IN ('platform', 'operator'));
 
-CREATE POLICY deliveries_of_principal ON webhook_deliveries
-  USING (
-    current_setting('pipeline.principal', true) IN ('platform', 'operator')
-    OR EXISTS (SELECT 1 FROM webhooks w WHERE w.id = webhook_deliveries.webhook_id
-      AND w.owner = current_setting('pipeline.principal', true)));
+CREATE POLICY deliveries_of_platform ON webhook_deliveries
+  USING (current_setting('pipeline.principal', true) IN ('platform', 'operator'));
 
 CREATE POLICY attempts_of_principal ON webhook_attempts
   USING (
@@ -65,6 +69,8 @@ CREATE POLICY sellers_of_principal ON sellers
   USING (
     current_setting('pipeline.principal', true) IN ('platform', 'operator')
     OR id = current_setting('pipeline.principal', true));
+
+ALTER FUNCTION sequence_events(integer) SET enable_seqscan = off;
 
 CREATE FUNCTION wipe_tables() RETURNS void LANGUAGE plpgsql SECURITY DEFINER AS $$
 BEGIN
