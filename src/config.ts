@@ -4,8 +4,8 @@
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
 import { DEFAULT_STREAMS_PER_CLIENT } from './http/stream-limits.ts';
-import { DEFAULT_KEYS_PER_PRINCIPAL } from './service/accounts.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
+import { DEFAULT_KEYS_PER_PRINCIPAL } from './service/accounts.ts';
 
 export interface Config {
   /**

@@ -127,7 +127,7 @@ export const ERRORS = {
   },
   TOO_MANY_KEYS: {
     status: 409,
-    when: "a key was asked for (made or rolled) while its principal already holds `KEYS_PER_PRINCIPAL` keys that are neither revoked nor expired; revoke one first (a roll with `graceSeconds: 0` replaces its key at once)",
+    when: 'a key was asked for (made or rolled) while its principal already holds `KEYS_PER_PRINCIPAL` keys that are neither revoked nor expired; revoke one first (a roll with `graceSeconds: 0` replaces its key at once)',
   },
   KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked or has expired: issue a new key instead' },
   NOT_DUE: {

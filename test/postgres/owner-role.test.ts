@@ -210,6 +210,24 @@ describe('two roles: the owner migrates, the serving role only serves (D-77)', {
     assert.deepEqual(rows[0], { reads: true, truncates: false });
   });
 
+  it('refuses an owner’s URL that names another database, migrating nothing', async () => {
+    const elsewhere = new URL(ownerBase as string);
+    elsewhere.pathname = '/postgres';
+    const fresh = await createTestSchema(server.url as string, 'other_database');
+    try {
+      await assert.rejects(
+        createStore(fresh.url, { poolSize: 1, ownerUrl: elsewhere.toString() }),
+        /DATABASE_OWNER_URL names the database "postgres" and DATABASE_URL "[^"]+": the owner must migrate/,
+      );
+      const { rows } = await sqlOn(fresh.adminUrl, (c) =>
+        c.query("SELECT to_regclass('schema_migrations') IS NULL AS untouched"),
+      );
+      assert.equal(rows[0].untouched, true);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('migrates into a schema the serving role may not use yet, and lets it use it', async () => {
     const name = `t_unshared_${process.pid}_${Date.now()}`;
     await sqlOn(ownerBase as string, (c) => c.query(`CREATE SCHEMA "${name}"`));

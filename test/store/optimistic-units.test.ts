@@ -11,7 +11,7 @@ import type { Deal } from '../../src/domain/records.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { SqlDatabase } from '../../src/store/postgres/sql-database.ts';
-import { SqlStore } from '../../src/store/postgres/sql-store.ts';
+import type { SqlStore } from '../../src/store/postgres/sql-store.ts';
 import type { Store, UnitOfWork } from '../../src/store/store.ts';
 import type { Telemetry } from '../../src/telemetry.ts';
 import { NO_TELEMETRY } from '../../src/telemetry.ts';

@@ -23,7 +23,8 @@ export async function startInstance(
   database: string | { url: string; ownerUrl?: string },
   extraEnv: Record<string, string> = {},
 ): Promise<Instance> {
-  const { url: databaseUrl, ownerUrl } = typeof database === 'string' ? { url: database, ownerUrl: undefined } : database;
+  const { url: databaseUrl, ownerUrl } =
+    typeof database === 'string' ? { url: database, ownerUrl: undefined } : database;
   const child = spawn(process.execPath, NPM_START, {
     cwd: ROOT,
     env: {

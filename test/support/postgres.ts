@@ -125,7 +125,8 @@ export async function createTestSchema(baseUrl: string, label: string): Promise<
     await admin(creator, async (client) => {
       await client.query(`CREATE SCHEMA "${name}"`);
       const serving = decodeURIComponent(new URL(baseUrl).username);
-      if (ownerBaseUrl !== undefined && serving !== '') await client.query(`GRANT USAGE ON SCHEMA "${name}" TO "${serving}"`);
+      if (ownerBaseUrl !== undefined && serving !== '')
+        await client.query(`GRANT USAGE ON SCHEMA "${name}" TO "${serving}"`);
     });
   } catch (error) {
     // .ci/start-postgres's database belongs to the owner role: the serving role alone creates nothing.

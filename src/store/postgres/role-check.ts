@@ -2,7 +2,7 @@
 // for a superuser and for a role with BYPASSRLS (FORCE ROW LEVEL SECURITY notwithstanding), so
 // a service in keys mode refuses to start on such a role rather than run without the wall.
 // PGlite runs as its own superuser: there the application's filters are the only wall, and this
-// check is not made.
+// check is not made. D-77: a serving role that owns the tables is not refused, but warned of.
 import type { SqlDatabase } from './sql-database.ts';
 
 /** What the role the service connects as may skip. */

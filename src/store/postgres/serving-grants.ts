@@ -1,4 +1,4 @@
-// D-77: what the serving role holds when another role owns the tables (DATABASE_OWNER_URL).
+// D-77, D-256: what the serving role holds when another role owns the tables (DATABASE_OWNER_URL).
 // The owner grants it at every start, after the migrations and in their transaction: the rows
 // of the service's tables (never their definition: a role that may ALTER a table may switch its
 // row-level security off), its sequences' numbers and its functions. Whatever the role held on

@@ -5,9 +5,10 @@
 --   webhook_deliveries and webhook_attempts: each event as delivered to a webhook, and the log of
 --     its attempts (status, error), the webhook owner's own;
 --   sellers: a Seller's account (its name), which only it and the operator see (D-54).
--- The policies read the principal as 011's do: `platform` (the service's own work: the
--- sequencer, the webhook dispatcher and senders, the timers, the demo) and `operator` see and
--- write every row; an unset or empty principal sees nothing and writes nothing.
+-- The policies read the principal as 011's do (D-257 for the queue's and the deliveries'):
+-- `platform` (the service's own work: the sequencer, the webhook dispatcher and senders, the
+-- timers, the demo) and `operator` see and write every row; an unset or empty principal sees
+-- nothing and writes nothing.
 --   event_outbox: any set principal adds a unit's row (a closer's move publishes events about the
 --     Seller's deal, as `events` takes them); only the platform and the operator read rows and
 --     move (delete) them. A tenant reads its events in the feed, never here.
@@ -35,7 +36,8 @@
 -- wipe_tables(): the demo reset's TRUNCATE … RESTART IDENTITY (wipe.ts), run as the tables'
 -- owner. Restarting a sequence takes its owner, so a service whose role only serves (D-77:
 -- DATABASE_OWNER_URL names the owner) could not reset otherwise; the serving role is given
--- EXECUTE on it (serving-grants.ts), no TRUNCATE of its own (a TRUNCATE passes every policy).
+-- EXECUTE on it (serving-grants.ts, D-256), no TRUNCATE of its own (a TRUNCATE passes every
+-- policy).
 -- A SECURITY DEFINER function runs with a search_path fixed to its own schema, so that nothing
 -- earlier on the caller's path is taken for one of its tables. A table the reset empties, added
 -- later, is added here by a migration that replaces the function.
