@@ -54,9 +54,15 @@ export function postgresOwnerUrl(): string | undefined {
 
 export function storeEnv(options: Options): Record<string, string> {
   // The demo's semantics on every store (keys mode, the durable default, is its own scenario).
-  if (options.store === 'memory') return { DATABASE_URL: '', AUTH: 'demo' };
+  // DATABASE_OWNER_URL goes with a PostgreSQL DATABASE_URL only (D-77): emptied for the others,
+  // which a run on PostgreSQL starts too (its rows again in memory).
+  if (options.store === 'memory') return { DATABASE_URL: '', DATABASE_OWNER_URL: '', AUTH: 'demo' };
   if (options.store === 'pglite')
-    return { DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}`, AUTH: 'demo' };
+    return {
+      DATABASE_URL: `pglite:${mkdtempSync(join(tmpdir(), 'bench-pglite-'))}`,
+      DATABASE_OWNER_URL: '',
+      AUTH: 'demo',
+    };
   // As many connections as clients, as pgbench has.
   const owner = postgresOwnerUrl();
   return {
