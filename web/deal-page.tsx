@@ -184,11 +184,21 @@ export function DealPage({ id }: { id: string }) {
   const [signal, setSignal] = useState('');
   const [closing, setClosing] = useState(false);
   const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /**
+   * Loads overlap (a live event's, a move's): the version shown only grows, so an answer read
+   * before a move that lands after it is dropped instead of showing the deal as it was.
+   */
+  const shown = useRef(0);
 
   const load = useCallback(async () => {
     clearTimeout(retry.current);
+    let version = 0;
+    const stale = () => version < shown.current;
     try {
       const answer = await api.GET('/pipeline/deals/{id}', { params: { path: { id } } });
+      version = answer.data?.version ?? 0;
+      if (answer.data && stale()) return;
+      if (answer.data) shown.current = version;
       if (!answer.data) {
         if (answer.response.status === 404) setMissing(true);
         else throw new Error(`reading the deal: HTTP ${answer.response.status}`);
@@ -198,11 +208,13 @@ export function DealPage({ id }: { id: string }) {
       setDeal(current);
       setValue((v) => v || String(current.listValueUsd));
       const [found, refused] = await Promise.all([allGigs({ dealId: id }), dealProposals(id)]);
+      if (stale()) return;
       setGigs(found);
       // A session that may not read them (or a service without them) shows the activity alone.
       setRefusals(refused.ok ? refused.data : []);
       if (current.stage === 'closed_won') {
         const s = await api.GET('/pipeline/deals/{id}/settlement', { params: { path: { id } } });
+        if (stale()) return;
         setSettlement(s.data);
       } else setSettlement(undefined);
       setUnreachable('');
@@ -212,6 +224,7 @@ export function DealPage({ id }: { id: string }) {
     }
   }, [id]);
   useEffect(() => {
+    shown.current = 0;
     setDeal(undefined);
     setRefusals([]);
     setSaid(undefined);
@@ -262,17 +275,20 @@ export function DealPage({ id }: { id: string }) {
     call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>,
     words: (data: never) => string,
   ) => {
+    let notice: Said;
     try {
       const answer = await call();
-      if (answer.data) setSaid({ where, words: words(answer.data as never), refused: false });
+      if (answer.data) notice = { where, words: words(answer.data as never), refused: false };
       else {
         const error = answer.error as ApiError;
-        setSaid({ where, words: refusalWords(error, closer), refused: true, raw: error?.error });
+        notice = { where, words: refusalWords(error, closer), refused: true, raw: error?.error };
       }
     } catch (error) {
-      setSaid({ where, words: unreachableWords(error).replace(' Retrying…', ' Nothing was done.'), refused: true });
+      notice = { where, words: unreachableWords(error).replace(' Retrying…', ' Nothing was done.'), refused: true };
     }
+    // The notice comes with the deal as the move left it, never before it.
     await load();
+    setSaid(notice);
   };
   const advance = (label: string, proposal: Proposal) =>
     act(
