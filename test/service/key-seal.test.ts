@@ -2,7 +2,14 @@
 // again for a replay, only with the same OPERATOR_KEY.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { type Caller, OPERATOR } from '../../src/domain/access.ts';
+import { ACCOUNT_OPERATIONS } from '../../src/operations/account-operations.ts';
+import type { WriteOperation } from '../../src/operations/operation.ts';
+import { modeOf, renderings, runWrite } from '../../src/operations/run.ts';
 import { KeySeal } from '../../src/service/key-seal.ts';
+import { createPipelineService } from '../../src/service/pipeline-service.ts';
+import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+import { writeAnswers } from '../../src/views/answers.ts';
 
 const OPERATOR_KEY = 'an-operator-key-of-thirty-two-characters-at-least';
 
@@ -46,5 +53,29 @@ describe('the key seal (D-251)', () => {
   it('an answer with no sealed key is given back as it is', () => {
     const body = '{"id":"key_0009","prefix":"sp_sk_abcdef"}';
     assert.equal(new KeySeal(OPERATOR_KEY).unseal(body), body);
+  });
+});
+
+describe('a keyed key replayed by an instance with another OPERATOR_KEY (D-251)', () => {
+  it('is refused as KEY_NOT_RECOVERABLE, never answered with another key', async () => {
+    const store = new MemoryStore();
+    const clock = { now: () => Date.UTC(2031, 0, 6, 9) };
+    const config = { claimTtlHours: 72, auth: 'keys' as const };
+    const before = createPipelineService(store, clock, { ...config, operatorKey: OPERATOR_KEY });
+    const after = createPipelineService(store, clock, { ...config, operatorKey: `${OPERATOR_KEY}-changed` });
+    const op = ACCOUNT_OPERATIONS.find((o) => o.id === 'createKey') as WriteOperation;
+    const rendering = renderings(writeAnswers('/pipeline'))(op);
+    const caller: Caller = { principal: OPERATOR, kind: 'operator', keyId: 'key_0001', scopes: new Set(['admin']) };
+    const call = { id: '', body: { name: 'keyed' }, query: {}, caller };
+    const mode = modeOf(op, call, 'retry-me', false);
+    const first = await runWrite(before, op, call, mode, rendering);
+    assert.equal(first.kind, 'answered');
+    const made = JSON.parse((first as { stored: { body: string } }).stored.body);
+    const again = await runWrite(before, op, call, mode, rendering);
+    assert.equal(again.kind, 'replayed');
+    assert.equal(JSON.parse((again as { answer: { body: string } }).answer.body).key, made.key);
+    const elsewhere = await runWrite(after, op, call, mode, rendering);
+    assert.deepEqual(elsewhere, { kind: 'unrecoverable', key: 'retry-me' });
+    await Promise.all([before.close(), after.close()]);
   });
 });
