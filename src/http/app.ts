@@ -213,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (auth === 'keys') {
     if (!options.service.keyRing) throw new Error('keys mode needs the service made with auth: keys');
     const { keyRing } = options.service;
-    sessions = new ConsoleSessions(options.service.accounts, keyRing, keyRing.clock);
+    sessions = new ConsoleSessions(options.service.sessions, keyRing, keyRing.clock);
     requireKeys(app, keyRing, () => limitUnknownPath, sessions);
   }
   // Before any route: the plugin limits the routes registered after it.

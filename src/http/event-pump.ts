@@ -16,14 +16,11 @@
 // slow reader is never allowed to grow the server's memory); a catching-up client waits for its
 // socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
 //
-// Credentials (D-76, D-254, keys mode): a stream lives no longer than the key or console session
-// it was opened with. Every write (a page of the catch-up, a batch of the fan-out, a heartbeat)
-// first asks `credentialLive` whether the client's credential still stands, from memory (the key
-// ring, which learns other instances' revocations and sign-outs within its refresh); a client
-// whose credential ended is ended instead, and nothing more is written to it. Every stream is
-// also checked every CREDENTIAL_CHECK_MS, so that an idle one ends too (an expiry comes with no
-// write at all).
+// Credentials (D-76, D-254, keys mode): every write first asks whether the client's key or console
+// session still stands (from memory: the key ring); one that does not is ended and sent nothing
+// more. An idle stream is checked every CREDENTIAL_CHECK_MS too (an expiry comes with no write).
 
+import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
@@ -66,21 +63,14 @@ const BATCH_MS = 5;
  * (docs/performance.md), so at 5 ms apart the writes alone took more CPU than the sells.
  */
 const PACE_MS = 50;
-/** How long a closing app lets a stream end gracefully before closing its connection. */
+/** How long a stream being ended (the app closing, its credential ended) may take to finish. */
 const CLOSE_GRACE_MS = 1000;
 /** A catching-up client's page (at most this is waiting on its socket while it catches up). */
 const CATCH_UP_PAGE = 100;
-/**
- * D-76: how often every stream's credential is checked besides before each write: an idle
- * stream whose key expired or was revoked is ended within this of the instance knowing it.
- */
+/** D-76: how often every stream's credential is checked, besides before each write. */
 export const CREDENTIAL_CHECK_MS = 1000;
 
-interface Logger {
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export class EventPump {
   /** Every event up to this seq has been written to every live client it matches. */
@@ -196,23 +186,26 @@ export class EventPump {
     return true;
   }
 
-  /**
-   * D-76: whether the client's credential still stands; if not, the client is ended (gracefully:
-   * what was written before stays readable; destroyed if it is not gone after CLOSE_GRACE_MS).
-   */
+  /** D-76: whether the client's credential still stands; if not, the client is ended. */
   private standing(client: StreamClient): boolean {
     if (stands(client, this.credentialLive)) return true;
     if (!client.closed) {
       this.log.info({ reqId: client.id, keyId: client.caller?.keyId }, 'event stream ended: its credential ended');
-      const { sink } = client;
-      this.end(client);
-      const stragglers = setTimeout(() => {
-        if (!sink.destroyed) sink.destroy();
-      }, CLOSE_GRACE_MS);
-      stragglers.unref();
-      sink.once('close', () => clearTimeout(stragglers));
+      this.endGracefully([client]);
     }
     return false;
+  }
+
+  /**
+   * Ends streams, what was written before staying readable; a stream whose client does not read
+   * cannot finish gracefully, so it is destroyed after CLOSE_GRACE_MS.
+   */
+  private endGracefully(clients: StreamClient[]): void {
+    for (const client of clients) this.end(client);
+    const stragglers = setTimeout(() => {
+      for (const client of clients) if (!client.sink.destroyed) client.sink.destroy();
+    }, CLOSE_GRACE_MS);
+    stragglers.unref();
   }
 
   private remove(client: StreamClient): void {
@@ -350,13 +343,7 @@ export class EventPump {
     this.unsubscribe();
     this.stopTimers();
     if (this.scheduled) clearTimeout(this.scheduled);
-    const ending = [...this.clients];
-    for (const client of ending) this.end(client);
-    // A stream whose client does not read cannot finish gracefully: closed after a moment.
-    const stragglers = setTimeout(() => {
-      for (const client of ending) if (!client.sink.destroyed) client.sink.destroy();
-    }, CLOSE_GRACE_MS);
-    stragglers.unref();
+    this.endGracefully([...this.clients]);
     await this.running;
   }
 }

@@ -1,14 +1,14 @@
-// The accounts of keys mode (D-51, D-52): Sellers, and keys issued, listed, rolled and revoked.
+// The accounts of keys mode (D-51, D-52): Sellers, and keys issued, listed, rolled and revoked
+// (the console's sessions are in sessions.ts).
 // A key's text exists only in the answer that creates it: the store keeps its SHA-256. A key's
 // powers never grow (D-75): a roll needs every scope of the key rolled and keeps exactly them,
 // and a principal holds at most KEYS_PER_PRINCIPAL live keys.
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
-import { type ConsoleSession, SESSION_MS } from '../domain/sessions.ts';
 import type { KeyFilter } from '../store/accounts.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import type { DrawnKey, KeySeal } from './key-seal.ts';
@@ -50,11 +50,6 @@ interface MachineClock {
 
 /** What the key ring learns once a unit that changed a key committed. */
 export type KeyListener = (key: ApiKey) => void;
-/** What the key ring learns once a session was made or ended. */
-export type SessionListener = (session: ConsoleSession) => void;
-
-/** Sessions expired this long ago are purged at a sign-in (they sign no one in already). */
-const SESSION_KEPT_MS = 24 * 60 * 60 * 1000;
 
 const as = (caller: Caller | undefined) => (caller === undefined ? undefined : { principal: caller.principal });
 
@@ -72,39 +67,7 @@ export class Accounts {
     private readonly seal?: KeySeal,
     /** D-75: KEYS_PER_PRINCIPAL. */
     private readonly keysPerPrincipal = DEFAULT_KEYS_PER_PRINCIPAL,
-    /** D-63: the key ring, told of a session made or ended here. */
-    private readonly learnedSession: SessionListener = () => undefined,
   ) {}
-
-  /**
-   * D-63: a console session of a key's caller, stored as its token's hash. The token is the
-   * cookie's value, and exists only in the answer that sets it.
-   */
-  async startSession(caller: Caller, token: string): Promise<ConsoleSession> {
-    const now = this.clock.now();
-    const session: ConsoleSession = {
-      id: `ses_${randomBytes(16).toString('base64url')}`,
-      hash: sha256(token),
-      principal: caller.principal,
-      keyId: caller.keyId,
-      createdAt: now,
-      expiresAt: now + SESSION_MS,
-    };
-    await this.store.transaction(async (uow) => {
-      await uow.accounts.purgeSessions(now - SESSION_KEPT_MS);
-      await uow.accounts.putSession(session);
-    });
-    this.learnedSession(session);
-    return session;
-  }
-
-  /** D-63: ends a session, for every instance (each learns of it within 5 s). */
-  async endSession(session: ConsoleSession): Promise<void> {
-    if (session.endedAt !== undefined) return;
-    const ended = { ...session, endedAt: this.clock.now() };
-    await this.store.transaction((uow) => uow.accounts.putSession(ended));
-    this.learnedSession(ended);
-  }
 
   /** The key with this instance's latest use of it, written or not (D-52: at most a minute behind). */
   private withUse(key: ApiKey): ApiKey {

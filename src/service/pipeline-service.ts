@@ -16,6 +16,7 @@ import { KeySeal } from './key-seal.ts';
 import { Platform } from './platform.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { Queries } from './queries.ts';
+import { Sessions } from './sessions.ts';
 import { HOUR_MS, Steps } from './steps.ts';
 import type { UnitCommand } from './unit-command.ts';
 import { WebhookService } from './webhook-service.ts';
@@ -55,6 +56,8 @@ export interface PipelineService {
   readonly webhooks: WebhookService;
   /** Sellers and keys (D-51, D-52). */
   readonly accounts: Accounts;
+  /** The console's stored sessions (D-63). */
+  readonly sessions: Sessions;
   /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
   readonly keyRing?: KeyRing;
   /** Runs a command plainly: what the service's own callers use (the sandbox, the simulation). */
@@ -106,8 +109,8 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
       (keyId) => keyRing?.lastUsed(keyId),
       seal,
       config.keysPerPrincipal,
-      (session) => keyRing?.learnSession(session),
     ),
+    sessions: new Sessions(store, clock, (session) => keyRing?.learnSession(session)),
     ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),
     close: async () => {
