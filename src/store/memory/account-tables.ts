@@ -6,35 +6,91 @@ import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
 
-export class AccountTables {
-  sellers = new Map<string, Seller>();
-  keys = new Map<string, ApiKey>();
-  keysByHash = new Map<string, string>();
-  /** Each key's change mark (keysChangedSince), and the last mark given. */
+/**
+ * Rows by id, each with the change mark it was last stored under, and the last mark given: what
+ * keysChangedSince and sessionsChangedSince read. A put inside a unit of work is undone with it.
+ */
+class MarkedRows<T extends { id: string }> {
+  rows = new Map<string, T>();
   marks = new Map<string, number>();
   mark = 0;
+
+  get(id: string): T | undefined {
+    return this.rows.get(id);
+  }
+
+  /** Stores the row under a new mark; `undo` gets what puts the table back as it was. */
+  put(row: T, undo: (() => void)[]): void {
+    const previous = this.rows.get(row.id);
+    const previousMark = this.marks.get(row.id);
+    const mark = this.mark;
+    this.rows.set(row.id, row);
+    this.mark = mark + 1;
+    this.marks.set(row.id, this.mark);
+    undo.push(() => {
+      this.mark = mark;
+      if (previous) this.rows.set(row.id, previous);
+      else this.rows.delete(row.id);
+      if (previousMark === undefined) this.marks.delete(row.id);
+      else this.marks.set(row.id, previousMark);
+    });
+  }
+
+  /** Replaces a row keeping its mark: a change no other instance needs to learn of. */
+  replace(row: T, undo: (() => void)[]): void {
+    const previous = this.rows.get(row.id);
+    if (previous === undefined) return;
+    this.rows.set(row.id, row);
+    undo.push(() => this.rows.set(row.id, previous));
+  }
+
+  /** Forgets a row (no mark: other instances forget it by themselves). */
+  delete(id: string, undo: (() => void)[]): void {
+    const row = this.rows.get(id);
+    if (row === undefined) return;
+    const mark = this.marks.get(id);
+    this.rows.delete(id);
+    this.marks.delete(id);
+    undo.push(() => {
+      this.rows.set(id, row);
+      if (mark !== undefined) this.marks.set(id, mark);
+    });
+  }
+
+  changedSince(since: number): { rows: T[]; mark: number } {
+    return { rows: [...this.rows.values()].filter((row) => (this.marks.get(row.id) ?? 0) > since), mark: this.mark };
+  }
+
+  /** A copy holding the rows `keep` says, with their marks; the mark moves on by `step`. */
+  copy(keep: (row: T) => boolean, step = 0): MarkedRows<T> {
+    const copy = new MarkedRows<T>();
+    copy.mark = this.mark + step;
+    for (const row of this.rows.values()) {
+      if (!keep(row)) continue;
+      copy.rows.set(row.id, row);
+      copy.marks.set(row.id, this.marks.get(row.id) ?? 0);
+    }
+    return copy;
+  }
+}
+
+export class AccountTables {
+  sellers = new Map<string, Seller>();
+  keys = new MarkedRows<ApiKey>();
+  keysByHash = new Map<string, string>();
   counters = { seller: 0, key: 0 };
-  /** Console sessions by id, each with its change mark (sessionsChangedSince), and the last mark given. */
-  sessions = new Map<string, ConsoleSession>();
-  sessionMarks = new Map<string, number>();
-  sessionMark = 0;
+  /** Console sessions (D-63). */
+  sessions = new MarkedRows<ConsoleSession>();
 
   /** What a wipe leaves: everything but closers' keys. */
   withoutClosers(): AccountTables {
     const kept = new AccountTables();
     kept.sellers = new Map(this.sellers);
     kept.counters = { ...this.counters };
-    kept.mark = this.mark + 1;
-    for (const key of this.keys.values()) {
-      if (key.principal.startsWith('closer_')) continue;
-      kept.keys.set(key.id, key);
-      kept.keysByHash.set(key.hash, key.id);
-      kept.marks.set(key.id, this.marks.get(key.id) ?? 0);
-    }
+    kept.keys = this.keys.copy((key) => !key.principal.startsWith('closer_'), 1);
+    for (const key of kept.keys.rows.values()) kept.keysByHash.set(key.hash, key.id);
     // Sessions stay as keys do (a closer's ends with its key, which the ring no longer holds).
-    kept.sessions = new Map(this.sessions);
-    kept.sessionMarks = new Map(this.sessionMarks);
-    kept.sessionMark = this.sessionMark;
+    kept.sessions = this.sessions.copy(() => true);
     return kept;
   }
 }
@@ -57,7 +113,9 @@ export class MemoryAccountReader implements AccountReader {
     return this.tables.keys.get(id);
   }
   async listKeys({ principal, afterId, limit }: KeyFilter) {
-    const keys = [...this.tables.keys.values()].filter((key) => principal === undefined || key.principal === principal);
+    const keys = [...this.tables.keys.rows.values()].filter(
+      (key) => principal === undefined || key.principal === principal,
+    );
     return page(keys, afterId, limit);
   }
   async keyByHash(hash: string) {
@@ -65,12 +123,12 @@ export class MemoryAccountReader implements AccountReader {
     return id === undefined ? undefined : this.tables.keys.get(id);
   }
   async keysChangedSince(since: number) {
-    const keys = [...this.tables.keys.values()].filter((key) => (this.tables.marks.get(key.id) ?? 0) > since);
-    return { keys, mark: this.tables.mark };
+    const { rows, mark } = this.tables.keys.changedSince(since);
+    return { keys: rows, mark };
   }
   async sessionsChangedSince(since: number) {
-    const { sessions, sessionMarks, sessionMark } = this.tables;
-    return { sessions: [...sessions.values()].filter((s) => (sessionMarks.get(s.id) ?? 0) > since), mark: sessionMark };
+    const { rows, mark } = this.tables.sessions.changedSince(since);
+    return { sessions: rows, mark };
   }
 }
 
@@ -97,61 +155,26 @@ export class MemoryAccountUnit extends MemoryAccountReader implements AccountUni
     this.undo.push(() => (previous ? sellers.set(seller.id, previous) : sellers.delete(seller.id)));
   }
   async putKey(key: ApiKey) {
-    const tables = this.tables;
-    const previous = tables.keys.get(key.id);
-    const previousMark = tables.marks.get(key.id);
-    const mark = tables.mark;
-    tables.keys.set(key.id, key);
-    tables.keysByHash.set(key.hash, key.id);
-    tables.mark = mark + 1;
-    tables.marks.set(key.id, tables.mark);
-    this.undo.push(() => {
-      tables.mark = mark;
-      if (previous) tables.keys.set(key.id, previous);
-      else {
-        tables.keys.delete(key.id);
-        tables.keysByHash.delete(key.hash);
-      }
-      if (previousMark === undefined) tables.marks.delete(key.id);
-      else tables.marks.set(key.id, previousMark);
-    });
+    const { keys, keysByHash } = this.tables;
+    const known = keysByHash.has(key.hash);
+    keys.put(key, this.undo);
+    keysByHash.set(key.hash, key.id);
+    if (!known) this.undo.push(() => keysByHash.delete(key.hash));
   }
   async putSession(session: ConsoleSession) {
-    const tables = this.tables;
-    const previous = tables.sessions.get(session.id);
-    const previousMark = tables.sessionMarks.get(session.id);
-    const mark = tables.sessionMark;
-    tables.sessions.set(session.id, session);
-    tables.sessionMark = mark + 1;
-    tables.sessionMarks.set(session.id, tables.sessionMark);
-    this.undo.push(() => {
-      tables.sessionMark = mark;
-      if (previous) tables.sessions.set(session.id, previous);
-      else tables.sessions.delete(session.id);
-      if (previousMark === undefined) tables.sessionMarks.delete(session.id);
-      else tables.sessionMarks.set(session.id, previousMark);
-    });
+    this.tables.sessions.put(session, this.undo);
   }
   async purgeSessions(before: number) {
-    const { sessions, sessionMarks } = this.tables;
-    for (const [id, session] of sessions) {
-      if (session.expiresAt >= before) continue;
-      const mark = sessionMarks.get(id);
-      sessions.delete(id);
-      sessionMarks.delete(id);
-      this.undo.push(() => {
-        sessions.set(id, session);
-        if (mark !== undefined) sessionMarks.set(id, mark);
-      });
-    }
+    const { sessions } = this.tables;
+    for (const session of [...sessions.rows.values()])
+      if (session.expiresAt < before) sessions.delete(session.id, this.undo);
   }
   async touchKeys(lastUsed: ReadonlyMap<string, number>) {
     const { keys } = this.tables;
     for (const [id, at] of lastUsed) {
       const key = keys.get(id);
       if (key === undefined || (key.lastUsedAt ?? 0) >= at) continue;
-      keys.set(id, { ...key, lastUsedAt: at });
-      this.undo.push(() => keys.set(id, key));
+      keys.replace({ ...key, lastUsedAt: at }, this.undo);
     }
   }
 }
