@@ -6,11 +6,12 @@
 // with the key, or with a console session of it, ends within 5 s and is sent nothing once that
 // instance refuses the key.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createStore } from '../../src/store/create-store.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 import { as, bearer, type KeyInfo, makeKey, makeSeller, OP } from '../support/keys.ts';
-import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
+import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 import { openStream, type SseMessage, type Stream } from '../support/sse.ts';
 
 const server = await postgresForTests();
@@ -259,5 +260,50 @@ describe('keys mode on two instances over one PostgreSQL database', { skip: serv
         ),
     );
     assert.ok(ms <= 5_000, `ended after ${ms} ms`);
+  });
+  it('a sign-out through either instance is refused by the other within 5 s, the key still good (D-63)', async () => {
+    for (const [through, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const key = await makeKey(through, OP, { name: 'console', principal: seller });
+      const answer = await as(through, {}).post('/console/session', { key: key.key });
+      assert.equal(answer.status, 200, answer.text);
+      const cookie = answer.headers.getSetCookie()[0].split(';')[0];
+      for (const t of [a, b]) assert.equal((await as(t, { cookie }).get(`${t.prefix}/deals`)).status, 200);
+      assert.equal((await as(through, { cookie }).post('/console/session/end')).status, 204);
+      assert.equal((await as(through, { cookie }).get(`${through.prefix}/deals`)).status, 401, 'at once here');
+      const started = Date.now();
+      let refused = await as(other, { cookie }).get(`${other.prefix}/deals`);
+      while (refused.status === 200) {
+        assert.ok(Date.now() - started <= 5_000, `still accepted after ${Date.now() - started} ms`);
+        await sleep(100);
+        refused = await as(other, { cookie }).get(`${other.prefix}/deals`);
+      }
+      assert.equal(refused.status, 401, refused.text);
+      assert.equal(refused.body.code, 'UNAUTHENTICATED');
+      assert.equal((await as(other, bearer(key.key)).get(`${other.prefix}/deals`)).status, 200);
+    }
+  });
+
+  it('the store keeps a console session’s token only as its SHA-256 (D-63)', async () => {
+    const key = await makeKey(a, OP, { name: 'kept', principal: seller });
+    const token = (await signIn(key)).split('=')[1];
+    const rows = await sqlOn(schema.url, async (client) => {
+      await client.query('BEGIN');
+      await client.query("SELECT set_config('pipeline.principal', 'platform', true)");
+      const result = await client.query('SELECT s::text AS t FROM console_sessions s');
+      await client.query('COMMIT');
+      return result.rows.map((row) => row.t as string);
+    });
+    assert.ok(rows.length >= 1);
+    assert.ok(
+      rows.every((row) => !row.includes(token)),
+      'no token in any row',
+    );
+    assert.ok(
+      rows.some((row) => row.includes(createHash('sha256').update(token).digest('hex'))),
+      'its hash is',
+    );
   });
 });
