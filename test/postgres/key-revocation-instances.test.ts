@@ -4,7 +4,7 @@
 // on one, the other refuses it within 5 s, however warm its ring was. D-76: so does the MCP door
 // (stateless: each call is authenticated anew), and an event stream opened on the other instance
 // with the key, or with a console session of it, ends within 5 s and is sent nothing once that
-// instance refuses the key.
+// instance refuses the key. D-63: a sign-out through one instance is refused by the other within 5 s.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
