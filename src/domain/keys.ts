@@ -60,6 +60,8 @@ export interface ApiKey {
   readonly lastUsedAt?: number;
   /** The key OPERATOR_KEY made at start: revoked when OPERATOR_KEY changes. */
   readonly fromEnvironment?: boolean;
+  /** A rolled key: the key its roll made to replace it (D-260), so the two are linked. */
+  readonly replacedBy?: string;
 }
 
 /** Whether a key may be used at `now` (machine time). */

@@ -9,6 +9,7 @@ export type RefusalKind =
   | 'mandate'
   | 'limit'
   | 'forbidden'
+  | 'rule'
   | 'denied';
 
 export const REFUSAL_KINDS = {
@@ -44,6 +45,8 @@ export const REFUSAL_KINDS = {
   SIGNAL_LIMIT: 'limit',
   MANDATE_OUT_OF_BOUNDS: 'mandate',
   WEBHOOK_URL_FORBIDDEN: 'forbidden',
+  KEY_SCOPE_NOT_OF_PRINCIPAL: 'rule',
+  KEY_EXPIRY_PAST: 'rule',
 } as const satisfies Record<string, RefusalKind>;
 
 export type RefusalCode = keyof typeof REFUSAL_KINDS;
@@ -74,6 +77,13 @@ export const refuse = {
   gate: (code: CodeOf<'gate'>, message: string): Refusal => ({ kind: 'gate', code, message }),
   limit: (code: CodeOf<'limit'>, message: string): Refusal => ({ kind: 'limit', code, message }),
   forbidden: (code: CodeOf<'forbidden'>, message: string): Refusal => ({ kind: 'forbidden', code, message }),
+  /** D-258: a well-formed request that a rule of the service refuses (422), each breach in `violations`. */
+  rule: (code: CodeOf<'rule'>, message: string, violations: readonly string[]): Refusal => ({
+    kind: 'rule',
+    code,
+    message,
+    violations,
+  }),
   /** D-55: a key that may not do this (403). */
   denied: (code: CodeOf<'denied'>, message: string, requiredScope?: string): Refusal => ({
     kind: 'denied',

@@ -11,10 +11,11 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { errorBody } from '../views/errors.ts';
 import { stringify } from '../views/exact-json.ts';
-import { BEARER_SCHEME, BEARER_SECURITY_SCHEME, requireKeys } from './authenticate.ts';
+import { requireKeys } from './authenticate.ts';
 import { answerClientError } from './client-errors.ts';
 import { ConsoleSessions } from './console-session.ts';
 import { completeContract, type OpenApi } from './contract.ts';
+import { BEARER_SCHEME, BEARER_SECURITY_SCHEME, declareSecurity } from './contract-security.ts';
 import { answerError } from './error-handler.ts';
 import type { StreamOptions } from './event-pump.ts';
 import { acceptJsonOnly } from './json-body.ts';
@@ -186,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
         ...(auth === 'keys' ? [{ name: 'console', description: "Keys mode: the web console's sign-in" }] : []),
       ],
-      // D-55: keys mode declares the bearer scheme; each operation its scopes (authenticate.ts).
+      // D-55: keys mode declares the bearer scheme; each operation its scopes (contract-security.ts).
       ...(auth === 'keys' ? { components: { securitySchemes: { [BEARER_SCHEME]: BEARER_SECURITY_SCHEME } } } : {}),
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const { keyRing } = options.service;
     sessions = new ConsoleSessions(options.service.sessions, keyRing, keyRing.clock);
     requireKeys(app, keyRing, () => limitUnknownPath, sessions);
+    declareSecurity(app);
   }
   // Before any route: the plugin limits the routes registered after it.
   if (options.rateLimitPerMinute !== undefined)

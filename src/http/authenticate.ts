@@ -1,17 +1,16 @@
 // Keys mode's door (D-50, D-55): every route declares what it asks of its caller (`access` in
 // its config; an operation's scope from the table of operations), and this hook holds each
-// request to it before anything else of the request is read: no key, not a bearer key, a key
-// the service does not know (or revoked, or expired), or a key without the scope, is answered
-// here, with the catalogue's body and RFC 6750's WWW-Authenticate, and changes nothing. A route
-// that declares nothing is refused at start (deny by default), unless it is a ROOT, docs or
-// console route, which keys mode leaves open.
+// request to it before anything else of the request is read. The hook only reads the credential
+// the request presents; whether it may go on is decided by src/domain/authorization.ts, and a
+// denial is answered in the words of src/views/authorization-refusals.ts, changing nothing. A
+// route that declares nothing is refused at start (deny by default), unless it is a ROOT, docs
+// or console route, which keys mode leaves open.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Access, allows, type Caller } from '../domain/access.ts';
-import { refuse } from '../domain/refusal.ts';
-import { errorResponses } from '../schemas/common.ts';
+import type { Access, Caller } from '../domain/access.ts';
+import { authorize, type Credential, type Denial } from '../domain/authorization.ts';
 import type { Authentication, KeyRing } from '../service/key-ring.ts';
-import { errorBody, refusalBody } from '../views/errors.ts';
-import { type ConsoleSessions, isOwnOrigin, type SessionCheck, servedOverHttps } from './console-session.ts';
+import { denialAnswer } from '../views/authorization-refusals.ts';
+import { type ConsoleSessions, isOwnOrigin, servedOverHttps } from './console-session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,19 +24,6 @@ declare module 'fastify' {
     caller?: Caller;
   }
 }
-
-export const REALM = 'Bearer realm="sales-pipeline"';
-
-/** The contract's name of the bearer key scheme (components.securitySchemes). */
-export const BEARER_SCHEME = 'bearerKey';
-
-/** The scheme as the contract declares it in keys mode. */
-export const BEARER_SECURITY_SCHEME = {
-  type: 'http' as const,
-  scheme: 'bearer',
-  description:
-    'Keys mode: `Authorization: Bearer <key>` (`sp_op_`, `sp_sk_` or `sp_ck_` and 43 characters). Each operation lists the scopes any one of which its key must carry (none listed: any valid key). 401 without a valid key, 403 INSUFFICIENT_SCOPE without the scope.',
-};
 
 const TOKEN = /^[\x21-\x7e]+$/;
 
@@ -79,16 +65,6 @@ export function requireKeys(
       // The route's own first hook, which knows what it asks: nothing is looked up per request.
       const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
       route.onRequest = [keyCheck(access), ...hooks] as typeof route.onRequest;
-      // D-55: the contract says what each operation asks (the bearer scheme and its scopes).
-      if (route.schema) {
-        const scopes = access === 'key' ? [] : [...access];
-        const schema = route.schema as { security?: unknown; response?: Record<string, unknown> };
-        schema.security = [{ [BEARER_SCHEME]: scopes }];
-        // And what it may answer for them: 401 without a valid key, 403 without the scope.
-        if (schema.response) {
-          schema.response = { ...schema.response, ...errorResponses(401, ...(access === 'key' ? [] : [403])) };
-        }
-      }
       return;
     }
     if (config.surface === 'root' || config.methodAnswer) return;
@@ -100,156 +76,74 @@ export function requireKeys(
   function keyCheck(access: Access) {
     return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       const token = bearerToken(request.headers.authorization);
-      // A key the ring holds is answered at once: no promise, no turn of the event loop.
+      // A key the ring holds is decided at once: no promise, no turn of the event loop.
       const held = token === undefined ? undefined : ring.held(token);
-      if (held?.ok) {
-        if (admit(request, reply, access, held.caller)) done();
-        return;
-      }
-      // D-59, D-234: no Authorization at all, and a cookie: the console's session, if it is one.
-      if (sessions !== undefined && request.headers.authorization === undefined) {
-        const value = sessions.valueIn(request.headers.cookie, servedOverHttps(request));
-        if (value !== undefined) {
-          bySession(request, reply, access, value, done);
+      if (held !== undefined) {
+        const decided = authorize({ kind: 'key', caller: held.ok ? held.caller : undefined }, access);
+        if (decided.ok) {
+          request.caller = decided.caller;
+          done();
           return;
         }
       }
-      refuse401(request, reply, access, token, held).then(() => {
-        if (!reply.sent) done();
-      }, done);
+      credentialOf(request, token, held)
+        .then(async (credential) => {
+          const decided = authorize(credential, access);
+          if (decided.ok) request.caller = decided.caller;
+          else await deny(request, reply, decided.denial);
+          if (!reply.sent) done();
+        })
+        .catch(done);
     };
   }
 
   /**
-   * D-59, D-234: a request authenticated by the console's cookie. Another page's request (an
-   * `Origin` not the service's own, whatever ALLOWED_ORIGINS lists) is refused whatever its
-   * method; a session ended, expired or of a key no longer live is 401, saying to sign in again.
+   * What the request presents: a bearer key (read from the store when the ring does not hold
+   * it), or, with no `Authorization` at all, the console's session cookie (D-59, D-234), or nothing.
    */
-  function bySession(
+  async function credentialOf(
     request: FastifyRequest,
-    reply: FastifyReply,
-    access: Access,
-    value: string,
-    done: (error?: Error) => void,
-  ): void {
+    token: string | undefined,
+    held: Authentication | undefined,
+  ): Promise<Credential> {
+    if (token !== undefined) {
+      const found = held ?? (await ring.authenticate(token));
+      return { kind: 'key', caller: found.ok ? found.caller : undefined };
+    }
+    const header = request.headers.authorization;
+    const value =
+      sessions === undefined || header !== undefined
+        ? undefined
+        : sessions.valueIn(request.headers.cookie, servedOverHttps(request));
+    if (value === undefined) return { kind: 'none', header: header === undefined ? 'absent' : 'not-bearer' };
+    // Another page's request is refused whatever its session: it is not looked up.
     const origin = request.headers.origin;
-    if (origin !== undefined && !isOwnOrigin(origin, request.headers.host)) {
-      reply
-        .code(403)
-        .send(
-          errorBody(
-            'ORIGIN_NOT_ALLOWED',
-            "The console's session serves only the console's own page: another origin's request is refused.",
-          ),
-        );
-      return;
-    }
-    const held = (sessions as ConsoleSessions).held(value);
-    if (held?.ok) {
-      if (admit(request, reply, access, held.caller)) done();
-      return;
-    }
-    (held === undefined ? (sessions as ConsoleSessions).check(value) : Promise.resolve(held))
-      .then(async (check: SessionCheck) => {
-        if (check.ok) {
-          if (admit(request, reply, access, check.caller)) done();
-          return;
-        }
-        const limit = limiter();
-        if (limit !== undefined) {
-          await limit.call(app, request, reply);
-          if (reply.sent) return;
-        }
-        if (check.reason === 'key') {
-          reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-          reply
-            .code(401)
-            .send(
-              errorBody(
-                'INVALID_KEY',
-                "The key this console's session was signed in with is no longer valid (revoked or expired): sign in again.",
-              ),
-            );
-          return;
-        }
-        reply.header('www-authenticate', REALM);
-        reply
-          .code(401)
-          .send(
-            errorBody(
-              'UNAUTHENTICATED',
-              check.reason === 'malformed'
-                ? "The console's session cookie is not valid: sign in again."
-                : "The console's session has ended: sign in again.",
-            ),
-          );
-      })
-      .catch(done);
-  }
-
-  /** The caller, if its scopes allow the operation; otherwise the 403 is sent. */
-  function admit(request: FastifyRequest, reply: FastifyReply, access: Access, caller: Caller): boolean {
-    const allowed = allows(access, caller);
-    if (allowed.ok) {
-      request.caller = caller;
-      return true;
-    }
-    const scope = allowed.requiredScope;
-    reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${scope}"`);
-    reply
-      .code(403)
-      .send(
-        refusalBody(
-          refuse.denied(
-            'INSUFFICIENT_SCOPE',
-            allowed.ofOwnKind
-              ? `This key may not do this: it needs ${scope}.`
-              : `This key may not do this: it needs ${scope}, which no ${caller.kind}'s key carries.`,
-            scope,
-          ),
-        ),
-      );
-    return false;
+    const ownOrigin = origin === undefined || isOwnOrigin(origin, request.headers.host);
+    if (!ownOrigin) return { kind: 'session', standing: { ok: false, reason: 'absent' }, ownOrigin };
+    const known = (sessions as ConsoleSessions).held(value);
+    const check = known ?? (await (sessions as ConsoleSessions).check(value));
+    return { kind: 'session', standing: check, ownOrigin };
   }
 
   /**
-   * A key the ring does not hold (a read of the store finds it, or not), or no key at all: the
-   * 401 is sent, after the address's rate limit, or the caller is admitted.
+   * Sends a denial. One of the credential (401) counts against the address's rate limit first,
+   * so that a flood of wrong keys is limited without using up a valid key's allowance.
    */
-  async function refuse401(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    access: Access,
-    token: string | undefined,
-    held: Authentication | undefined,
-  ): Promise<void> {
-    const found = token === undefined ? undefined : held === undefined ? await ring.authenticate(token) : held;
-    if (found?.ok) {
-      admit(request, reply, access, found.caller);
-      return;
+  async function deny(request: FastifyRequest, reply: FastifyReply, denial: Denial): Promise<void> {
+    if (denial.status === 401) {
+      const limit = limiter();
+      if (limit !== undefined) {
+        await limit.call(app, request, reply);
+        if (reply.sent) return;
+      }
     }
-    const limit = limiter();
-    if (limit !== undefined) {
-      await limit.call(app, request, reply);
-      if (reply.sent) return;
-    }
-    const extra = request.routeOptions.config.challenge?.(request);
-    const params = extra === undefined ? '' : `, ${extra}`;
-    if (token === undefined) {
-      reply.header('www-authenticate', REALM + params);
-      reply
-        .code(401)
-        .send(
-          errorBody(
-            'UNAUTHENTICATED',
-            request.headers.authorization === undefined
-              ? 'This request needs a key: send Authorization: Bearer <key>.'
-              : 'The Authorization header is not a bearer key: send Authorization: Bearer <key>.',
-          ),
-        );
-      return;
-    }
-    reply.header('www-authenticate', `${REALM}, error="invalid_token"${params}`);
-    reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
+    sendDenial(reply, denial, request.routeOptions.config.challenge?.(request));
   }
+}
+
+/** A denial as the HTTP answer: its status, challenge and body (src/views/authorization-refusals.ts). */
+export function sendDenial(reply: FastifyReply, denial: Denial, extra?: string): FastifyReply {
+  const answer = denialAnswer(denial, extra);
+  if (answer.challenge !== undefined) reply.header('www-authenticate', answer.challenge);
+  return reply.code(answer.status).send(answer.body);
 }

@@ -13,6 +13,7 @@ import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode, refusalBody } from '../views/errors.ts';
 import { exampleOf } from './contract-examples.ts';
 import { links } from './contract-links.ts';
+import { completeSecurity } from './contract-security.ts';
 
 export { exampleOf } from './contract-examples.ts';
 
@@ -191,8 +192,9 @@ function completeOperation(
   components: Record<string, Json>,
   opLinks?: Record<string, Json>,
 ) {
-  // Keys mode's operations declare their key and scopes (authenticate.ts); the rest are keyless.
+  // Keys mode's operations declare their key and scopes (contract-security.ts); the rest are keyless.
   operation.security ??= [];
+  completeSecurity(operation);
   operation.description ??= operation.summary;
   // D-37, D-75: every demo write takes an Idempotency-Key, but the MCP doors (a key per tool call)
   // and the console's sign-in and sign-out (a retried sign-in makes a second session, which lapses).

@@ -5,8 +5,9 @@
 // the HTTP door's (src/operations/run.ts), so one request means one thing through either door.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import { allows, type Caller } from '../domain/access.ts';
-import { type Refusal, refuse } from '../domain/refusal.ts';
+import type { Caller } from '../domain/access.ts';
+import { authorizeCaller } from '../domain/authorization.ts';
+import type { Refusal } from '../domain/refusal.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { Call, Operation, WriteOperation } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
@@ -17,6 +18,7 @@ import type { Rendering } from '../service/execute.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
+import { denialAnswer } from '../views/authorization-refusals.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
 import { defineTool, errorResult, type McpTool, toolResult } from './tool-server.ts';
 
@@ -126,10 +128,10 @@ type Extra = { id?: string; idempotencyKey?: string; ifMatch?: IfMatch; dryRun?:
  */
 function scopeRefusal(op: Operation, caller: Caller | undefined): CallToolResult | undefined {
   if (caller === undefined) return undefined;
-  const allowed = allows(op.scope, caller);
-  if (allowed.ok) return undefined;
-  const message = `This key may not do this: it needs ${allowed.requiredScope}.`;
-  return toolResult(...refused(refuse.denied('INSUFFICIENT_SCOPE', message, allowed.requiredScope)));
+  const decided = authorizeCaller(caller, op.scope);
+  if (decided.ok) return undefined;
+  const answer = denialAnswer(decided.denial);
+  return toolResult(answer.status, answer.body);
 }
 
 function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
@@ -144,7 +146,7 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
     annotations: tool.annotations,
     argumentsAre: asQuery ? 'query' : 'body',
     // D-225: a key is shown the tools its scopes allow; a call of another is refused as before.
-    shown: ({ caller }: DemoContext) => caller === undefined || allows(op.scope, caller).ok,
+    shown: ({ caller }: DemoContext) => caller === undefined || authorizeCaller(caller, op.scope).ok,
     screen: (args, { caller }) =>
       scopeRefusal(op, caller) ?? (op.kind === 'write' && op.idempotent ? screenKey(args) : undefined),
     async run({ service, rendering, caller }, args) {

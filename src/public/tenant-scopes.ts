@@ -4,18 +4,13 @@
 // closed won, in ROOT's envelopes (OK, EMPTY) marked `sandbox: false`. Thin: the service's own
 // queries, held to the caller's visibility (D-54), do the reading. Anything else (no key, a wrong
 // key, another kind of key, no deals:read, the demo) is the catalogue's 403 BLOCKED.
-import { allows, type Caller } from '../domain/access.ts';
+import type { Caller } from '../domain/access.ts';
 import type { Deal } from '../domain/records.ts';
 import { isRole, isStage } from '../domain/stages.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { decodeCursor, encodeCursor } from '../views/cursor.ts';
 import { dealView, settlementView } from '../views/records.ts';
 import { type DealQuery, type Envelope, MAX_PAGE } from './catalog.ts';
-
-/** D-227: only a Seller's key with deals:read opens a tenant's scopes. */
-export function opensTenantScopes(caller: Caller): boolean {
-  return caller.kind === 'seller' && allows(['deals:read'], caller).ok;
-}
 
 const labelOf = (sellerId: string) =>
   `Live data of ${sellerId} from this service's store: real records of your tenant, not sandbox example data.`;

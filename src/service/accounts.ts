@@ -5,6 +5,7 @@
 // and a principal holds at most KEYS_PER_PRINCIPAL live keys.
 import { hash } from 'node:crypto';
 import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
+import { mayGrant, mayRoll } from '../domain/authorization.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
 import type { Seller } from '../domain/records.ts';
@@ -101,7 +102,7 @@ export class Accounts {
         const scopes = this.scopesFor(principal, input.scopes, caller);
         if (input.expiresAt !== undefined && input.expiresAt <= this.clock.now())
           throw new RefusedError(
-            refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['expiresAt: must be in the future']),
+            refuse.rule('KEY_EXPIRY_PAST', 'A key must expire in the future.', ['expiresAt: must be in the future']),
           );
         await this.roomForOneMore(uow, principal);
         return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt });
@@ -121,18 +122,8 @@ export class Accounts {
     return {
       work: async (uow) => {
         const old = await this.ownKey(uow, keyId, caller);
-        if (!caller.scopes.has('admin')) {
-          const beyond = old.scopes.find((scope) => !caller.scopes.has(scope));
-          if (beyond !== undefined) {
-            throw new RefusedError(
-              refuse.denied(
-                'INSUFFICIENT_SCOPE',
-                `Key ${keyId} carries ${beyond}, which the caller's key lacks: only a key holding every scope of a key may roll it.`,
-                beyond,
-              ),
-            );
-          }
-        }
+        const beyond = mayRoll(caller, old);
+        if (beyond !== undefined) throw new RefusedError(beyond);
         const now = this.clock.now();
         if (!isLive(old, now)) {
           throw new RefusedError(
@@ -146,10 +137,13 @@ export class Accounts {
         // refused (with graceSeconds 0 the old one ends now, and the roll needs no room). Counted
         // before any key is written: the principal's lock is always taken before the keys' own.
         await this.roomForOneMore(uow, old.principal, { id: old.id, live: isLive(rolled, now) });
-        await uow.accounts.putKey(rolled);
         // The new key lives no longer than the old one was to (a roll never extends a key's life).
         const input = { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry };
-        return { ...(await this.issue(uow, input)), rolled };
+        const issued = await this.issue(uow, input);
+        // The old key names its successor (D-260): written once the new key has its id.
+        const replaced = { ...rolled, replacedBy: issued.key.id };
+        await uow.accounts.putKey(replaced);
+        return { ...issued, rolled: replaced };
       },
       // Both keys are known here at once: with no grace, the old one is refused from now on.
       committed: ({ key, rolled }) => {
@@ -300,11 +294,12 @@ export class Accounts {
     const scopes = asked === undefined ? [...own] : [...new Set(asked)];
     const foreign = scopes.filter((scope) => !own.includes(scope as KeyScope));
     if (foreign.length > 0) {
+      const whose = kindOf(principal) === 'operator' ? 'an operator' : `a ${kindOf(principal)}`;
       throw new RefusedError(
-        refuse.invalid(
-          'INVALID_BODY',
-          'The request body is invalid.',
-          foreign.map((scope) => `scopes: ${JSON.stringify(scope)} is not a scope of a ${kindOf(principal)}'s key`),
+        refuse.rule(
+          'KEY_SCOPE_NOT_OF_PRINCIPAL',
+          `The key would be ${whose}'s, which may not carry ${foreign.join(', ')}.`,
+          foreign.map((scope) => `scopes: ${JSON.stringify(scope)} is not a scope of ${whose}'s key`),
         ),
       );
     }
@@ -313,14 +308,9 @@ export class Accounts {
         refuse.invalid('INVALID_BODY', 'The request body is invalid.', ['scopes: must hold at least one scope']),
       );
     }
-    if (!caller.scopes.has('admin')) {
-      const beyond = scopes.find((scope) => !caller.scopes.has(scope as KeyScope));
-      if (beyond !== undefined) {
-        throw new RefusedError(
-          refuse.denied('INSUFFICIENT_SCOPE', `A key may not be given ${beyond}: the caller's key lacks it.`, beyond),
-        );
-      }
-    }
-    return scopes.filter(isKeyScope);
+    const granted = scopes.filter(isKeyScope);
+    const beyond = mayGrant(caller, granted);
+    if (beyond !== undefined) throw new RefusedError(beyond);
+    return granted;
   }
 }

@@ -15,6 +15,7 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   mandate: 422,
   limit: 422,
   forbidden: 422,
+  rule: 422,
   denied: 403,
 };
 
@@ -170,6 +171,11 @@ export const ERRORS = {
     status: 422,
     when: 'a webhook `url` whose host is, or resolves to, a loopback, private, link-local or unique-local address (refused unless `WEBHOOK_ALLOW_PRIVATE=true`, for local development)',
   },
+  KEY_SCOPE_NOT_OF_PRINCIPAL: {
+    status: 422,
+    when: "a key asked for with a scope that no key of its principal's kind may carry (a Seller's key with `admin` or `gigs:work`, a closer's with `deals:read`); `violations` names each",
+  },
+  KEY_EXPIRY_PAST: { status: 422, when: 'a key asked for with an `expiresAt` that is not in the future' },
   SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,

@@ -167,7 +167,10 @@ describe('keys and sellers on the command line (keys mode)', () => {
       'gigs:work',
     );
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /answered 400 INVALID_BODY: .*\n\s+scopes: "gigs:work" is not a scope of a seller's key/);
+    assert.match(
+      bad.stderr,
+      /answered 422 KEY_SCOPE_NOT_OF_PRINCIPAL: .*\n\s+scopes: "gigs:work" is not a scope of a seller's key/,
+    );
     const unknown = await run(OPERATOR_KEY, 'keys', 'revoke', t.url, 'key_9999');
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /answered 404 KEY_NOT_FOUND/);

@@ -1,13 +1,17 @@
 // Both doors of the demo answer one operation alike, since both are made from the one table of
 // operations (src/operations/table.ts): the same input gets the same status, the same code, the
 // same violations and the same gate message over HTTP and over MCP, and an Idempotency-Key is
-// one request whichever door sent it (D-37), a query string or none.
+// one request whichever door sent it (D-37), a query string or none. In keys mode both refuse a
+// credential and a missing scope in the words of one writer (src/views/authorization-refusals.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { authorizeCaller } from '../../src/domain/authorization.ts';
+import { type Operation, pathOf } from '../../src/operations/operation.ts';
 import { OPERATIONS, TOOL_OPERATIONS } from '../../src/operations/table.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
+import { bearer, callerOf, type KeysFixture, keysFixture, startKeysServer, wrongKey } from '../support/keys.ts';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
@@ -162,5 +166,73 @@ describe('both doors answer one operation alike', () => {
     );
     assert.equal(other.status, 422);
     assert.equal(other.body.code, 'IDEMPOTENCY_KEY_REUSED');
+  });
+});
+
+describe('keys mode: both doors refuse a credential and a scope in the same words (D-55)', () => {
+  let t: TestServer;
+  let f: KeysFixture;
+  const clients: Client[] = [];
+  before(async () => {
+    t = await startKeysServer();
+    f = await keysFixture(t);
+  });
+  after(async () => {
+    for (const c of clients) await c.close();
+    await t.close();
+  });
+
+  async function connect(key: string): Promise<Client> {
+    const c = new Client({ name: 'doors-alike-keys', version: '0.0.0' });
+    const requestInit = { headers: { authorization: `Bearer ${key}` } };
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`), { requestInit }));
+    clients.push(c);
+    return c;
+  }
+
+  /** An operation's HTTP request, its path ids filled with an id of the right kind. */
+  const httpPath = (op: Operation) =>
+    pathOf(op, t.prefix).replace('{id}', op.path.startsWith('/gigs') ? 'gig_0001' : 'deal_0001');
+
+  it('every tool a key lacks the scope of: the HTTP 403 and the tool result are the same body', async () => {
+    let compared = 0;
+    for (const info of [f.operator, f.sellerA, f.agentA, f.readA, f.closer1, f.closerRead]) {
+      const mcp = await connect(info.key);
+      for (const op of TOOL_OPERATIONS) {
+        if (authorizeCaller(callerOf(info), op.scope).ok) continue;
+        const overHttp = await fetch(`${t.url}${httpPath(op)}`, {
+          method: op.method,
+          headers: { ...bearer(info.key), ...(op.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+          ...(op.method === 'POST' ? { body: '{}' } : {}),
+        });
+        const tool = (await mcp.callTool({ name: op.tool?.name as string, arguments: {} })) as ToolResult;
+        const what = `${info.principal} ${info.scopes.join(' ')}: ${op.id}`;
+        assert.equal(overHttp.status, 403, what);
+        assert.equal(tool.isError, true, what);
+        const body = await overHttp.json();
+        assert.equal(body.code, 'INSUFFICIENT_SCOPE', what);
+        assert.deepEqual(bodyOf(tool), body, `${what}: the same words through either door`);
+        compared++;
+      }
+    }
+    assert.ok(compared >= 20, `${compared} refusals compared`);
+  });
+
+  it('no key, not a bearer key, a wrong key: the MCP door answers as every route, the same body', async () => {
+    const op = TOOL_OPERATIONS.find((o) => o.id === 'listDeals') as Operation;
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, bearer(wrongKey())] as Record<
+      string,
+      string
+    >[]) {
+      const overHttp = await fetch(`${t.url}${httpPath(op)}`, { headers });
+      const door = await fetch(`${t.url}/demo/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(door.status, overHttp.status, JSON.stringify(headers));
+      assert.equal(door.status, 401);
+      assert.deepEqual(await door.json(), await overHttp.json(), JSON.stringify(headers));
+    }
   });
 });

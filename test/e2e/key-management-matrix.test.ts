@@ -125,7 +125,7 @@ function expectedCreate(
   if (!manages(key, principal) || !known.includes(principal)) return { status: 404, code: 'PRINCIPAL_NOT_FOUND' };
   const own = scopesOf(kindOf(principal) ?? 'seller');
   const scopes = body.scopes ?? [...own];
-  if (scopes.some((scope) => !own.includes(scope))) return { status: 400, code: 'INVALID_BODY' };
+  if (scopes.some((scope) => !own.includes(scope))) return { status: 422, code: 'KEY_SCOPE_NOT_OF_PRINCIPAL' };
   const beyond = scopes.find((scope) => !holds(key, scope));
   if (beyond !== undefined) return { status: 403, code: 'INSUFFICIENT_SCOPE', requiredScope: beyond };
   return { status: 201, principal, scopes };

@@ -187,22 +187,43 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
     assert.equal((await call(OP, 'POST', '/keys', { name: 'x', principal: 'nobody' })).status, 404);
   });
 
-  it('bad scopes, grace periods and expiry dates are 400', async () => {
-    const bad: [string, unknown][] = [
+  it('malformed scopes, grace periods and dates are 400; a scope or expiry a rule refuses is 422 (D-258)', async () => {
+    const malformed: [string, unknown][] = [
       ['an unknown scope', { name: 'x', scopes: ['deals:delete'] }],
-      ["a closer's scope on a Seller's key", { name: 'x', scopes: ['gigs:read'] }],
-      ["admin on a Seller's key", { name: 'x', scopes: ['admin'] }],
       ['no scope at all', { name: 'x', scopes: [] }],
-      ['an expiry in the past', { name: 'x', expiresAt: '2020-01-01T00:00:00Z' }],
       ['an unparseable expiry', { name: 'x', expiresAt: 'tomorrow' }],
       ['an impossible date', { name: 'x', expiresAt: '2030-13-45T00:00:00Z' }],
       ['no name', {}],
     ];
-    for (const [what, body] of bad) {
+    for (const [what, body] of malformed) {
       const answer = await call(OP, 'POST', '/keys', { principal: sellerA, ...(body as object) });
       assert.equal(answer.status, 400, `${what}: ${answer.text}`);
+      assert.equal(answer.body.code, 'INVALID_BODY', what);
     }
-    for (const [what, body] of bad.slice(0, 3)) {
+    const refused: [string, unknown, string, string][] = [
+      [
+        "a closer's scope on a Seller's key",
+        { name: 'x', scopes: ['gigs:read'] },
+        'KEY_SCOPE_NOT_OF_PRINCIPAL',
+        'gigs:read',
+      ],
+      ["admin on a Seller's key", { name: 'x', scopes: ['admin'] }, 'KEY_SCOPE_NOT_OF_PRINCIPAL', 'admin'],
+      ['an expiry in the past', { name: 'x', expiresAt: '2020-01-01T00:00:00Z' }, 'KEY_EXPIRY_PAST', 'expiresAt'],
+    ];
+    for (const [what, body, code, named] of refused) {
+      for (const [who, key, extra] of [
+        ['the operator', OP, { principal: sellerA }],
+        ["a Seller's own key", keyA, {}],
+      ] as const) {
+        const before = (await call(OP, 'GET', `/keys?principal=${sellerA}`)).body.keys.length;
+        const answer = await call(key, 'POST', '/keys', { ...extra, ...(body as object) });
+        assert.equal(answer.status, 422, `${who}, ${what}: ${answer.text}`);
+        assert.equal(answer.body.code, code, `${who}, ${what}`);
+        assert.match(answer.body.violations.join('\n'), new RegExp(named), `${who}, ${what}: the breach is named`);
+        assert.equal((await call(OP, 'GET', `/keys?principal=${sellerA}`)).body.keys.length, before, 'no key made');
+      }
+    }
+    for (const [what, body] of malformed.slice(0, 1)) {
       const answer = await call(keyA, 'POST', '/keys', body);
       assert.equal(answer.status, 400, `a Seller's own key, ${what}: ${answer.text}`);
     }

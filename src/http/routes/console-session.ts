@@ -7,15 +7,16 @@ import fastifyCookie from '@fastify/cookie';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, OPERATOR } from '../../domain/access.ts';
+import { authorize, type Credential } from '../../domain/authorization.ts';
 import { errorResponses, NoQuery, Timestamp } from '../../schemas/common.ts';
 import { EmptyBody } from '../../schemas/marketplace.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
-import { errorBody } from '../../views/errors.ts';
-import { REALM } from '../authenticate.ts';
+import { sendDenial } from '../authenticate.ts';
 import {
   type ConsoleSessions,
   isOwnOrigin,
   SESSION_SECONDS,
+  type SessionCheck,
   servedOverHttps,
   sessionCookieName,
 } from '../console-session.ts';
@@ -44,8 +45,6 @@ const ConsoleSessionSchema = Type.Object(
 );
 type ConsoleSession = Static<typeof ConsoleSessionSchema>;
 
-const SIGN_IN_AGAIN = 'Your session has ended; sign in again.';
-
 export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService; sessions: ConsoleSessions }> = async (
   app,
   { service, sessions },
@@ -65,9 +64,9 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
   const foreign = (request: FastifyRequest, reply: FastifyReply): boolean => {
     const origin = request.headers.origin;
     if (origin === undefined || isOwnOrigin(origin, request.headers.host)) return false;
-    reply
-      .code(403)
-      .send(errorBody('ORIGIN_NOT_ALLOWED', "The console's session serves only the console's own page (its origin)."));
+    const standing = { ok: false, reason: 'absent' } as const;
+    const decided = authorize({ kind: 'session', standing, ownOrigin: false }, 'key');
+    if (!decided.ok) sendDenial(reply, decided.denial);
     return true;
   };
 
@@ -111,14 +110,12 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
     async (request, reply) => {
       if (foreign(request, reply)) return reply;
       const found = await service.keyRing?.authenticate(request.body.key);
-      if (!found?.ok) {
-        reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-        return reply.code(401).send(errorBody('INVALID_KEY', 'The key is not valid: unknown, revoked or expired.'));
-      }
-      const session = await sessions.issue(found.caller);
+      const decided = authorize({ kind: 'key', caller: found?.ok ? found.caller : undefined }, 'key');
+      if (!decided.ok) return sendDenial(reply, decided.denial);
+      const session = await sessions.issue(decided.caller);
       reply.setCookie(cookieName(request), session.value, { ...cookieOptions(request), maxAge: SESSION_SECONDS });
       reply.header('cache-control', 'no-store');
-      return reply.send(await body(found.caller, session.expiresAt));
+      return reply.send(await body(decided.caller, session.expiresAt));
     },
   );
 
@@ -139,18 +136,16 @@ export const consoleSessionRoutes: FastifyPluginAsync<{ service: PipelineService
       const value = cookieValue(request);
       const check = value === undefined ? undefined : await sessions.check(value);
       reply.header('cache-control', 'no-store');
-      if (!check?.ok) {
-        reply.header('www-authenticate', REALM);
-        return reply
-          .code(401)
-          .send(
-            errorBody(
-              'UNAUTHENTICATED',
-              value === undefined ? 'The console is not signed in: sign in with a key.' : SIGN_IN_AGAIN,
-            ),
-          );
-      }
-      return reply.send(await body(check.caller, check.session.expiresAt));
+      const credential: Credential = {
+        kind: 'session',
+        standing: check ?? { ok: false, reason: 'absent' },
+        ownOrigin: true,
+      };
+      const decided = authorize(credential, 'key');
+      if (!decided.ok) return sendDenial(reply, decided.denial);
+      // A session that stands is what let it through.
+      const { session } = check as Extract<SessionCheck, { ok: true }>;
+      return reply.send(await body(decided.caller, session.expiresAt));
     },
   );
 

@@ -5,6 +5,7 @@
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import { tenantScopeCaller } from '../../domain/authorization.ts';
 import {
   type DealQuery,
   type Envelope,
@@ -12,7 +13,7 @@ import {
   isReservedScope,
   type RootCatalog,
 } from '../../public/catalog.ts';
-import { opensTenantScopes, tenantScope } from '../../public/tenant-scopes.ts';
+import { tenantScope } from '../../public/tenant-scopes.ts';
 import { ErrorSchema, IdParams, NoQuery } from '../../schemas/common.ts';
 import {
   BlockedEnvelope,
@@ -62,8 +63,9 @@ function sendEnvelope(
  */
 async function tenantCaller(service: PipelineService, authorization: string | undefined) {
   const token = bearerToken(authorization);
-  const found = token === undefined ? undefined : await service.keyRing?.authenticate(token);
-  return found?.ok && opensTenantScopes(found.caller) ? found.caller : undefined;
+  if (token === undefined) return undefined;
+  const found = await service.keyRing?.authenticate(token);
+  return tenantScopeCaller({ kind: 'key', caller: found?.ok ? found.caller : undefined });
 }
 
 export const rootRoutes: FastifyPluginAsync<{
