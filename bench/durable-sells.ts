@@ -1,7 +1,7 @@
 // `npm run bench:durable`: sells through the service's runner on PostgreSQL (DATABASE_URL or
 // TEST_DATABASE_URL; the store is reset), no HTTP, 10 at once: the service's CPU and, with the
 // server on this machine, the server's CPU per sell, in three rounds of 3,000 after 500 of
-// warm-up (issue 27). Without the HTTP stack and the load generator on the same two cores, what
+// warm-up. Without the HTTP stack and the load generator on the same two cores, what
 // a change to the durable path saves shows on a slow day too.
 import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';

@@ -1,14 +1,14 @@
 // What a run is held to: ratios to /health in memory, to pgbench TPC-B on PostgreSQL.
 import { PREFIX } from './setup.ts';
 
-/** The budget of issue 5 (in-memory store): ratios to /health in the same run. */
+/** The budget on the in-memory store: ratios to /health in the same run. */
 export const BUDGET: Record<string, number> = {
   [`POST ${PREFIX}/sell`]: 0.4,
   [`POST ${PREFIX}/deals`]: 0.6,
   [`GET ${PREFIX}/deals/{id}`]: 0.8,
 };
 
-/** Issues 14 and 27: each scenario's goal on PostgreSQL, as a ratio to pgbench TPC-B in the same run. */
+/** Each scenario's goal on PostgreSQL, as a ratio to pgbench TPC-B in the same run. */
 export const PGBENCH_GOALS: Record<string, number> = {
   [`POST ${PREFIX}/deals`]: 0.9,
   [`POST ${PREFIX}/sell`]: 0.8,
@@ -17,17 +17,17 @@ export const PGBENCH_GOALS: Record<string, number> = {
 };
 
 /**
- * Issue 27: the rows a PostgreSQL run measures again in memory, in the same run, so that the
+ * The rows a PostgreSQL run measures again in memory, in the same run, so that the
  * service's CPU per request on the durable path is judged against its CPU for the same request
  * in memory (goal: at most 2.5 times).
  */
 export const DURABLE_TO_MEMORY_GOAL = 2.5;
 export const MEASURED_IN_MEMORY_TOO = [`POST ${PREFIX}/deals`, `POST ${PREFIX}/sell`, 'POST /closers/gigs/{id}/claim'];
 
-/** Issue 27: the server's CPU per sell at most this share of its CPU per TPC-B transaction. */
+/** The server's CPU per sell at most this share of its CPU per TPC-B transaction. */
 export const SERVER_SELL_TO_TPCB_GOAL = 0.7;
 
-/** Issue 27, in memory: each row's requests/s against its bare-Fastify ceiling row of the same run. */
+/** In memory: each row's requests/s against its bare-Fastify ceiling row of the same run. */
 export const CEILING_GOALS: Record<string, { ceiling: string; goal: number }> = {
   [`POST ${PREFIX}/deals`]: { ceiling: "POST ceiling: parse, validate, stringify a created deal's bytes", goal: 0.6 },
   [`POST ${PREFIX}/sell`]: { ceiling: "POST ceiling: parse, validate, stringify a sold deal's bytes", goal: 0.45 },

@@ -33,7 +33,7 @@ export interface Figure {
   postgresCpuUsPerRequest?: number;
   /**
    * The load generator's CPU (this process: autocannon) per request, in µs: the third share of
-   * the machine, beside pgbench's own client CPU per transaction (issue 27).
+   * the machine, beside pgbench's own client CPU per transaction.
    */
   loadCpuUsPerRequest?: number;
   /**

@@ -1,4 +1,4 @@
-// The reference row of `npm run bench -- --store postgres` (issue 14): PostgreSQL's own pgbench
+// The reference row of `npm run bench -- --store postgres`: PostgreSQL's own pgbench
 // running TPC-B (five statements in one transaction: three updates, a select and an insert) on
 // the same server with the same number of clients, so that each scenario can be read as a ratio
 // to what this server does for a simple transactional client on this machine. Its tables

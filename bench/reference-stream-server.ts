@@ -1,4 +1,4 @@
-// The floor of a sell watched by stream clients (issue 27): bare `node:http`, no framework, no
+// The floor of a sell watched by stream clients: bare `node:http`, no framework, no
 // gate, no store, answering `POST /pipeline/sell` with the bytes the service answered
 // (REFERENCE_BODY) and writing to every open `GET /events/stream` the bytes one sell sent each
 // of the service's stream clients (REFERENCE_EVENTS, base64). The sells of one turn of the event

@@ -42,14 +42,14 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
   const rps = (name: string) => figures.find((f) => f.scenario === name)?.requestsPerSecond ?? 0;
   const round = (n: number) => Math.round(n * 100) / 100;
   const sell = figures.find((f) => f.scenario === `POST ${PREFIX}/sell`);
-  // Issue 27: the service's CPU per request on PostgreSQL over its CPU for the same row in memory.
+  // The service's CPU per request on PostgreSQL over its CPU for the same row in memory.
   const durableToMemory: Record<string, number> = {};
   for (const name of MEASURED_IN_MEMORY_TOO) {
     const durable = figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest;
     const memory = inMemory.find((f) => f.scenario === `${name}, in memory`)?.serviceCpuUsPerRequest;
     if (durable && memory) durableToMemory[name] = round(durable / memory);
   }
-  // Issue 27, in memory: each row against its bare-Fastify ceiling row.
+  // In memory: each row against its bare-Fastify ceiling row.
   const toCeiling: Record<string, number> = {};
   for (const [name, { ceiling }] of Object.entries(CEILING_GOALS)) {
     if (rps(name) && rps(ceiling)) toCeiling[name] = round(rps(name) / rps(ceiling));
@@ -65,28 +65,28 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
       `POST ${PREFIX}/deals/{id}/advance`,
     ),
     loggedSellToSell: ratio(`POST ${PREFIX}/sell, request log on`, `POST ${PREFIX}/sell`),
-    /** Issue 26: a refused proposal (kept on the record) against an accepted advance. */
+    /** A refused proposal (kept on the record, D-61) against an accepted advance. */
     refusedToAdvance: ratio(REFUSED_CLOSE, `POST ${PREFIX}/deals/{id}/advance`),
     streamedSellToSell: ratio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, `POST ${PREFIX}/sell`),
-    /** Issue 25: 100 stream clients of 10 Sellers against 100 of one, by the service's CPU per sell (one / ten). */
+    /** D-58: 100 stream clients of 10 Sellers against 100 of one, by the service's CPU per sell (one / ten). */
     streamsOfTenToOne: cpuRatio(STREAMS_OF_ONE_SELLER, STREAMS_OF_TEN_SELLERS),
     /** The same by the service's CPU per sell (plain / with the clients): its capacity kept. */
     streamedSellCpuToSell: cpuRatio(
       `POST ${PREFIX}/sell`,
       `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
     ),
-    /** Issue 27: the server's CPU per sell over its CPU per TPC-B transaction (goal ≤ 0.7). */
+    /** The server's CPU per sell over its CPU per TPC-B transaction (goal ≤ 0.7). */
     ...(sell?.postgresCpuUsPerRequest && pgbench?.postgresCpuUsPerTransaction
       ? { serverSellToTpcb: round(sell.postgresCpuUsPerRequest / pgbench.postgresCpuUsPerTransaction) }
       : {}),
     durableToMemory,
     toCeiling,
-    /** Issue 27: the service's CPU per sell with 100 stream clients over without them (goal ≤ 1.5). */
+    /** The service's CPU per sell with 100 stream clients over without them (goal ≤ 1.5). */
     streamedSellCpuOverSell: cpuRatio(
       `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
       `POST ${PREFIX}/sell`,
     ),
-    /** Issue 27: the same over bare node:http writing the same bytes to the same readers (goal ≤ 1.5). */
+    /** The same over bare node:http writing the same bytes to the same readers (goal ≤ 1.5). */
     streamedSellCpuOverFloor: cpuRatio(`POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`, STREAM_FLOOR),
   };
 }
@@ -119,10 +119,10 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
     `keyed sell / sell: ${costs.keyedSellToSell} (goal ≥ 0.85); keys mode's keyed sell / keyed sell: ${costs.keysModeSellToKeyedSell} (goal ≥ 0.95); advance with If-Match / advance: ${costs.ifMatchAdvanceToAdvance} (goal ≥ 0.95); sell with the request log / sell: ${costs.loggedSellToSell}; ` +
       `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
       `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9); ` +
-      `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5, issue 26); ` +
-      `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1, issue 25)`,
+      `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5); ` +
+      `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1)`,
   );
-  // Issue 27's ratios, each with its goal.
+  // The durable path's and the stream's costs against their goals, each ratio with its goal.
   const lines: string[] = [];
   if (costs.serverSellToTpcb !== undefined)
     lines.push(
@@ -138,7 +138,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
     );
   if (costs.streamedSellCpuOverFloor)
     lines.push(`… / bare node:http writing the same bytes to them: ${costs.streamedSellCpuOverFloor} (goal ≤ 1.5)`);
-  if (lines.length > 0) console.log(`issue 27: ${lines.join('; ')}`);
+  if (lines.length > 0) console.log(`cost goals: ${lines.join('; ')}`);
 }
 
 /** The run as JSON: where --out says, else bench/results/latest-<store>[-smoke].json. */

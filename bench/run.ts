@@ -10,7 +10,7 @@
 //                   (and /health, first and last)
 // On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
 // clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
-// goals of issue 14; the service gets as many database connections as there are clients.
+// goals (goals.ts); the service gets as many database connections as there are clients.
 // The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
 // every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell
 // in requests/s, costs.streamedSellCpuToSell in the service's own CPU per sell).
@@ -68,7 +68,7 @@ async function main() {
     if (scenario === health) healthRps = rps;
     figures.push(figure);
   }
-  // Issue 27: on PostgreSQL, the rows with goals again in memory, so that the service's CPU per
+  // On PostgreSQL, the rows with goals again in memory, so that the service's CPU per
   // request on the durable path is compared with its CPU for the same request, in the same run.
   const inMemory: Figure[] = [];
   if (options.store === 'postgres' && !options.smoke) {

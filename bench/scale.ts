@@ -149,7 +149,7 @@ async function main() {
   // The budget is 5 ms a page; a page over it is one a garbage collection landed on.
   figures.stagePagesOver5Ms = `${times.filter((t) => t >= 5).length} of ${times.length}`;
 
-  // A platform timers' run with nothing due (issue 14: under 1 ms at a million deals), the
+  // A platform timers' run with nothing due (the goal: under 1 ms at a million deals), the
   // first few unmeasured.
   const ticks: number[] = [];
   for (let i = -5; i < 50; i++) {
@@ -163,7 +163,7 @@ async function main() {
     max: Math.round(ticks[ticks.length - 1] * 1000) / 1000,
   };
 
-  // A run with 10,000 deals due (issue 14: it never blocks the event loop for more than 10 ms,
+  // A run with 10,000 deals due (the goal: it never blocks the event loop for more than 10 ms,
   // however much is due): deals created 400 days ago (by a service whose machine clock is that
   // far behind; the platform's time never goes back within one), past any stall timeout, beside
   // the others; the longest time the event loop went without turning while the run went on,

@@ -17,7 +17,7 @@ import {
   streamClients,
 } from './setup.ts';
 
-/** The refused proposal's row (issue 26), which the costs compare with the accepted advance. */
+/** The refused proposal's row (D-61), which the costs compare with the accepted advance. */
 export const REFUSED_CLOSE = `POST ${PREFIX}/deals/{id}/advance (a close below the floor, refused)`;
 
 export interface Scenario {
@@ -31,7 +31,7 @@ export interface Scenario {
   reference?: string;
   /**
    * Measured against bench/reference-stream-server.ts: bare node:http answering a sell with the
-   * service's bytes and writing one sell's stream bytes to every stream client (issue 27).
+   * service's bytes and writing one sell's stream bytes to every stream client.
    */
   referenceStream?: boolean;
   /** The status every answer must have, where it is not a 2xx (a refusal's). */
@@ -43,7 +43,7 @@ export interface Scenario {
 }
 
 export const STREAM_CLIENTS = 100;
-/** Issue 27: bare node:http writing a sell's answer and its stream bytes to the same readers. */
+/** Bare node:http writing a sell's answer and its stream bytes to the same readers. */
 export const STREAM_FLOOR = `POST ceiling: node:http answering a sell and writing its events to ${STREAM_CLIENTS} SSE clients`;
 
 /** The machine's ceiling for a POST whose answer is what `path` answers. */
@@ -78,7 +78,7 @@ const sellsBy = (keys: readonly string[]): Partial<autocannon.Options> => ({
 });
 
 /**
- * Issue 25 (D-58): the live stream in keys mode, each client seeing only its Seller's events. The
+ * The live stream in keys mode (D-58), each client seeing only its Seller's events. The
  * same 100 clients, of one Seller that sells, or 10 of each of 10 Sellers that sell in turn: a
  * principal's view must cost no more per sell than one view for all (costs.streamsOfTenToOne).
  */
@@ -120,7 +120,7 @@ export const SCENARIOS: Scenario[] = [
     prepare: (url, expected) => advances(url, expected, false),
   },
   {
-    // Issue 12: the same advances, each naming the version it expects (If-Match, D-47); goal:
+    // The same advances, each naming the version it expects (If-Match, D-47); goal:
     // at least 0.95 of the plain advance row (costs.ifMatchAdvanceToAdvance).
     name: `POST ${PREFIX}/deals/{id}/advance with If-Match`,
     prepare: (url, expected) => advances(url, expected, true),
@@ -148,7 +148,7 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
-    // Issue 24: the same keyed sell in keys mode (AUTH=keys), by a Seller's key: what the key
+    // The same keyed sell in keys mode (AUTH=keys), by a Seller's key: what the key
     // check, the tenant's filters and the actor on every entry cost. Goal: at most 5% more than
     // the keyed sell above (costs.keysModeSellToKeyedSell ≥ 0.95).
     name: KEYS_MODE_SELL,
@@ -187,7 +187,7 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
-    // Issue 11: 100 clients on the event stream, each reading every event, must not slow the
+    // 100 clients on the event stream, each reading every event, must not slow the
     // sell by more than 10% (ratio to the plain sell row above, in `costs`).
     name: `POST ${PREFIX}/sell, ${STREAM_CLIENTS} SSE clients connected`,
     // The clients share one address: each may hold a stream (D-238).
@@ -196,7 +196,7 @@ export const SCENARIOS: Scenario[] = [
     alongside: (url) => streamClients(url, STREAM_CLIENTS),
   },
   {
-    // Issue 27: the floor of the row above, measured with the same readers: a sell with 100
+    // The floor of the row above, measured with the same readers: a sell with 100
     // stream clients costs the service at most 1.5 times what bare node:http spends on it.
     name: STREAM_FLOOR,
     env: { STREAMS_PER_CLIENT: String(STREAM_CLIENTS) },
@@ -245,7 +245,7 @@ export const SCENARIOS: Scenario[] = [
     prepare: (url) => dryRunCloses(url),
   },
   {
-    // Issue 26: a close below the floor, refused and kept on the record (D-61); its ratio to the
+    // A close below the floor, refused and kept on the record (D-61); its ratio to the
     // accepted advance is printed (goal: at least 0.5, a refusal costing at most twice a move).
     name: REFUSED_CLOSE,
     expectedStatus: 422,

@@ -73,7 +73,7 @@ export async function advances(url: string, expected: number, ifMatch: boolean):
 }
 
 /**
- * Issue 12: dry runs of a close (D-48) on deals at negotiation, in turn: a dry run changes
+ * Dry runs of a close (D-48) on deals at negotiation, in turn: a dry run changes
  * nothing, so the same deals serve every request. What an agent pays to look before it leaps.
  */
 export async function dryRunCloses(url: string): Promise<Partial<autocannon.Options>> {
@@ -81,7 +81,7 @@ export async function dryRunCloses(url: string): Promise<Partial<autocannon.Opti
 }
 
 /**
- * Issue 26: closes below the floor on deals at negotiation, in turn, each refused by the gate and
+ * Closes below the floor on deals at negotiation, in turn, each refused by the gate and
  * kept on the record (D-61): what a misbehaving agent costs. The deals never move, so the same
  * ones serve every request (a deal keeps its newest 1,000 refusals: past that, each also drops one).
  */

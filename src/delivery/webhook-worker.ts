@@ -7,7 +7,7 @@
 // bounded per instance and each attempt by a timeout, so a slow receiver never slows the API
 // or the other receivers.
 //
-// Idle means idle (issue 27): the worker is woken by this instance's commits (while there are
+// Idle means idle (D-249): the worker is woken by this instance's commits (while there are
 // webhooks), by any instance's commit that makes or deletes a webhook (Store.watchWebhooks: a
 // notification on PostgreSQL), and by a timer set for the next delivery that falls due (a retry,
 // or a lease that runs out); it polls only as a fallback, every POLL_MS. An instance without

@@ -1,5 +1,5 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
-// issue 11 writes what this derives, in the unit of work of the change). Pure: the records in
+// the store writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
 import type { PipelineEvent } from './events.ts';
 import type { RefusedProposal } from './proposals.ts';

@@ -1,6 +1,6 @@
 // The platform's time (D-19): the machine clock plus the demo clock's offset. The offset lives
 // in the store, shared by every instance, but is kept here rather than read by every unit of
-// work (issue 14): it is read once, then learned as it changes, from this instance's own moves
+// work (D-187): it is read once, then learned as it changes, from this instance's own moves
 // and resets and, on PostgreSQL, from the other instances' (Store.watchClockOffset).
 //
 // Time never goes backwards in an instance: the offset only grows, except through a reset, and

@@ -26,12 +26,12 @@ export interface TimerHost {
 const BATCH = 100;
 /**
  * D-248: the purges run at most once a minute of machine time (an idle instance's timers are then
- * a few reads, issue 27). A stored answer past its 24 hours is never replayed meanwhile (the
+ * a few reads). A stored answer past its 24 hours is never replayed meanwhile (the
  * replay checks its age), and the feed may keep an event up to a minute past its retention.
  */
 export const FORGET_EVERY_MS = 60_000;
 /**
- * The event loop gets its turn at least this often during a run (issue 14: a run never holds it
+ * The event loop gets its turn at least this often during a run (the goal: a run never holds it
  * for more than 10 ms, however much is due). On the memory store every unit of work resolves at
  * once, so a run with thousands due would otherwise hold it throughout.
  */

@@ -1,4 +1,4 @@
-// The simulation of the core (issue 15): random sequences of every command, seeded, against the
+// The simulation of the core: random sequences of every command, seeded, against the
 // service on the memory store behind a store that fails on purpose now and then. After every
 // step every invariant (src/domain/invariants.ts) must hold; a refusal, and a unit of work that
 // failed, must have changed nothing. A seed reproduces a run exactly: the clock is the

@@ -162,7 +162,7 @@ export interface UnitOptions {
   /**
    * The unit may read its records without locks (on a database: from the instance's cache of
    * them, or outside a transaction) and check them unchanged with its write; a conflict runs it
-   * again, with locks (issue 27: a unit in one round trip). For units that read records and
+   * again, with locks (D-250: a unit in one round trip). For units that read records and
    * write only through the port: a request's command.
    */
   optimistic?: boolean;
@@ -204,7 +204,7 @@ export interface Store {
    * Tells the listener after every commit that made, changed or deleted a webhook, on this
    * instance or (on PostgreSQL, by a notification) on another, and after the notifications'
    * connection was lost and found again (one may have been missed). The webhook worker is woken
-   * by it instead of polling for new webhooks (issue 27: an idle instance sends nothing).
+   * by it instead of polling for new webhooks (D-249: an idle instance sends next to nothing).
    */
   watchWebhooks(listener: () => void): () => void;
   close(): Promise<void>;

@@ -90,7 +90,7 @@ export interface WebhookUnit extends WebhookReader {
   /**
    * When the next delivery may be claimed: the earliest of the pending deliveries' next
    * attempts and, for a claimed one, its lease's end (its sender may die). Undefined when
-   * nothing is pending. The worker sleeps until then instead of polling (issue 27).
+   * nothing is pending. The worker sleeps until then instead of polling (D-249).
    */
   nextClaimAt(): Promise<number | undefined>;
   /**

@@ -1,4 +1,4 @@
-// The console's refused proposals (issue 26, D-61) in Debian's Chromium against a real service on
+// The console's refused proposals (D-61) in Debian's Chromium against a real service on
 // a real port. In the demo: a close proposed below the floor through the API is on the deal's
 // timeline, marked Refused, with the gate's reason and code; the Proposals page's scorecard and
 // refusals by reason match the summary endpoint and its chart has the refusal; a refusal made

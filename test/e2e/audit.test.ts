@@ -1,4 +1,4 @@
-// `audit <base-url>` (issue 15): a live service after a workload of every kind of money-moving
+// `audit <base-url>` (D-199): a live service after a workload of every kind of money-moving
 // path audits clean through the command line; each invariant catches a broken record of its
 // own, in a snapshot read from that service and then damaged by hand; a Register past 2^53 cents
 // is read to the cent (D-205).

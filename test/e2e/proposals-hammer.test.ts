@@ -1,8 +1,8 @@
-// Issue 26: a client that hammers the gate cannot grow the service without bound. 5,000 refused
-// proposals on one deal leave its newest 1,000 records and exact counts, and once the feed's
-// retention has passed (D-170, D-242) the service's memory stops growing: the last 2,000
-// refusals leave the heap about where the 2,000 before them left it. (The database's size:
-// test/postgres/proposals-hammer.test.ts.)
+// Refused proposals within bounds (D-61): a client that hammers the gate cannot grow the
+// service without bound. 5,000 refused proposals on one deal leave its newest 1,000 records and
+// exact counts, and once the feed's retention has passed (D-170, D-242) the service's memory
+// stops growing: the last 2,000 refusals leave the heap about where the 2,000 before them left
+// it. (The database's size: test/postgres/proposals-hammer.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';

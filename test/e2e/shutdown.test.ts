@@ -1,4 +1,4 @@
-// Graceful shutdown (issue 14): `npm start`'s process gets SIGTERM while sells are in flight
+// Graceful shutdown (D-189): `npm start`'s process gets SIGTERM while sells are in flight
 // and a client follows the event stream. Every request it had taken is answered (none cut
 // off), the stream ends cleanly, nothing half-done is left, and the process exits 0 in time.
 // On PostgreSQL (TEST_STORE=postgres) the data outlives the process and is checked again.

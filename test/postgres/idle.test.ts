@@ -1,4 +1,4 @@
-// Idle means idle (issue 27): an instance with no traffic sends PostgreSQL next to nothing, with
+// Idle means idle (D-248, D-249): an instance with no traffic sends PostgreSQL next to nothing, with
 // or without webhooks registered, counted where its statements leave the process (a relay in
 // front of the server, statement-counter.ts). Its webhook worker is woken instead: by a webhook
 // made on another instance (a notification), by a retry falling due (a timer), by its own
@@ -28,7 +28,7 @@ const MOST = 9 + 4 + 2 * 9;
 if (server.skip !== undefined) {
   describe('an idle instance on PostgreSQL', { skip: server.skip }, () => {});
 } else {
-  describe('an idle instance on PostgreSQL sends next to nothing (issue 27)', () => {
+  describe('an idle instance on PostgreSQL sends next to nothing (D-249)', () => {
     let schema: TestSchema;
     let counter: StatementCounter;
     let watched: TestServer;

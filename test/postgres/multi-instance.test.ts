@@ -1,4 +1,4 @@
-// Several service instances over one PostgreSQL database (issue 4): two real service
+// Several service instances over one PostgreSQL database (D-129): two real service
 // processes (`npm start`'s command) on one schema, requests raced across them. Of
 // racing claims exactly one wins, ids stay distinct and gap-free, a gig pays once, each
 // platform timer fires once while both sweep, and a restart keeps every deal.

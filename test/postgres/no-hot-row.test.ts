@@ -1,7 +1,7 @@
-// Issue 14 on a real PostgreSQL server, two service processes over one schema: no row that every
-// write locks (ids from sequences, D-28 revised), a reset that stays atomic beside racing
-// creates, closers locked in one order (D-46), and the demo clock kept in each instance yet
-// never going backwards for a deal (D-19).
+// No hot row (D-185, D-192) on a real PostgreSQL server, two service processes over one
+// schema: no row that every write locks (ids from sequences, D-28 revised), a reset that stays
+// atomic beside racing creates, closers locked in one order (D-46), and the demo clock kept in
+// each instance yet never going backwards for a deal (D-19).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Answer } from '../support/http.ts';

@@ -1,9 +1,10 @@
-// Issue 26 on a real PostgreSQL server: a client that hammers the gate cannot grow the database
-// without bound. 5,000 refused proposals on one deal leave 1,000 rows and exact counts, and the
-// tables that hold them (records, tallies, the feed) stop growing: vacuumed as autovacuum does
-// (every 1,000 dead rows of these tables, migration 014; here by hand every 500, to measure at
-// once), the last 2,000 refusals reuse the room the ones before them freed. Measured: about
-// 1.5 MB after 3,000 and after 5,000; a deal that kept every record grows 0.5 MB a 1,000.
+// Refused proposals within bounds (D-61, D-242) on a real PostgreSQL server: a client that
+// hammers the gate cannot grow the database without bound. 5,000 refused proposals on one deal
+// leave 1,000 rows and exact counts, and the tables that hold them (records, tallies, the feed)
+// stop growing: vacuumed as autovacuum does (every 1,000 dead rows of these tables, migration
+// 014; here by hand every 500, to measure at once), the last 2,000 refusals reuse the room the
+// ones before them freed. Measured: about 1.5 MB after 3,000 and after 5,000; a deal that kept
+// every record grows 0.5 MB a 1,000.
 // On a server of its own: a vacuum reclaims only what no transaction of the same database may
 // still see, and on the shared server the other test files' transactions can hold that back (in
 // CI the tables once grew 0.8 MB over the last phase).

@@ -1,4 +1,4 @@
-// The demo clock kept in each instance (issue 14, D-19): two services over one store stand for
+// The demo clock kept in each instance (D-19, D-187): two services over one store stand for
 // two instances whose notices of each other's moves have not arrived (the memory store sends
 // none). A deal acted on at a later time by one is never acted on earlier by the other.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The platform timers' run (src/service/timers.ts) against a host whose units of work each hold
 // the CPU for a while, as the memory store's do: the run gives the event loop its turn often
-// enough that it is never held for more than 10 ms, however much is due (issue 14), fires every
+// enough that it is never held for more than 10 ms, however much is due, fires every
 // due timer once, and a record a batch names again is not tried twice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

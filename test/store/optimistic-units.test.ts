@@ -1,4 +1,4 @@
-// Optimistic units of work on a real PostgreSQL server (issue 27: a unit in one round trip). A
+// Optimistic units of work on a real PostgreSQL server (D-250: a unit in one round trip). A
 // request's command reads its records without locks, from the instance's cache of them when it
 // has them, and its write checks them unchanged; a conflict runs it again with locks. Shown
 // here: the whole store contract with every unit optimistic, a move in one write to the socket,

@@ -1,4 +1,4 @@
-// What the service does at start on a PGlite folder whose files were damaged (issue 15): it
+// What the service does at start on a PGlite folder whose files were damaged: it
 // refuses to start, with PGlite's own reason and what to do, and leaves the folder as it was.
 // A folder whose process was killed is not damaged: PGlite replays its write-ahead log (the crash
 // test, test/postgres/crash.test.ts, kills a service four times under load and finds every

@@ -377,7 +377,7 @@ if (server.skip !== undefined) {
       assert.equal(sent[0], 'BEGIN', 'no setting sent again');
       sent.length = 0;
       // The platform's unit (the sequencer's, the timers') sees every row, as the platform, for
-      // its transaction only: the connection stays held to the Seller (issue 27).
+      // its transaction only: the connection stays held to the Seller (no statement per request).
       assert.equal((await store.transaction((uow) => uow.getDeal('deal_0001')))?.id, 'deal_0001');
       assert.deepEqual(sent.slice(0, 2), ['BEGIN', SET_PRINCIPAL], "BEGIN, then the platform's setting for it");
       sent.length = 0;
@@ -569,7 +569,7 @@ if (server.skip !== undefined) {
   });
 
   describe("postgres store: the service's statements are prepared once per connection", () => {
-    // A statement sent unnamed is parsed and planned on every request. Issue 24's columns once
+    // A statement sent unnamed is parsed and planned on every request. Keys mode's columns once
     // took a keyed sell's write past the length cap of named statements: planning it cost the
     // server 1.8 ms a sell, and the keyed sell lost half its speed without a test failing.
     it('a keyed sell, a plain sell, a sell as a Seller and a read of deals send only named statements', async () => {

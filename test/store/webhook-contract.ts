@@ -73,7 +73,7 @@ export function webhookContract(name: string, store: () => Store) {
       await uow.webhooks.addDeliveries(rows, T0);
       await uow.webhooks.addDeliveries(rows, T0); // made once
     });
-    /** When the worker would wake for the next claim (issue 27). */
+    /** When the worker would wake for the next claim (D-249). */
     const nextClaimAt = () => store().transaction((uow) => uow.webhooks.nextClaimAt());
     assert.equal(await nextClaimAt(), T0, 'due at once');
     const first = await store().transaction((uow) => uow.webhooks.claim(T0, T0 + 1000, 10));

@@ -1,5 +1,5 @@
-// A client hammering the gate (issue 26): one deal at negotiation, and as many refused closes
-// below its floor as asked, several in flight at once.
+// A client hammering the gate (every refused proposal is kept, D-61): one deal at negotiation,
+// and as many refused closes below its floor as asked, several in flight at once.
 import assert from 'node:assert/strict';
 import type { Answer, TestServer } from './http.ts';
 import { advanceDeal, createDeal } from './marketplace-e2e.ts';

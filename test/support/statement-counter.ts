@@ -1,7 +1,7 @@
 // A TCP relay between a service and its PostgreSQL server that counts the statements the service
 // sends: each simple query ('Q') and each execution of a prepared or unnamed statement ('E') of
 // the frontend protocol. What an idle instance sends is counted where it leaves the process,
-// whatever code sent it (issue 27: idle means idle).
+// whatever code sent it (idle means idle, D-249).
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface StatementCounter {

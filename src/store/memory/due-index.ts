@@ -1,4 +1,4 @@
-// The platform timers' index in memory (issue 14): records by due time, so that a timer run
+// The platform timers' index in memory: records by due time, so that a timer run
 // finds what is due without reading every deal and gig (at a million deals the scan blocked the
 // event loop about 40 ms on every tick). A binary min-heap of (due time, record number) in typed
 // arrays, 16 bytes an entry. Entries are never updated in place: a record whose due time changes

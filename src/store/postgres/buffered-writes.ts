@@ -87,7 +87,7 @@ export function arrayLiteral(values: readonly (string | number | null)[]): strin
   return `${out}}`;
 }
 
-/** The unit's one outbox row (issue 27): its events' columns as array parameters. */
+/** The unit's one outbox row (migration 015): its events' columns as array parameters. */
 export function outboxInsert(events: OutboxColumns, params: unknown[]): string {
   const first = params.length + 1;
   params.push(

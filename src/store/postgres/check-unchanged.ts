@@ -1,5 +1,5 @@
 // What an optimistic unit of work read without locks, and the statements that check it with the
-// unit's write (issue 27). They are sent after BEGIN, in the lock order every unit keeps (D-46:
+// unit's write (D-250). They are sent after BEGIN, in the lock order every unit keeps (D-46:
 // deals, then their gigs, then closers), each locking what it checks, and raise
 // serialization_failure (migration 016's expect_unchanged) when a row is no longer the version
 // read: the store then runs the unit again, with locks. The gigs are checked in a statement of

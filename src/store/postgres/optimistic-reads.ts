@@ -1,4 +1,4 @@
-// The reads of an optimistic unit of work (issue 27: a unit in one round trip, D-250): its
+// The reads of an optimistic unit of work (D-250: a unit in one round trip): its
 // records come from the instance's cache (record-cache.ts), each noted with its version for the
 // unit's write to check (check-unchanged.ts). A record the cache lacks is read under a lock, as
 // every unit reads, with its version, once the unit has begun (sql-unit-reads.ts): a miss costs

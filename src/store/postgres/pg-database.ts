@@ -29,7 +29,7 @@ export interface PgOptions {
  * store's own (values travel as parameters), so they are few; those that vary with the number
  * of rows written, or are long, past the cap go unnamed, parsed and planned each time.
  * The length cap keeps a bulk write's one-off text out of every connection's cache, and sits
- * well above any one request's write: when issue 24's columns took a keyed sell's write from
+ * well above any one request's write: when keys mode's columns took a keyed sell's write from
  * under 2,000 characters to 2,099, planning it cost the server 1.8 ms a sell and halved the
  * keyed sell on PostgreSQL (docs/performance.md). A test holds the service's statements to it.
  */

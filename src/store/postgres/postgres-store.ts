@@ -1,4 +1,4 @@
-// The PostgreSQL adapter of the store port: DATABASE_URL=postgres://… (issue 4).
+// The PostgreSQL adapter of the store port: DATABASE_URL=postgres://… (D-125).
 import type { Telemetry } from '../../telemetry.ts';
 import type { Store } from '../store.ts';
 import { PgDatabase, type PgOptions } from './pg-database.ts';

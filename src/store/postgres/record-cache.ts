@@ -2,7 +2,7 @@
 // transaction that wrote it), kept per principal so that a cached record is only ever served to
 // the principal row-level security showed it to (D-57). A unit of work that reads from here is
 // trusted nothing: its write checks, under the rows' locks, that every record it used is still
-// that version (check-unchanged.ts), and runs again with locks when one is not (issue 27). So
+// that version (check-unchanged.ts), and runs again with locks when one is not (D-250). So
 // the cache may be stale, or emptied, at any time without harm; it only saves the round trip
 // of the reads. A version is never reused, a demo reset included: new rows have new xmins.
 import type { Closer, Deal, Gig } from '../../domain/records.ts';

@@ -1,4 +1,4 @@
-// The numbers of a unit's new records taken by its write (issue 14): a create is then one
+// The numbers of a unit's new records taken by its write (D-193): a create is then one
 // statement after the gate's decision, the write itself taking the number, instead of a round
 // trip for the number and another for the write. Until then the records carry their provisional
 // ids (domain/ids.ts); the write replaces each, in every value it sends, with the id of the

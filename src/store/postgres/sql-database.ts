@@ -100,7 +100,7 @@ export function hold(session: SqlSession, principal: string): Promise<unknown> |
  * their promise. The platform's own units (the sequencer, the webhook worker, the timers) on a
  * connection held to a request's principal set theirs for the transaction only: the connection
  * stays held to that principal, so that its next request of the same principal sends nothing
- * for it (issue 27: keys add no statement per request).
+ * for it (keys mode adds no statement per request).
  */
 export function begin(session: SqlSession, principal: string, text = 'BEGIN'): Promise<unknown> {
   const held = session.connection.principal;

@@ -2,7 +2,7 @@
 // (embedded): both hand this class a SqlDatabase. Reads are in sql-reader.ts, the unit of work
 // in sql-unit-of-work.ts.
 //
-// Correctness across instances (issue 4):
+// Correctness across instances (D-129):
 // - Every unit of work is one READ COMMITTED transaction. Inside it, reading a deal, a gig,
 //   the gigs of a deal or a closer locks those rows (SELECT … FOR UPDATE) until it ends, so
 //   operations on one deal or gig serialize and each sees the other's committed result.
@@ -19,7 +19,7 @@
 // - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
 //   else can change them before it ends, so reading one again costs no statement. Reading a
 //   gig locks its deal and all the deal's gigs at once, since what reads a gig loads its deal.
-// - A request's command is optimistic (UnitOptions.optimistic, issue 27, D-250): it takes its
+// - A request's command is optimistic (UnitOptions.optimistic, D-250): it takes its
 //   records from this instance's cache of them (record-cache.ts), without locks, and its write
 //   goes out as BEGIN, the checks (check-unchanged.ts: they lock the rows in the order above and
 //   raise 40001 if one is not the version taken), the write and COMMIT: one round trip. A record

@@ -30,7 +30,7 @@ interface HookRow {
 
 /**
  * The channel on which a commit that made, changed or deleted a webhook tells every instance
- * (its payload the schema), so that their workers wake instead of polling (issue 27).
+ * (its payload the schema), so that their workers wake instead of polling (D-249).
  */
 export const WEBHOOKS_CHANNEL = 'pipeline_webhooks';
 const NOTIFY = `pg_notify('${WEBHOOKS_CHANNEL}', current_schema())`;

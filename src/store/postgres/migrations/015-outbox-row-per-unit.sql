@@ -1,4 +1,4 @@
--- 015: a unit of work's events are one outbox row (issue 27). A sell publishes seven to twelve
+-- 015: a unit of work's events are one outbox row. A sell publishes seven to twelve
 -- events; each was a row of its own, inserted by the unit and deleted by the sequencer, with its
 -- index entry each time. Now a unit's write inserts one row holding its events' columns as
 -- arrays, in publishing order, and the sequencer expands them (unnest … WITH ORDINALITY) into

@@ -1,4 +1,4 @@
--- 016: what an optimistic unit of work checks with its write (issue 27). A unit of work may
+-- 016: what an optimistic unit of work checks with its write (D-250). A unit of work may
 -- read its records without locks (from the instance's cache of them, or outside any
 -- transaction), then check, in the message that carries its write, that each row is still the
 -- version it read (its xmin). A row that changed raises serialization_failure, which the store

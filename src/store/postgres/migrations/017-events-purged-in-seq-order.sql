@@ -1,4 +1,4 @@
--- 017: the feed keeps only the indexes it is read by (issue 27). The purge of old events
+-- 017: the feed keeps only the indexes it is read by. The purge of old events
 -- (D-170, D-248) read events_recorded_at, an index entry every event paid for on insert to
 -- serve one statement a minute. It now forgets the feed's oldest events in seq order, as the
 -- memory store does: those before the first event still within retention (the primary key

@@ -1,4 +1,4 @@
--- 018: the sequencer's run is one statement (issue 27). It was BEGIN, the feed row's lock, the
+-- 018: the sequencer's run is one statement (D-166). It was BEGIN, the feed row's lock, the
 -- move and COMMIT, four statements every few commits; it is now this function, called alone,
 -- outside any transaction of the caller's. Inside it the statements are as before, and in the
 -- same order: a VOLATILE function takes a fresh snapshot for each statement it runs (READ

@@ -1,4 +1,4 @@
--- 019: the sequencer finds the rows it moves by their position (issue 27). Migration 018's move
+-- 019: the sequencer finds the rows it moves by their position. Migration 018's move
 -- deleted `WHERE xid IN (the batch's xids)`, and the outbox has no index on xid (migration 015
 -- made a unit one row), so every run read the whole outbox heap: every row deleted since the
 -- last vacuum (autovacuum looks once a minute), a heap that only grew during a burst of sells
