@@ -3,15 +3,28 @@
 // revoked or expired one must be refused), the operation's scope asked of it (the operations
 // table's), then the service called as its caller; on another tenant's record the same call on
 // an unknown id must answer the same, the id aside. In the demo a command is only called.
-import { type Access, allows, type Caller } from '../domain/access.ts';
+import type { Access, Caller } from '../domain/access.ts';
+import { authorize, type Denial } from '../domain/authorization.ts';
 import { formatId } from '../domain/ids.ts';
 import type { Refusal } from '../domain/refusal.ts';
-import { refuse } from '../domain/refusal.ts';
 import { OPERATIONS } from '../operations/table.ts';
 import { fail, RefusedError, type Result } from '../service/result.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { foreignDeal, foreignGig } from './tenancy.ts';
 import { type Answered, type SimSnapshot, same, type World } from './world.ts';
+
+/**
+ * A door's denial as the simulator tallies refusals: the code and words (a 401 has no refusal of
+ * the service's, the request never reaches it; the denial stands in for it).
+ */
+export function asRefusal(denial: Denial): Refusal {
+  return {
+    kind: 'denied',
+    code: denial.code,
+    message: denial.message,
+    ...(denial.code === 'INSUFFICIENT_SCOPE' ? { requiredScope: denial.requiredScope } : {}),
+  } as unknown as Refusal;
+}
 
 /** What the operations table asks of a caller for each operation (D-53). */
 const SCOPES = new Map<string, Access>(OPERATIONS.map((op) => [op.id, op.scope]));
@@ -83,23 +96,21 @@ export async function act(
       only,
     );
   world.sent = ` ${op} with ${key.id} of ${key.principal}`;
-  const caller = await authenticated(world, key);
-  if (!caller) {
-    tally.refusedKeys++;
-    // The door's 401 INVALID_KEY (no refusal of the service's: the request never reaches it).
-    return fail({ kind: 'denied', code: 'INVALID_KEY', message: `${key.id} refused` } as unknown as Refusal);
+  const found = await authenticated(world, key);
+  // The door's own decision (src/domain/authorization.ts): a key not valid, or one without the scope.
+  const decided = authorize({ kind: 'key', caller: found }, scopeOf(op));
+  if (!decided.ok) {
+    if (decided.denial.status === 401) tally.refusedKeys++;
+    else tally.refusedScopes++;
+    return fail(asRefusal(decided.denial));
   }
+  const caller = decided.caller;
   if (caller.principal !== key.principal || caller.keyId !== key.id || !same([...caller.scopes], key.scopes)) {
     world.found.push({
       invariant: 'keys',
       message: `${key.id} of ${key.principal} authenticated as ${caller.keyId} of ${caller.principal} (${[...caller.scopes]})`,
       ids: [key.id],
     });
-  }
-  const allowed = allows(scopeOf(op), caller);
-  if (!allowed.ok) {
-    tally.refusedScopes++;
-    return fail(refuse.denied('INSUFFICIENT_SCOPE', `${op} needs ${allowed.requiredScope}`, allowed.requiredScope));
   }
   world.stepCaller = caller;
   // A refusal thrown before any unit of work (closer-of's rule) answers as the door does.

@@ -8,14 +8,13 @@
 // catch-up does). Each stream is held to what the simulation itself knows of its key: no event
 // is delivered once the key is dead (revoked, expired, rolled past its grace), a stream is not
 // ended while its key lives, and nothing delivered is another tenant's.
-import { allows, type Caller, visibilityOf } from '../domain/access.ts';
+import { type Caller, visibilityOf } from '../domain/access.ts';
+import { authorize } from '../domain/authorization.ts';
 import { eventDealId } from '../domain/public-events.ts';
-import type { Refusal } from '../domain/refusal.ts';
-import { refuse } from '../domain/refusal.ts';
 import { matches, type StreamFilter, stands } from '../http/stream-client.ts';
 import { fail, ok } from '../service/result.ts';
 import type { StoredEvent } from '../store/store.ts';
-import { authenticated } from './door.ts';
+import { asRefusal, authenticated } from './door.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { leaks, type Tenancy } from './tenancy.ts';
 import type { World } from './world.ts';
@@ -52,18 +51,13 @@ export async function openStream(world: World): Promise<unknown> {
   );
   const key = ((chance(0.85) ? pick(endable) : undefined) ?? pick(cast.keys)) as SimKey;
   world.sent = ` streamEvents with ${key.id} of ${key.principal}`;
-  const caller = await authenticated(world, key);
-  if (!caller) {
-    tally.refusedKeys++;
-    return fail({ kind: 'denied', code: 'INVALID_KEY', message: `${key.id} refused` } as unknown as Refusal);
+  const decided = authorize({ kind: 'key', caller: await authenticated(world, key) }, STREAM_ACCESS);
+  if (!decided.ok) {
+    if (decided.denial.status === 401) tally.refusedKeys++;
+    else tally.refusedScopes++;
+    return fail(asRefusal(decided.denial));
   }
-  const allowed = allows(STREAM_ACCESS, caller);
-  if (!allowed.ok) {
-    tally.refusedScopes++;
-    return fail(
-      refuse.denied('INSUFFICIENT_SCOPE', `streamEvents needs ${allowed.requiredScope}`, allowed.requiredScope),
-    );
-  }
+  const caller = decided.caller;
   const open = world.streams.filter((s) => s.open);
   if (open.length >= OPEN_AT_MOST) (open[0] as SimStream).open = false;
   const last = await world.store.lastSeq();
