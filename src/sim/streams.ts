@@ -11,25 +11,13 @@
 import { type Caller, visibilityOf } from '../domain/access.ts';
 import { authorize } from '../domain/authorization.ts';
 import { eventDealId } from '../domain/public-events.ts';
-import { matches, type StreamFilter, stands } from '../http/stream-client.ts';
+import { matches, stands } from '../http/stream-client.ts';
 import { fail, ok } from '../service/result.ts';
 import type { StoredEvent } from '../store/store.ts';
 import { asRefusal, authenticated } from './door.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { leaks, type Tenancy } from './tenancy.ts';
-import type { World } from './world.ts';
-
-export interface SimStream {
-  key: SimKey;
-  /** What the key ring made of the key when the stream opened: the pump's client's caller. */
-  caller: Caller;
-  filter: StreamFilter;
-  /** Every event up to it was delivered (or is not the stream's). */
-  cursor: number;
-  /** Opened behind the feed's end: its next feeding reads the feed as its caller. */
-  catchingUp: boolean;
-  open: boolean;
-}
+import type { SimStream, World } from './world.ts';
 
 /** Streams open at once in an episode: opening one more closes the oldest (its client left). */
 const OPEN_AT_MOST = 6;

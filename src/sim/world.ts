@@ -6,16 +6,29 @@
 import type { Caller } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
 import type { Executor, ProposedMove, RefusedProposal } from '../domain/proposals.ts';
+import type { StreamFilter } from '../http/stream-client.ts';
 import { createPipelineService, type PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { type FaultyStore, faultyStore } from './faulty-store.ts';
-import { Cast } from './principals.ts';
+import { Cast, type SimKey } from './principals.ts';
 import type { Dice } from './random.ts';
 import type { KeysTally, SimulationOptions, SimulationReport } from './report.ts';
-import type { SimStream } from './streams.ts';
 import type { SimViolation } from './tenancy.ts';
 
 export const HOUR = 3_600_000;
+
+/** An event stream a key opened in an episode, as the simulation follows it. */
+export interface SimStream {
+  key: SimKey;
+  /** What the key ring made of the key when the stream opened: the pump's client's caller. */
+  caller: Caller;
+  filter: StreamFilter;
+  /** Every event up to it was delivered (or is not the stream's). */
+  cursor: number;
+  /** Opened behind the feed's end: its next feeding reads the feed as its caller. */
+  catchingUp: boolean;
+  open: boolean;
+}
 
 /**
  * The whole state the checks hold a step to, the last event's number, and the refused
