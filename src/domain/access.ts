@@ -1,6 +1,6 @@
 // Who may do what (D-51, D-53, D-54): the principals, the scopes a key may carry, and what each
-// principal may see. Pure rules: the doors ask them (src/operations/authorize.ts), the service
-// and the stores apply them. In the demo mode there is no caller (undefined): everything is open
+// principal may see. Pure rules: the doors ask them through src/domain/authorization.ts, the
+// service and the stores apply them. In the demo mode there is no caller (undefined): everything is open
 // to everyone, exactly as the specification's demo.
 import type { EventAudience, PublicEventType } from './public-events.ts';
 import type { ActorRef, Deal, Gig } from './records.ts';
