@@ -1,5 +1,5 @@
-// Every setting comes from the environment; each is documented in README.md (the limits of
-// D-44 also in docs/limits.md).
+// Every setting comes from the environment; each is documented in docs/configuration.md (the
+// limits of D-44 also in docs/limits.md).
 
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';

@@ -1,4 +1,4 @@
-// A webhook receiver for trying the service's webhooks on one machine (the README's walkthrough):
+// A webhook receiver for trying the service's webhooks on one machine (docs/events-and-webhooks.md):
 // it verifies each delivery's Standard Webhooks signature with the `standardwebhooks` package,
 // as any receiver should, prints the event on one line, and answers 204 (or 401 for a delivery
 // whose signature does not verify, which the service then retries). Not part of the service.

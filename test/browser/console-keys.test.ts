@@ -4,7 +4,7 @@
 // Seller signs in, creates a deal and sees only its own; a closer claims a gig at its desk as
 // itself (no closer to choose); signing out, and revoking a key, return the page to the sign-in
 // page and the cookie no longer works; no key is ever in the page's storage or in a URL it asks
-// for; another origin's page cannot use the cookie. The tests take the README's screenshots of
+// for; another origin's page cannot use the cookie. The tests take docs/console.md's screenshots of
 // keys mode (docs/console/keys-*.png with UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // escalate on the board, claims it at the desk, is shown the gate's message for a close below
 // the floor, closes it won and sees the payout and the settlement; a move made through the API
 // appears on an open board without a reload; a move from a stale page is refused with what
-// changed. The tests also take the README's screenshots and time a board of 1,000 deals.
+// changed. The tests also take docs/console.md's screenshots and time a board of 1,000 deals.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +13,7 @@ import { browserSkip, consolePage, launchChromium, type Size, WIDTHS } from '../
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
 
-// The README's screenshots are these tests' own: with UPDATE_SCREENSHOTS=1 they are written to
+// docs/console.md's screenshots are these tests' own: with UPDATE_SCREENSHOTS=1 they are written to
 // docs/console/, otherwise to .scratch/ (so that a test run leaves the working tree clean).
 const SHOTS = fileURLToPath(
   new URL(
@@ -185,7 +185,7 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
     await page.close();
   });
 
-  it('the board, a deal page and the desk at 1280 and 390 px wide (the README’s screenshots)', async () => {
+  it('the board, a deal page and the desk at 1280 and 390 px wide (docs/console.md’s screenshots)', async () => {
     for (const size of ['wide', 'narrow'] as const) {
       const board = await open('', size);
       await board.getByRole('region', { name: 'closed_won' }).waitFor();

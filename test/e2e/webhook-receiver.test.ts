@@ -1,4 +1,4 @@
-// The README's local webhook receiver (`sales-pipeline-gate receive`): it prints a delivery whose
+// The local webhook receiver of docs/events-and-webhooks.md (`sales-pipeline-gate receive`): it prints a delivery whose
 // Standard Webhooks signature verifies and answers 204; anything else is 401 and not printed.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 // GET /metrics: the instance's metrics in Prometheus's text format (src/http/metrics.ts), for a
-// scraper. Operational, like /console: not part of the API contract; the README lists what it
+// scraper. Operational, like /console: not part of the API contract; docs/api.md lists what it
 // carries.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Metrics } from '../metrics.ts';

@@ -16,7 +16,7 @@ const SEQUENCE_BATCH = 1000;
  * it. No reader waits for it (every read of the feed runs the sequencer first, D-167), so it only
  * keeps the outbox drained: each run has a cost of its own (its plans, its commit, the feed
  * row), and runs 100 ms apart instead of 5 cost the server a tenth to a quarter less per sell
- * (docs/performance.md, session 13).
+ * (docs/performance.md: where the server's time goes).
  */
 const SEQUENCE_DELAY_MS = 100;
 

@@ -68,6 +68,6 @@ export function ownershipWarning(role: string): string {
     'disable its row-level security (ALTER TABLE … DISABLE ROW LEVEL SECURITY, or NO FORCE), so the ' +
     'wall between tenants (D-57, D-77) holds only as long as nothing running SQL as that role does so. ' +
     'Set DATABASE_OWNER_URL to a separate role that owns the tables and migrates them, and keep ' +
-    `DATABASE_URL's role for serving (README: Durable store, the production set-up)`
+    `DATABASE_URL's role for serving (docs/production.md: Durable store)`
   );
 }

@@ -1,13 +1,41 @@
-// The README's fenced blocks, for the tests that run its walkthroughs as written, and how an
-// answer is held to the one a block documents.
+// The fenced blocks of the README and the guides in docs/, for the tests that run their
+// walkthroughs as written, and how an answer is held to the one a block documents.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+/** The repository's root, where README.md is and docs/ begins. */
+export const REPO_ROOT = new URL('../../', import.meta.url);
+
+/** The URL every walkthrough is written against; the tests put their server's in its place. */
+export const GUIDE_URL = 'http://127.0.0.1:3000';
 
 export interface Block {
   /** The fence's language: sh, json, text… */
   lang: string;
   body: string;
-  /** The README line (0-based) the block's body starts on. */
+  /** The line (0-based) of the guide the block's body starts on. */
   line: number;
+}
+
+/** A guide's lines: README.md or docs/<name>.md, by its path from the repository's root. */
+export function guideLines(file: string): string[] {
+  return readFileSync(new URL(file, REPO_ROOT), 'utf8').split('\n');
+}
+
+/** Where a block is, for a message: the guide and its 1-based line. */
+export const at = (file: string, line: number) => `${file} line ${line + 1}`;
+
+/**
+ * A section of a guide by its `## ` heading: the line after the heading, and where the section
+ * ends (the next `## ` or `# ` heading; `### ` subsections belong to it).
+ */
+export function sectionOf(
+  lines: readonly string[],
+  heading: string,
+): { from: number; stop: (line: string) => boolean } {
+  const start = lines.indexOf(`## ${heading}`);
+  assert.ok(start >= 0, `the guide has the section "## ${heading}"`);
+  return { from: start + 1, stop: (line) => line.startsWith('## ') || line.startsWith('# ') };
 }
 
 /** The fenced blocks from line `from` on, until a line `stop` says ends the part read. */

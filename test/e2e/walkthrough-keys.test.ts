@@ -1,10 +1,10 @@
-// Runs the README's section "Keys mode: accounts, keys and tenants" as written: every ```sh block
-// of it, command by command, in one shell session (a variable a command sets, such as
-// SELLER_KEY, is there for the next), against a real keys-mode server, and checks each ```json
-// block against the answer of the last command before it that printed one, and each ```text
-// block line by line against its output. The section's `npm start` line starts that server
-// instead, with the OPERATOR_KEY its own first line made. In the documented answers `…` stands
-// for any text (a key, a time). The README and this test cannot drift apart.
+// Runs the section "Keys mode: accounts, keys and tenants" of docs/sellers-and-closers.md as
+// written: every ```sh block of it, command by command, in one shell session (a variable a
+// command sets, such as SELLER_KEY, is there for the next), against a real keys-mode server, and
+// checks each ```json block against the answer of the last command before it that printed one,
+// and each ```text block line by line against its output. The section's `npm start` line starts
+// that server instead, with the OPERATOR_KEY its own first line made. In the documented answers
+// `…` stands for any text (a key, a time). The guide and this test cannot drift apart.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO } from '../support/cli.ts';
+import { assertContains, at, fencedBlocks, GUIDE_URL, guideLines, sectionOf, shellCommands } from '../support/guide.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
-import { assertContains, fencedBlocks, shellCommands } from '../support/readme.ts';
 
 const run = promisify(execFile);
-const SECTION = '## Keys mode: accounts, keys and tenants';
-const README_URL = 'http://127.0.0.1:3000';
+const FILE = 'docs/sellers-and-closers.md';
+const SECTION = 'Keys mode: accounts, keys and tenants';
 
 interface Step {
   commands: string[];
@@ -28,18 +28,17 @@ interface Step {
 }
 
 /** The section's steps: each sh block's commands, and the json or text block after it. */
-function sectionSteps(markdown: string): Step[] {
-  const lines = markdown.split('\n');
-  const start = lines.indexOf(SECTION);
-  assert.ok(start >= 0, `the README has the section ${SECTION}`);
+function sectionSteps(): Step[] {
+  const lines = guideLines(FILE);
+  const { from, stop } = sectionOf(lines, SECTION);
   const steps: Step[] = [];
-  for (const block of fencedBlocks(lines, start + 1, (line) => line.startsWith('## '))) {
+  for (const block of fencedBlocks(lines, from, stop)) {
     if (block.lang === 'sh') steps.push({ commands: shellCommands(block.body), line: block.line });
     else if (block.lang === 'json' || block.lang === 'text') {
       const last = steps.at(-1);
       assert.ok(
         last && last.json === undefined && last.text === undefined,
-        `README line ${block.line}: one answer per sh block`,
+        `${at(FILE, block.line)}: one answer per sh block`,
       );
       if (block.lang === 'json') last.json = JSON.parse(block.body);
       else last.text = block.body.split('\n').filter((l) => l.trim() !== '');
@@ -62,10 +61,9 @@ function lineMatcher(line: string): RegExp {
   return new RegExp(`^${words.join('\\s+')}\\s*$`);
 }
 
-describe('README: keys mode, run as written', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const steps = sectionSteps(readme);
-  const work = mkdtempSync(join(tmpdir(), 'readme-keys-'));
+describe(`${FILE}: keys mode, run as written`, () => {
+  const steps = sectionSteps();
+  const work = mkdtempSync(join(tmpdir(), 'walkthrough-keys-'));
   const envFile = join(work, 'env');
   let api: TestServer | undefined;
   // The shell session's variables, carried from one command to the next.
@@ -86,7 +84,7 @@ describe('README: keys mode, run as written', () => {
       env: { ...env, __ENV_FILE: envFile },
       timeout: 60_000,
     }).catch((error: { stderr?: string; message: string }) => {
-      throw new Error(`README line ${line}: ${command}\n${error.stderr ?? error.message}`);
+      throw new Error(`${at(FILE, line)}: ${command}\n${error.stderr ?? error.message}`);
     });
     env = Object.fromEntries(
       readFileSync(envFile, 'utf8')
@@ -108,19 +106,19 @@ describe('README: keys mode, run as written', () => {
       let all = '';
       for (const command of step.commands) {
         if (/\bnpm start\b/.test(command)) {
-          // The service the README starts: a test server in keys mode with the key made above.
-          assert.match(command, /AUTH=keys/, `README line ${step.line}: the walkthrough runs in keys mode`);
+          // The service the guide starts: a test server in keys mode with the key made above.
+          assert.match(command, /AUTH=keys/, `${at(FILE, step.line)}: the walkthrough runs in keys mode`);
           assert.ok(env.OPERATOR_KEY && env.OPERATOR_KEY.length >= 32, 'OPERATOR_KEY was made before the start');
           api = await startTestServer({ config: { auth: 'keys', operatorKey: env.OPERATOR_KEY } });
           continue;
         }
-        if (command.includes(README_URL)) assert.ok(api, `README line ${step.line}: the service is started first`);
+        if (command.includes(GUIDE_URL)) assert.ok(api, `${at(FILE, step.line)}: the service is started first`);
         assert.match(
           command,
           /^(curl |npx sales-pipeline-gate |export |[A-Z_]+=\$\()/,
-          `README line ${step.line}: only curl, the command line and variables`,
+          `${at(FILE, step.line)}: only curl, the command line and variables`,
         );
-        const output = await shell(command.replaceAll(README_URL, api?.url ?? README_URL), step.line);
+        const output = await shell(command.replaceAll(GUIDE_URL, api?.url ?? GUIDE_URL), step.line);
         if (output.trim() !== '') printed = output;
         all += output;
       }
@@ -129,20 +127,20 @@ describe('README: keys mode, run as written', () => {
         try {
           actual = JSON.parse(printed);
         } catch {
-          assert.fail(`README line ${step.line}: the answer is not JSON: ${printed}`);
+          assert.fail(`${at(FILE, step.line)}: the answer is not JSON: ${printed}`);
         }
-        assertContains(actual, step.json, `README line ${step.line}`);
+        assertContains(actual, step.json, at(FILE, step.line));
       }
       if (step.text !== undefined) {
         const got = all
-          .replaceAll(api?.url ?? README_URL, README_URL)
+          .replaceAll(api?.url ?? GUIDE_URL, GUIDE_URL)
           .trimEnd()
           .split('\n');
         for (const expected of step.text) {
           const pattern = lineMatcher(expected);
           assert.ok(
             got.some((line) => pattern.test(line)),
-            `README line ${step.line}: no line of the output is\n  ${expected}\noutput:\n${got.join('\n')}`,
+            `${at(FILE, step.line)}: no line of the output is\n  ${expected}\noutput:\n${got.join('\n')}`,
           );
         }
       }
