@@ -8,10 +8,10 @@ import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { Caller } from '../domain/access.ts';
 import { authorizeCaller } from '../domain/authorization.ts';
 import type { Refusal } from '../domain/refusal.ts';
-import type { IfMatch } from '../domain/version.ts';
 import type { Call, Operation, WriteOperation } from '../operations/operation.ts';
 import { modeOf, readListPage, renderings, runWrite } from '../operations/run.ts';
 import { TOOL_OPERATIONS } from '../operations/table.ts';
+import { keysDescription, keysTitle } from '../operations/tool-notes.ts';
 import { IdempotencyKeySchema, IdParams } from '../schemas/common.ts';
 import { DryRunSchema } from '../schemas/dry-run.ts';
 import type { Rendering } from '../service/execute.ts';
@@ -20,6 +20,8 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
 import { denialAnswer } from '../views/authorization-refusals.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
+import { ESCALATION_NOTE, noteEscalation } from './escalation-note.ts';
+import { IfMatchArgument, ifMatchOf } from './if-match-argument.ts';
 import { defineTool, errorResult, type McpTool, toolResult } from './tool-server.ts';
 
 /** What every call of the demo door is served with. */
@@ -35,11 +37,6 @@ export interface DemoContext {
 export function demoContext(service: PipelineService, prefix: string, caller?: Caller): DemoContext {
   return { service, prefix, rendering: renderings(writeAnswers(prefix)), ...(caller ? { caller } : {}) };
 }
-
-/** D-47: a version as HTTP's If-Match names it (one, or any). */
-const IfMatchArgument = Type.Union([Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }), Type.Literal('*')], {
-  description: 'the deal version this call was decided on (deal.version), or "*" for any',
-});
 
 const DryRunArgument = Type.Boolean({
   description: 'true: answer what the call would do (the gate included) and do nothing (D-48)',
@@ -118,8 +115,12 @@ function outputOf(op: Operation): TSchema {
   return success;
 }
 
+/** D-270: a tool whose answer may be an escalation says how one reads. */
+const withEscalation = (op: Operation, description: string) =>
+  JSON.stringify(op.responses).includes('"$ref":"Escalation"') ? `${description} ${ESCALATION_NOTE}` : description;
+
 /** The arguments a write takes beside its HTTP request's. */
-type Extra = { id?: string; idempotencyKey?: string; ifMatch?: IfMatch; dryRun?: boolean };
+type Extra = { id?: string; idempotencyKey?: string; ifMatch?: number | string; dryRun?: boolean };
 
 /**
  * Keys mode: a tool is its operation, held to the same scope as its HTTP route (D-53), and as
@@ -139,8 +140,10 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
   const asQuery = op.kind !== 'write' && !op.path.includes('{id}');
   return defineTool({
     name: tool.name,
-    title: tool.title,
-    description: ({ prefix }: DemoContext) => tool.description(prefix),
+    // D-269: keys mode is a deployment's, not the demo's: its tools say so.
+    title: keys ? keysTitle(tool.title) : tool.title,
+    description: ({ prefix }: DemoContext) =>
+      withEscalation(op, keys ? keysDescription(tool.description(prefix)) : tool.description(prefix)),
     input: inputOf(op, keys),
     output: outputOf(op),
     annotations: tool.annotations,
@@ -164,7 +167,7 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
         const result = await op.read(service, call);
         return result.ok ? toolResult(200, op.view(result.value)) : toolResult(...refused(result.refusal));
       }
-      if (ifMatch !== undefined) call.ifMatch = ifMatch;
+      if (ifMatch !== undefined) call.ifMatch = ifMatchOf(ifMatch);
       const execution = await runWrite(
         service,
         op,
@@ -175,12 +178,19 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
       switch (execution.kind) {
         case 'answered':
         case 'dry':
-          // Under a key, the stored bytes are the answer: the text block is them as they are.
-          return execution.kind === 'answered' && execution.stored
-            ? toolResult(execution.stored.status, JSON.parse(execution.stored.body), execution.stored.body)
-            : toolResult(execution.answer.status, execution.answer.body);
+          // Under a key, the stored bytes are the answer: the JSON text block is them as they are.
+          // D-270: an escalation also says in words that the deal did not move.
+          return noteEscalation(
+            tool.name,
+            execution.kind === 'answered' && execution.stored
+              ? toolResult(execution.stored.status, JSON.parse(execution.stored.body), execution.stored.body)
+              : toolResult(execution.answer.status, execution.answer.body),
+          );
         case 'replayed':
-          return toolResult(execution.answer.status, JSON.parse(execution.answer.body), execution.answer.body);
+          return noteEscalation(
+            tool.name,
+            toolResult(execution.answer.status, JSON.parse(execution.answer.body), execution.answer.body),
+          );
         case 'unrecoverable':
           return toolResult(
             409,

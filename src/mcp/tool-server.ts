@@ -15,6 +15,8 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { ErrorObject } from 'ajv';
+import { PATTERN_WORDS } from '../schemas/common.ts';
 import { selfContained } from '../schemas/shared.ts';
 import { compileValidator, describeViolations, type Validator } from '../schemas/validate.ts';
 import { type ErrorBody, errorBody, storeFailure } from '../views/errors.ts';
@@ -66,6 +68,25 @@ export function toolResult(status: number, body: unknown, text = stringify(body)
 /** A refusal of the call itself, in the error catalogue's shape. */
 export const errorResult = (body: ErrorBody): CallToolResult => toolResult(400, body);
 
+/**
+ * The violations of a tool's arguments, one line each. An argument whose schema says in words
+ * what a value must be (PATTERN_WORDS on a union, as ifMatch's) gets those words once, not a line
+ * per branch of the union ("must be an integer; must match pattern ...").
+ */
+function describeArguments(input: TObject, errors: readonly ErrorObject[]): string[] {
+  const worded = new Map<string, string>();
+  for (const [name, schema] of Object.entries(input.properties)) {
+    const words = (schema as Record<string, unknown>)[PATTERN_WORDS];
+    if (typeof words === 'string') worded.set(`/${name}`, `${name}: ${words}`);
+  }
+  const plain = describeViolations(
+    errors.filter((error) => !worded.has(error.instancePath)),
+    'arguments',
+  );
+  const said = errors.flatMap((error) => worded.get(error.instancePath) ?? []);
+  return [...new Set([...plain, ...said])];
+}
+
 export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<C> {
   // Built on first use and kept: the HTTP doors build a server per request.
   let validate: Validator | undefined;
@@ -86,7 +107,7 @@ export function defineTool<I extends TObject, C>(spec: ToolSpec<I, C>): McpTool<
       if (refused) return refused;
       validate ??= compileValidator(spec.input, 'json');
       if (!validate(args)) {
-        const violations = describeViolations(validate.errors ?? [], 'arguments');
+        const violations = describeArguments(spec.input, validate.errors ?? []);
         const code = spec.argumentsAre === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
         const message = `The arguments of ${spec.name} are invalid: ${violations.join('; ')}`;
         return errorResult(errorBody(code, message, violations));

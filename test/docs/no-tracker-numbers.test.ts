@@ -23,6 +23,8 @@ const TRACKER = [
   /\b(?:PR|pull request)\s*#\s*\d+/i,
   /(?<![\w&#/])#\d{1,2}(?![\w-])/,
   /\(#\d+\)/,
+  // A numbered working session (the word and a number), as meaningless in a clone as a tracker item.
+  /\bsessions?\s+#?\d+\b(?!\s*(?:hours?|minutes?|seconds?|s\b))/i,
 ];
 
 /** Every file under `dir` that is text (binary files, such as the console's screenshots, hold a NUL byte). */
@@ -50,12 +52,17 @@ function cited(line: string): string | undefined {
 
 /** Each line that cites a tracker number, as `file:line: …the words around it…`. */
 function citations(paths: readonly string[]): string[] {
-  return paths.flatMap((file) =>
-    (text(file) ?? '').split('\n').flatMap((line, i) => {
-      const words = cited(line);
+  return paths.flatMap((file) => {
+    const lines = (text(file) ?? '').split('\n');
+    return lines.flatMap((line, i) => {
+      // A line break may fall between the word and its number: each line is read with the next one's start.
+      const next = lines[i + 1]?.trimStart().match(/^#?\d+/)?.[0];
+      const words =
+        cited(line) ??
+        (next !== undefined && /\b(issues?|sessions?)\s*$/i.test(line) ? `${line.trim()} ${next}` : undefined);
       return words === undefined ? [] : [`${relative(ROOT, file)}:${i + 1}: …${words}…`];
-    }),
-  );
+    });
+  });
 }
 
 const codeFiles = CODE.flatMap((dir) => files(join(ROOT, dir)));
@@ -75,6 +82,7 @@ describe('no tracker numbers: the repository explains itself in a clone', () => 
       say('a race (#', '7)'),
       say('see issue #', '12'),
       say('PR #', '104 moved it'),
+      say('measured in session', ' 13'),
     ];
     const clean = [
       'a close refused as D-27 says',
@@ -84,6 +92,7 @@ describe('no tracker numbers: the repository explains itself in a clone', () => 
       'the operator may issue 3 keys, or issue 12 new keys',
       'a cursor this service issued; issue a new key instead',
       'D-27: the seeded closers',
+      'a session of 12 hours, sessions 12 hours old',
     ];
     for (const line of citing) assert.ok(cited(line) !== undefined, `caught: ${line}`);
     for (const line of clean) assert.equal(cited(line), undefined, `not a tracker number: ${line}`);

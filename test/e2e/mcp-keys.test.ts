@@ -1,10 +1,12 @@
 // The demo's MCP door in keys mode (D-58): it takes any valid key, and each tool is held to its
 // operation's scope as its HTTP route is, so the operator's key cannot sell through a tool any
-// more than through POST {prefix}/sell. test/e2e/mcp-door-keys.test.ts covers each kind of key.
+// more than through POST {prefix}/sell; its tools speak of the deployment's live records, not of
+// a demo (D-269). test/e2e/mcp-door-keys.test.ts covers each kind of key.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type DemoContext, KEYS_TOOLS } from '../../src/mcp/operation-tools.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 
 const OPERATOR_KEY = 'mcp-keys-operator-key-0123456789abcdefghijklmn';
@@ -60,6 +62,35 @@ describe('the demo MCP door in keys mode', () => {
       listed.result.tools.some((tool) => tool.name === 'sell'),
       "a Seller's key is shown sell",
     );
+  });
+
+  it("speaks of the deployment's live records, never of a demo store, a demo reset or fictional data (D-269)", async () => {
+    const client = await connect(OPERATOR_KEY);
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.length >= 5, 'the operator is shown the reads');
+      const instructions = client.getInstructions() ?? '';
+      assert.match(
+        instructions,
+        /^The sales pipeline service of this deployment: these tools read and change its live/,
+      );
+      assert.doesNotMatch(instructions, /\bdemo\b|fictional|reset/i);
+      for (const tool of tools) {
+        assert.doesNotMatch(tool.title ?? '', /demo/i, tool.name);
+        assert.match(tool.title ?? '', /^[A-Z]/, `${tool.name}: a title of its own`);
+        assert.match(tool.description ?? '', /^Live records of this deployment \(real data/, tool.name);
+        assert.match(tool.description ?? '', /each call acts as its key's principal/, tool.name);
+        assert.doesNotMatch(tool.description ?? '', /\bdemo\b|fictional|reset/i, tool.name);
+      }
+      assert.equal(tools.find((tool) => tool.name === 'list_deals')?.title, 'List deals');
+      // Every tool of keys mode, those the operator is not shown too.
+      for (const tool of KEYS_TOOLS.map((each) => each.describe({ prefix: t.prefix } as DemoContext))) {
+        assert.match(tool.description ?? '', /^Live records of this deployment/, tool.name);
+        assert.doesNotMatch(`${tool.title} ${tool.description}`, /\bdemo\b|fictional|reset/i, tool.name);
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it("holds each tool to its operation's scope: the operator reads, but cannot sell", async () => {

@@ -38,11 +38,15 @@ function textOf(result: ToolResult): string {
   return block.text;
 }
 
-/** A normal result: its structured content, which the text block repeats as JSON. */
+/**
+ * A normal result: its structured content, which the last text block repeats as JSON (an
+ * escalation's words come first, D-270: test/e2e/mcp-escalation.test.ts).
+ */
 function structured(result: ToolResult): any {
   assert.notEqual(result.isError, true, `expected a result, got an error: ${JSON.stringify(result.content)}`);
   assert.ok(result.structuredContent, 'the result has structured content');
-  assert.deepEqual(JSON.parse(textOf(result)), result.structuredContent, 'the text block is the same JSON');
+  const blocks = (result.content as { type: string; text?: string }[]).filter((c) => c.type === 'text');
+  assert.deepEqual(JSON.parse(blocks.at(-1)?.text ?? ''), result.structuredContent, 'the text block is the same JSON');
   return result.structuredContent;
 }
 
