@@ -1,17 +1,13 @@
-// The contract's OpenAPI links (D-32): from what an operation creates or answers to the
+// The contract's OpenAPI links (D-32, D-267): from what an operation creates or answers to the
 // operations on it, each named by an id in the answer's body.
 type Json = Record<string, unknown>;
 
-/** The words a link says when it holds for one shape of an answer that may be several (D-11). */
-const WHEN_DEAL = ' (when the answer is the Deal)';
-const WHEN_ESCALATED = ' (when the answer is the escalation)';
-
 /**
  * Every operation on what a 201 or a gig answer names, as OpenAPI links. Each runtime expression
- * names an id in the body (`Location` is a path, not an id). Where the answer may be the Deal or
- * the escalation, a link holds for one of the two, and its description says which: a gig only
- * where the answer is sure to carry one (the escalation, a gig's outcome), never on a plain Deal
- * or a dry run.
+ * names an id in the body (`Location` is a path, not an id), one that every answer of its status
+ * carries: a link holds for the response, never for one shape of it. So sell (the Deal or the
+ * escalation) and advanceDeal (the Deal, the escalation or a dry run) link nowhere: no id sits at
+ * one place in all their shapes, and a tool follows a link on every answer (D-11).
  */
 export function links(): Record<string, Record<string, Record<string, Json>>> {
   const link = (operationId: string, id: string, description: string) => ({
@@ -25,29 +21,15 @@ export function links(): Record<string, Record<string, Record<string, Json>>> {
     reportSignals: link('reportSignals', id, 'Report signals on it'),
     getSettlement: link('getSettlement', id, 'Its settlement, once won'),
   });
-  const onGig = (id: string, when = '') => ({
-    getGig: link('getGig', id, `Read the gig${when}`),
-    claimGig: link('claimGig', id, `Claim it for a closer${when}`),
-    advanceGig: link('advanceGig', id, `Propose a move of its deal${when}`),
-    releaseGig: link('releaseGig', id, `Withdraw it${when}`),
+  const onGig = (id: string) => ({
+    getGig: link('getGig', id, 'Read the gig'),
+    claimGig: link('claimGig', id, 'Claim it for a closer'),
+    advanceGig: link('advanceGig', id, 'Propose a move of its deal'),
+    releaseGig: link('releaseGig', id, 'Withdraw it'),
   });
   return {
     createDeal: { 201: onDeal('$response.body#/id') },
     reengageDeal: { 201: onDeal('$response.body#/id') },
-    sell: {
-      201: {
-        getDeal: link('getDeal', '$response.body#/id', `Read the deal${WHEN_DEAL}`),
-        getSettlement: link('getSettlement', '$response.body#/id', `Its settlement, once won${WHEN_DEAL}`),
-        getEscalatedDeal: link('getDeal', '$response.body#/deal/id', `Read the deal${WHEN_ESCALATED}`),
-        deescalateDeal: link(
-          'deescalateDeal',
-          '$response.body#/deal/id',
-          `Take it off the human track${WHEN_ESCALATED}`,
-        ),
-        ...onGig('$response.body#/gig/id', WHEN_ESCALATED),
-      },
-    },
-    advanceDeal: { 200: onGig('$response.body#/gig/id', WHEN_ESCALATED) },
     enrolCloser: { 201: { getCloser: link('getCloser', '$response.body#/id', 'Read it') } },
     claimGig: { 200: onGig('$response.body#/gig/id') },
   };

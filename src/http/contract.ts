@@ -1,9 +1,11 @@
 // The served OpenAPI contract: what @fastify/swagger generates from the route schemas, completed
 // with what the framework-wide mechanisms answer on every operation (D-32, D-38): the errors
 // that any request can meet (405 from the method table, 413 and 415 from the body parser, 429
-// from the rate limit, 400 for a malformed query or key), the headers every answer carries, a
-// description and an example for every response, servers, license, `security: []` (keyless),
-// and links from what an operation creates to the operations on it.
+// from the rate limit, 400 for a malformed query or key, 408 and 431 from Node's HTTP parser), the
+// headers every answer carries, a description and an example for every response, an example of
+// every request body and query parameter and the NUL rule on bodies (contract-requests.ts),
+// servers, license, `security: []` (keyless), and links from what an operation creates to the
+// operations on it.
 import { rule } from '../domain/gate.ts';
 import type { Deal } from '../domain/records.ts';
 import type { Refusal } from '../domain/refusal.ts';
@@ -13,6 +15,7 @@ import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode, refusalBody } from '../views/errors.ts';
 import { exampleOf } from './contract-examples.ts';
 import { links } from './contract-links.ts';
+import { completeRequest, jsonValueSchemas } from './contract-requests.ts';
 import { completeSecurity } from './contract-security.ts';
 
 export { exampleOf } from './contract-examples.ts';
@@ -43,12 +46,14 @@ const STATUS_WORDS: Record<string, string> = {
   404: 'Not found: an unknown id (of any shape) or path',
   405: 'Method not allowed on this path; `Allow` lists the methods it serves',
   406: 'Not Acceptable',
+  408: 'Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed',
   409: 'Conflict: the record is not in a state that allows this operation',
   412: 'Precondition failed: `If-Match` names a version the deal is no longer at (`current` holds its version and stage); nothing changed',
   413: 'Body too large: over 64 KiB',
   415: 'Unsupported media type: send application/json',
   422: 'Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request',
   429: 'Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry',
+  431: 'Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed',
   503: 'The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry',
 };
 
@@ -57,12 +62,14 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
   400: 'INVALID_BODY',
   404: 'ROUTE_NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
   409: 'DEAL_TERMINAL',
   412: 'PRECONDITION_FAILED',
   413: 'BODY_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'GATE_BELOW_FLOOR',
   429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
   503: 'STORE_BUSY',
 };
 
@@ -177,11 +184,14 @@ export function completeContract(generated: OpenApi): OpenApi {
   };
   const linked = links();
   const components = ((contract.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  let refersToJson = false;
   for (const [path, item] of Object.entries(contract.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       completeOperation(path, method, operation, components, linked[operation.operationId ?? '']);
+      refersToJson = completeRequest(operation, components) || refersToJson;
     }
   }
+  if (refersToJson) Object.assign(components, jsonValueSchemas());
   return contract;
 }
 
@@ -247,6 +257,10 @@ function completeOperation(
   ensure(operation, 403, errorResponse(403));
   ensure(operation, 405, errorResponse(405));
   ensure(operation, 429, errorResponse(429));
+  // D-266: Node's HTTP parser answers these to any request, before a route is chosen
+  // (src/http/client-errors.ts): headers over the limit, or a request that did not arrive in time.
+  ensure(operation, 408, errorResponse(408));
+  ensure(operation, 431, errorResponse(431));
   // D-46: every operation that reads or writes the store (the demo's; ROOT serves fixed data).
   if (STORE_TAGS.has(operation.tags?.[0] ?? '') && path !== '/') ensure(operation, 503, errorResponse(503));
 

@@ -3,6 +3,7 @@
 // only with DEMO_CONTROLS=on.
 import { type Static, Type } from '@sinclair/typebox';
 import { optionalBody } from '../schemas/common.ts';
+import { CLOCK_EXAMPLE } from '../schemas/request-examples.ts';
 import { ok } from '../service/result.ts';
 import { read, write } from './operation.ts';
 
@@ -14,7 +15,7 @@ const ClockBody = Type.Object(
       description: 'hours to move the demo clock forward; fractions are rounded half-up to the millisecond',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CLOCK_EXAMPLE] },
 );
 
 const Counts = Type.Object({ ok: Type.Boolean(), closers: Type.Integer(), deals: Type.Integer() });

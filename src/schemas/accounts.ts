@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { ALL_SCOPES } from '../domain/access.ts';
 import { MAX_GRACE_SECONDS } from '../domain/keys.ts';
-import { optionalBody, PageParams, Timestamp } from './common.ts';
+import { optionalBody, pageParams, Timestamp } from './common.ts';
+import { KEY_EXAMPLE, ROLL_EXAMPLE, SELLER_EXAMPLE } from './request-examples.ts';
 
 const Name = (what: string) => Type.String({ minLength: 1, maxLength: 200, description: what });
 
@@ -16,9 +17,12 @@ export const SellerSchema = Type.Object(
   { additionalProperties: false, description: 'A Seller: a tenant, which owns deals' },
 );
 
-export const CreateSellerBody = Type.Object({ name: Name("the Seller's name") }, { additionalProperties: false });
+export const CreateSellerBody = Type.Object(
+  { name: Name("the Seller's name") },
+  { additionalProperties: false, examples: [SELLER_EXAMPLE] },
+);
 
-export const SellerListQuery = Type.Object({ ...PageParams }, { additionalProperties: false });
+export const SellerListQuery = Type.Object({ ...pageParams('seller') }, { additionalProperties: false });
 
 export const KeySchema = Type.Object(
   {
@@ -36,6 +40,9 @@ export const KeySchema = Type.Object(
     }),
     lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'at most a minute behind; null: never used' }),
     revokedAt: Type.Optional(Timestamp),
+    replacedBy: Type.Optional(
+      Type.String({ description: 'a rolled key: the key its roll made to replace it, `key_<NNNN>` (D-260)' }),
+    ),
   },
   {
     additionalProperties: false,
@@ -63,7 +70,7 @@ export const CreateKeyBody = Type.Object(
     ),
     expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'in the future; absent: never expires' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [KEY_EXAMPLE] },
 );
 
 export const RollKeyBody = optionalBody(
@@ -77,14 +84,16 @@ export const RollKeyBody = optionalBody(
         }),
       ),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, examples: [ROLL_EXAMPLE] },
   ),
 );
 
 export const KeyListQuery = Type.Object(
   {
-    principal: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "the operator's filter" })),
-    ...PageParams,
+    principal: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "the operator's filter", examples: ['seller_0001'] }),
+    ),
+    ...pageParams('key'),
   },
   { additionalProperties: false },
 );

@@ -1,10 +1,12 @@
 // Schemas shared by several surfaces. Each is declared once and used both to validate
 // requests and (later) to generate the OpenAPI contract.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { formatId, type ListKind } from '../domain/ids.ts';
 import { PLATFORM } from '../domain/mandate.ts';
 import { ACTORS, GIG_STATUSES } from '../domain/records.ts';
 import { ROLES, STAGES } from '../domain/stages.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
+import { encodeCursor } from '../views/cursor.ts';
 
 /** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
 export const DOMAIN_VALIDATED = 'x-domain-validated';
@@ -101,15 +103,25 @@ export const errorResponses = (...statuses: number[]) =>
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 1000;
 
-/** The paging parameters of every demo list, to spread into its query schema. */
-export const PageParams = {
+/**
+ * The paging parameters of every demo list, to spread into its query schema; `kind` is the kind
+ * of id the list's cursors name, for the example's cursor (D-267).
+ */
+export const pageParams = (kind: ListKind) => ({
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: 'records per page' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: DEFAULT_PAGE,
+      description: 'records per page',
+      examples: [20],
+    }),
   ),
   cursor: Type.Optional(
     Type.String({
       description:
         'opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)',
+      examples: [encodeCursor(formatId(kind, 1))],
     }),
   ),
-};
+});

@@ -6,7 +6,7 @@ import {
   DOMAIN_VALIDATED,
   Note,
   optionalBody,
-  PageParams,
+  pageParams,
   RoleSchema,
   StageSchema,
   Timestamp,
@@ -14,6 +14,7 @@ import {
   UsdInput,
 } from './common.ts';
 import { DEAL_EXAMPLE, MANDATE_EXAMPLE, SETTLEMENT_EXAMPLE } from './examples.ts';
+import { CREATE_DEAL_EXAMPLE, PROPOSAL_EXAMPLE, SIGNALS_EXAMPLE } from './request-examples.ts';
 
 export const AccountSchema = Type.Object(
   {
@@ -123,7 +124,7 @@ export const CreateDealBody = Type.Object(
     listValueUsd: UsdInput('list value'),
     mandate: Type.Optional(MandateInputSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_DEAL_EXAMPLE] },
 );
 
 export const ProposalBody = optionalBody(
@@ -141,7 +142,7 @@ export const ProposalBody = optionalBody(
       valueUsd: Type.Optional(UsdInput('close value for closed_won; default: the list value')),
       note: Type.Optional(Note),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, examples: [PROPOSAL_EXAMPLE] },
   ),
 );
 
@@ -154,8 +155,8 @@ export const DealListQuery = Type.Object(
         'the owning role: nurturer while the deal carries gone_dark, else setter at sourced and qualified, closer from meeting on',
     }),
     humanTrack: Type.Optional(Type.Boolean({ description: 'true: on the human track; false: not on it' })),
-    closerId: Type.Optional(Type.String({ description: 'deals with a gig of this closer' })),
-    ...PageParams,
+    closerId: Type.Optional(Type.String({ description: 'deals with a gig of this closer', examples: ['closer_0001'] })),
+    ...pageParams('deal'),
   },
   { additionalProperties: false },
 );
@@ -168,7 +169,7 @@ export const SignalsBody = Type.Object(
       description: 'signals to add, e.g. gone_dark, procurement_involved',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [SIGNALS_EXAMPLE] },
 );
 
 const StaffingView = Type.Union([
@@ -207,7 +208,17 @@ export const ActivitySchema = Type.Object({
   at: Timestamp,
   by: Type.Union([Type.Literal('service'), Type.Literal('agent'), Type.Literal('human')]),
   stage: StageSchema,
-  note: Type.String(),
+  note: Type.String({ description: 'in words: it names no id; the gig and closer it is about are the fields below' }),
+  gigId: Type.Optional(
+    Type.String({
+      description: 'the gig the entry is about (posted, claimed, moved, released, expired), `gig_<NNNN>`',
+    }),
+  ),
+  closerId: Type.Optional(
+    Type.String({
+      description: 'the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired)',
+    }),
+  ),
   actor: Type.Optional(ActorRefSchema),
 });
 

@@ -96,7 +96,7 @@ export const EventFeedQuery = Type.Object(
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'events per page' })),
     type: Type.Optional(EventTypeSchema),
-    dealId: Type.Optional(Type.String({ description: 'events about this deal' })),
+    dealId: Type.Optional(Type.String({ description: 'events about this deal', examples: ['deal_0001'] })),
   },
   { additionalProperties: false },
 );

@@ -7,7 +7,7 @@ import {
   GigStatusSchema,
   Note,
   optionalBody,
-  PageParams,
+  pageParams,
   RoleSchema,
   StageSchema,
   Timestamp,
@@ -16,13 +16,21 @@ import {
 } from './common.ts';
 import { AccountView, ActivitySchema, DealSchema } from './deal.ts';
 import { CLOSER_EXAMPLE, GIG_EXAMPLE } from './examples.ts';
+import {
+  CLAIM_EXAMPLE,
+  ENROL_EXAMPLE,
+  GIG_ADVANCE_EXAMPLE,
+  MATCH_EXAMPLE,
+  RELEASE_EXAMPLE,
+  REVIVE_EXAMPLE,
+} from './request-examples.ts';
 
 export const EnrolBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     industries: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, default: [] })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [ENROL_EXAMPLE] },
 );
 
 export const MatchBody = Type.Object(
@@ -39,26 +47,34 @@ export const MatchBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [MATCH_EXAMPLE] },
 );
 
 export const GigListQuery = Type.Object(
   {
     status: Type.Optional(GigStatusSchema),
     role: Type.Optional(RoleSchema),
-    dealId: Type.Optional(Type.String({ description: "the deal's gigs" })),
-    closerId: Type.Optional(Type.String({ description: 'gigs claimed by (or fulfilled by) this closer' })),
-    ...PageParams,
+    dealId: Type.Optional(Type.String({ description: "the deal's gigs", examples: ['deal_0001'] })),
+    closerId: Type.Optional(
+      Type.String({ description: 'gigs claimed by (or fulfilled by) this closer', examples: ['closer_0001'] }),
+    ),
+    ...pageParams('gig'),
   },
   { additionalProperties: false },
 );
 
-export const CloserListQuery = Type.Object({ ...PageParams }, { additionalProperties: false });
+export const CloserListQuery = Type.Object({ ...pageParams('closer') }, { additionalProperties: false });
 
-export const ClaimBody = Type.Object({ closerId: CloserId }, { additionalProperties: false });
+export const ClaimBody = Type.Object(
+  { closerId: CloserId },
+  { additionalProperties: false, examples: [CLAIM_EXAMPLE] },
+);
 
 /** Keys mode (D-55): a closer's key claims as its own closer; `closerId`, if given, must be it. */
-export const KeysClaimBody = Type.Object({ closerId: Type.Optional(CloserId) }, { additionalProperties: false });
+export const KeysClaimBody = Type.Object(
+  { closerId: Type.Optional(CloserId) },
+  { additionalProperties: false, examples: [CLAIM_EXAMPLE] },
+);
 
 export const GigAdvanceBody = Type.Object(
   {
@@ -73,15 +89,18 @@ export const GigAdvanceBody = Type.Object(
     note: Type.Optional(Note),
     closerId: Type.Optional(CloserId),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [GIG_ADVANCE_EXAMPLE] },
 );
 
 export const ReviveBody = optionalBody(
-  Type.Object({ note: Type.Optional(Note), closerId: Type.Optional(CloserId) }, { additionalProperties: false }),
+  Type.Object(
+    { note: Type.Optional(Note), closerId: Type.Optional(CloserId) },
+    { additionalProperties: false, examples: [REVIVE_EXAMPLE] },
+  ),
 );
 
 export const ReleaseBody = optionalBody(
-  Type.Object({ closerId: Type.Optional(CloserId) }, { additionalProperties: false }),
+  Type.Object({ closerId: Type.Optional(CloserId) }, { additionalProperties: false, examples: [RELEASE_EXAMPLE] }),
 );
 
 export const EmptyBody = optionalBody(Type.Object({}, { additionalProperties: false }));

@@ -1,7 +1,7 @@
 // Refused proposals (D-61): the record, the lists' queries and the summary, as the contract shows them.
 import { Type } from '@sinclair/typebox';
 import { EXECUTORS, KEPT_CODES } from '../domain/proposals.ts';
-import { PageParams, StageSchema, Timestamp } from './common.ts';
+import { pageParams, StageSchema, Timestamp } from './common.ts';
 import { ActorRefSchema } from './deal.ts';
 
 export const ExecutorSchema = Type.Union(
@@ -17,6 +17,7 @@ export const KeptCodeSchema = Type.Union(
 const KeyIdFilter = Type.String({
   maxLength: 64,
   description: 'keys mode: only what requests with this key proposed (`key_<NNNN>`)',
+  examples: ['key_0001'],
 });
 
 export const RefusedProposalSchema = Type.Object(
@@ -64,10 +65,14 @@ const filters = {
   keyId: Type.Optional(KeyIdFilter),
 };
 
-export const DealProposalsQuery = Type.Object({ ...filters, ...PageParams }, { additionalProperties: false });
+export const DealProposalsQuery = Type.Object({ ...filters, ...pageParams('prop') }, { additionalProperties: false });
 
 export const ProposalListQuery = Type.Object(
-  { dealId: Type.Optional(Type.String({ description: 'the refusals on this deal' })), ...filters, ...PageParams },
+  {
+    dealId: Type.Optional(Type.String({ description: 'the refusals on this deal', examples: ['deal_0001'] })),
+    ...filters,
+    ...pageParams('prop'),
+  },
   { additionalProperties: false },
 );
 

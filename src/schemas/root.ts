@@ -1,6 +1,8 @@
 // ROOT envelope schemas (spec "Envelopes (ROOT)"): for the contract; the routes send bytes the
 // catalogue already serialized.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { formatId } from '../domain/ids.ts';
+import { encodeCursor } from '../views/cursor.ts';
 import { GigStatusSchema, RoleSchema, StageSchema } from './common.ts';
 import { DealSchema, SettlementSchema } from './deal.ts';
 import { GigSchema } from './marketplace.ts';
@@ -92,30 +94,42 @@ export const OfferEnvelope = Type.Object(
   { $id: 'OfferEnvelope', additionalProperties: true },
 );
 
-/** What every ROOT collection takes alike (D-30): scope, limit and cursor. */
-const PageParams = {
+/**
+ * What every ROOT collection takes alike (D-30): scope, limit and cursor; `kind` is the kind of
+ * id the collection's cursors name, for the example's cursor (D-267).
+ */
+const pageParams = (kind: 'deal' | 'gig') => ({
   scope: Type.Optional(
     Type.String({
       description: 'sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY',
+      examples: ['sandbox'],
     }),
   ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
-};
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100, examples: [10] })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'nextCursor of the previous page',
+      examples: [encodeCursor(formatId(kind, 1))],
+    }),
+  ),
+});
 
 export const DealsQuery = Type.Object(
   {
     stage: Type.Optional(
       Type.String({
         description: `one of ${StageSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+        examples: ['negotiation'],
       }),
     ),
     role: Type.Optional(
       Type.String({
         description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}: the owning role, nurturer while the deal carries gone_dark, else setter before meeting and closer from meeting on; another value matches nothing`,
+        examples: ['closer'],
       }),
     ),
-    ...PageParams,
+    ...pageParams('deal'),
   },
   // An unknown parameter is 400 INVALID_QUERY; an unknown value of a filter matches nothing (D-30).
   { additionalProperties: false },
@@ -129,6 +143,7 @@ export const KeysDealsQuery = Type.Object(
       Type.String({
         description:
           "sandbox (default); tenant and settlement are reserved: 403 BLOCKED, except with a Seller key carrying deals:read in Authorization: Bearer, which answers that Seller's own live deals (tenant) or the settlements of its deals closed won (settlement), marked sandbox: false; another scope is EMPTY",
+        examples: ['sandbox'],
       }),
     ),
   },
@@ -140,14 +155,16 @@ export const GigsQuery = Type.Object(
     role: Type.Optional(
       Type.String({
         description: `one of ${RoleSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+        examples: ['closer'],
       }),
     ),
     status: Type.Optional(
       Type.String({
         description: `one of ${GigStatusSchema.anyOf.map((s) => s.const).join(', ')}; another value matches nothing`,
+        examples: ['open'],
       }),
     ),
-    ...PageParams,
+    ...pageParams('gig'),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { PUBLIC_EVENT_TYPES } from '../domain/public-events.ts';
 import { Timestamp } from './common.ts';
 import { EventTypeSchema } from './events.ts';
+import { WEBHOOK_EXAMPLE } from './request-examples.ts';
 
 export const MAX_WEBHOOK_URL = 2000;
 
@@ -26,7 +27,7 @@ export const WebhookBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [WEBHOOK_EXAMPLE] },
 );
 
 const webhookFields = {

@@ -273,14 +273,12 @@ function evaluate(expression: string, answer: Answer): unknown {
   throw new Error(`a runtime expression this test does not read: ${expression}`);
 }
 
-/** The shape a link says it holds for ("(when the answer is the escalation)"), or any. */
-const shapeOfLink = (link: Json) => /\(when the answer is the (\w+)\)/.exec(link.description ?? '')?.[1] ?? 'any';
-
 /** The shape of an answer whose body may be one of several. */
 const shapeOf = (body: Json) => (body.escalated === true ? 'escalation' : body.dryRun === true ? 'DryRun' : 'Deal');
 
 // Links (OpenAPI 3.1 Link Objects) are followed by tools: each one's runtime expression must give
-// the linked operation an id it answers for, on every answer of the shape the link holds for.
+// the linked operation an id it answers for, on every answer of its status, whatever its shape
+// (D-267): a tool cannot tell which shape a link was meant for.
 describe("the contract's links resolve on real answers", () => {
   let t: TestServer;
   let contract: Json;
@@ -334,15 +332,13 @@ describe("the contract's links resolve on real answers", () => {
       }
     }
     const covered = new Set(answers.map((a) => `${a.operationId} ${a.status}`));
-    assert.deepEqual([...linked].sort(), [...covered].sort(), 'every response with links has real answers here');
+    for (const response of linked) assert.ok(covered.has(response), `${response} has links and real answers here`);
 
     let followed = 0;
     for (const { operationId, status, answer } of answers) {
-      const links = byId.get(operationId)?.op.responses[status].links as Json;
+      const links = (byId.get(operationId)?.op.responses[status].links ?? {}) as Json;
       const shape = shapeOf(answer.body);
       for (const [name, link] of Object.entries(links)) {
-        const holds = shapeOfLink(link);
-        if (holds !== 'any' && holds !== shape) continue;
         const what = `${operationId} ${status} (${shape}) → ${name} (${link.parameters.id})`;
         const id = evaluate(link.parameters.id, answer);
         assert.equal(typeof id, 'string', `${what}: no id in ${JSON.stringify(answer.body).slice(0, 200)}`);
@@ -355,24 +351,15 @@ describe("the contract's links resolve on real answers", () => {
         followed++;
       }
     }
-    assert.ok(followed >= 20, `${followed} links followed`);
+    assert.ok(followed >= 13, `${followed} links followed`);
   });
 
-  it('a link that holds for one shape of a several-shaped answer says which, and holds for no other', async () => {
+  it('sell and advanceDeal, whose answers come in several shapes with no id at one place in them all, declare no link', async () => {
     const sold = await t.post(`${t.prefix}/sell`, dealBody());
     const escalated = await t.post(`${t.prefix}/sell`, dealBody({ mandate: HUMAN_CLOSER }));
-    const links = contract.paths[`${t.prefix}/sell`].post.responses['201'].links as Json;
-    for (const [name, link] of Object.entries(links)) {
-      const holds = shapeOfLink(link);
-      assert.ok(['Deal', 'escalation'].includes(holds), `sell ${name}: says the shape it holds for`);
-      for (const answer of [sold, escalated]) {
-        const resolved = typeof evaluate(link.parameters.id, answer) === 'string';
-        assert.equal(resolved, shapeOf(answer.body) === holds, `sell ${name} on the ${shapeOf(answer.body)}`);
-      }
-    }
-    assert.ok(Object.values(links).some((link) => link.operationId === 'getDeal' && shapeOfLink(link) === 'Deal'));
-    assert.ok(
-      Object.values(links).some((link) => link.operationId === 'getDeal' && shapeOfLink(link) === 'escalation'),
-    );
+    assert.equal(sold.body.id === undefined, false, 'the Deal carries its id at /id');
+    assert.equal(escalated.body.id, undefined, 'the escalation carries none there');
+    assert.equal(contract.paths[`${t.prefix}/sell`].post.responses['201'].links, undefined);
+    assert.equal(contract.paths[`${t.prefix}/deals/{id}/advance`].post.responses['200'].links, undefined);
   });
 });

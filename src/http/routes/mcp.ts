@@ -2,17 +2,20 @@
 // the sandbox) and POST /demo/mcp (the demo's tools over the live store). Every request gets its
 // own server and transport, closed with the response: no session, no SSE stream to resume, so
 // GET and DELETE answer 405 (src/http/methods.ts). A body that is not JSON is answered as the
-// JSON-RPC parse error an MCP client understands, not with the app's catalogue body.
+// JSON-RPC parse error an MCP client understands, not with the app's catalogue body, and JSON that
+// is no JSON-RPC message as the Invalid Request it is.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyBodyParser, FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createDemoMcpServer, DEMO_TOOLS } from '../../mcp/demo-server.ts';
 import { createRootMcpServer } from '../../mcp/root-server.ts';
 import type { RootCatalog } from '../../public/catalog.ts';
 import { DOMAIN_VALIDATED, ErrorSchema, errorResponses, NoQuery } from '../../schemas/common.ts';
+import { JsonRpcBody } from '../../schemas/json-rpc.ts';
 import type { PipelineService } from '../../service/pipeline-service.ts';
 import { errorBody } from '../../views/errors.ts';
 import { refuseIdempotencyKey } from '../idempotency-key.ts';
@@ -47,21 +50,20 @@ const JsonRpcError = (description: string) =>
     { description },
   );
 
-// The MCP transport checks the message itself and answers a JSON-RPC error, so the node is
-// left out of the app's request validation (as domain-validated nodes are) and only documents it.
-const McpBody = {
-  ...Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })]),
-  [DOMAIN_VALIDATED]: true,
-  description: 'A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them).',
-};
+// The doors check the message themselves (isJsonRpcBody) and answer a JSON-RPC error, so the node
+// is left out of the app's request validation (as domain-validated nodes are) and only documents it.
+const McpBody = { ...JsonRpcBody, [DOMAIN_VALIDATED]: true };
 
 const ACCEPT = 'application/json, text/event-stream';
+/** What the transport asks of Accept (a substring check, as the SDK's own). */
+const ACCEPTS_BOTH = '^(?=.*application/json)(?=.*text/event-stream)';
+const acceptsBoth = new RegExp(ACCEPTS_BOTH);
 
 // Documented as a parameter of the contract; the transport checks it and answers 406 itself.
 const McpHeaders = {
   ...Type.Object({
     accept: Type.String({
-      pattern: '^(?=.*application/json)(?=.*text/event-stream)',
+      pattern: ACCEPTS_BOTH,
       description: `must list both application/json and text/event-stream, e.g. \`${ACCEPT}\` (406 otherwise)`,
       examples: [ACCEPT],
     }),
@@ -77,11 +79,11 @@ const McpResponses = {
   202: Type.Null({ description: 'Accepted: the body held only notifications or responses' }),
   400: {
     ...Type.Union([
-      JsonRpcError('A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message'),
+      JsonRpcError('A JSON-RPC error: the body is not JSON (-32700) or JSON that is no JSON-RPC message (-32600)'),
       Type.Ref(ErrorSchema),
     ]),
     description:
-      'A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message; or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp',
+      'A JSON-RPC error: the body is not JSON (-32700 Parse error) or JSON that is no JSON-RPC message (-32600 Invalid Request); or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp',
   },
   406: JsonRpcError(`A JSON-RPC error: Accept must list application/json and text/event-stream (${ACCEPT})`),
   ...errorResponses(413, 415),
@@ -120,6 +122,30 @@ const answerParseError = (error: FastifyError | ParseError, _request: FastifyReq
   });
 };
 
+/** One JSON-RPC message as the transport reads it, or a batch of 1 to MAX_BATCH_SIZE of them. */
+const isJsonRpcBody = (body: unknown): boolean =>
+  Array.isArray(body)
+    ? body.length > 0 && body.length <= MAX_BATCH_SIZE && body.every((m) => JSONRPCMessageSchema.safeParse(m).success)
+    : JSONRPCMessageSchema.safeParse(body).success;
+
+/**
+ * D-265: JSON that is no JSON-RPC message is an Invalid Request (JSON-RPC 2.0: -32600), which the
+ * transport would answer as a parse error; only what is not JSON is that. Checked where the
+ * transport's own check of Accept would pass, so that a wrong Accept is still its 406.
+ */
+function invalidRequest(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (request.body === undefined || !acceptsBoth.test(request.headers.accept ?? '')) return undefined;
+  if (isJsonRpcBody(request.body)) return undefined;
+  return reply.code(400).send({
+    jsonrpc: '2.0',
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: the body is JSON, but not a JSON-RPC 2.0 message nor a batch of 1 to ${MAX_BATCH_SIZE} of them`,
+    },
+    id: null,
+  });
+}
+
 /** Hands one request to a fresh MCP server over a fresh stateless transport. */
 async function serve(request: FastifyRequest, reply: FastifyReply, server: Server, surface: 'root' | 'demo') {
   // A body the app's parser never saw (no content-type at all) is refused as any other request
@@ -127,6 +153,8 @@ async function serve(request: FastifyRequest, reply: FastifyReply, server: Serve
   if (request.headers['content-type'] === undefined) {
     return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE'));
   }
+  const refused = invalidRequest(request, reply);
+  if (refused) return refused;
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack(); // the transport writes the raw response; Fastify must not answer too
   // ROOT's door answers every origin (D-29, D-49); app.ts's onSend hook never sees a hijacked answer.
