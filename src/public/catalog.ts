@@ -1,9 +1,10 @@
 // The ROOT collections over the sandbox data set: typed envelopes OK, EMPTY, BLOCKED (D-29,
 // D-30). Shared by the HTTP routes and the MCP door, so both answer the same envelopes.
+
+import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { compareIds } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import { owningRole } from '../domain/stages.ts';
-import { decodeCursor, encodeCursor } from '../views/cursor.ts';
 import { dealView, gigView } from '../views/records.ts';
 import { buildSandbox, type SandboxData } from './sandbox.ts';
 

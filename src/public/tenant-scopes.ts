@@ -5,10 +5,10 @@
 // queries, held to the caller's visibility (D-54), do the reading. Anything else (no key, a wrong
 // key, another kind of key, no deals:read, the demo) is the catalogue's 403 BLOCKED.
 import type { Caller } from '../domain/access.ts';
+import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import type { Deal } from '../domain/records.ts';
 import { isRole, isStage } from '../domain/stages.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
-import { decodeCursor, encodeCursor } from '../views/cursor.ts';
 import { dealView, settlementView } from '../views/records.ts';
 import { type DealQuery, type Envelope, MAX_PAGE } from './catalog.ts';
 

@@ -1,12 +1,12 @@
 // Schemas shared by several surfaces. Each is declared once and used both to validate
 // requests and (later) to generate the OpenAPI contract.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { encodeCursor } from '../domain/cursor.ts';
 import { formatId, type ListKind } from '../domain/ids.ts';
 import { PLATFORM } from '../domain/mandate.ts';
 import { ACTORS, GIG_STATUSES } from '../domain/records.ts';
 import { ROLES, STAGES } from '../domain/stages.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
-import { encodeCursor } from '../views/cursor.ts';
 
 /** Marks a node that the domain validates itself (its problems are 422 violations, D-20). */
 export const DOMAIN_VALIDATED = 'x-domain-validated';

@@ -1,8 +1,8 @@
 // ROOT envelope schemas (spec "Envelopes (ROOT)"): for the contract; the routes send bytes the
 // catalogue already serialized.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { encodeCursor } from '../domain/cursor.ts';
 import { formatId } from '../domain/ids.ts';
-import { encodeCursor } from '../views/cursor.ts';
 import { GigStatusSchema, RoleSchema, StageSchema } from './common.ts';
 import { DealSchema, SettlementSchema } from './deal.ts';
 import { GigSchema } from './marketplace.ts';

@@ -1,9 +1,10 @@
 // One page of a demo list (D-39), whichever door asks: `limit` (default 100) records after the
 // id an opaque cursor names, and the cursor of the next page when there is one. HTTP sends that
 // cursor in a Link header, MCP tools in their result.
+
+import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import type { ListKind } from '../domain/ids.ts';
 import { DEFAULT_PAGE } from '../schemas/common.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** A page, or `undefined` records when the cursor is not one this service issued. */
 export interface Page<T> {

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { encodeCursor } from '../../src/domain/cursor.ts';
 import { RootCatalog } from '../../src/public/catalog.ts';
 import { buildSandbox } from '../../src/public/sandbox.ts';
-import { encodeCursor } from '../../src/views/cursor.ts';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
 import { NPM_START } from '../support/instances.ts';
 

@@ -29,7 +29,7 @@ const SignInBody = Type.Object(
       description: 'an API key (`sp_op_`, `sp_sk_` or `sp_ck_` and 43 characters, or OPERATOR_KEY)',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ key: 'sp_sk_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG' }] },
 );
 
 const ConsoleSessionSchema = Type.Object(
