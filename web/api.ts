@@ -111,6 +111,8 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt?: string;
+  /** A rolled key: the key its roll made to replace it (D-260). */
+  replacedBy?: string;
 }
 
 /** A call of keys mode's own: its answer, or the catalogue's error; a 401 ends the session. */

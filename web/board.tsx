@@ -3,85 +3,29 @@
 // platform fees and commissions paid), filters, and live changes from the event stream. Each
 // column head says how many deals it holds and their value; every number says what it is (D-228);
 // a service that cannot be reached is said so and read again (D-230); an empty pipeline says how
-// to start.
+// to start. The operator's board in keys mode holds every Seller's deals: each card names its
+// Seller, and a Seller filter narrows the board and its summary to one (D-262).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The stage names and their order are the domain's own (pure, no I/O: bundled as they are).
 import { GONE_DARK, STAGES, type Stage } from '../src/domain/stages.ts';
-import { allClosers, allDeals, api, type Deal, type Gig, usd } from './api.ts';
+import { useSellerNames } from './actor-names.ts';
+import { allClosers, allDeals, api, type Closer, type Deal, type Gig, usd } from './api.ts';
+import { Summary } from './board-summary.tsx';
+import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
-import { plural, STAGE_LABELS, signalWords, stageLabel, unreachableWords } from './words.ts';
+import { plural, STAGE_LABELS, signalWords, stageLabel } from './words.ts';
 
+/** The filters the service applies (GET /pipeline/deals's query). */
 type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean };
+type Payout = NonNullable<Closer['payouts']>[number];
 
-/** Settlements never change once a deal is won: each is read once. */
-const platformFees = new Map<string, number>();
-
-function Summary({ deals, commissions }: { deals: Deal[]; commissions: number }) {
-  const [fees, setFees] = useState(0);
-  const won = deals.filter((d) => d.stage === 'closed_won');
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      for (const deal of won) {
-        if (platformFees.has(deal.id)) continue;
-        const answer = await api.GET('/pipeline/deals/{id}/settlement', { params: { path: { id: deal.id } } });
-        if (answer.data) platformFees.set(deal.id, answer.data.platformFeeUsd);
-      }
-      if (live) setFees(won.reduce((sum, d) => sum + (platformFees.get(d.id) ?? 0), 0));
-    })();
-    return () => {
-      live = false;
-    };
-  }, [won.map((d) => d.id).join()]);
-  const perStage = STAGES.map((stage) => {
-    const inStage = deals.filter((d) => d.stage === stage);
-    return { stage, count: inStage.length, value: inStage.reduce((sum, d) => sum + d.listValueUsd, 0) };
-  });
-  const wonValue = won.reduce((sum, d) => sum + (d.finalValueUsd ?? 0), 0);
-  const widest = Math.max(1, ...perStage.map((s) => s.value));
-  return (
-    <section class="summary" aria-label="Summary">
-      <dl class="totals">
-        <div>
-          <dt>Won value</dt>
-          <dd>{usd(wonValue)}</dd>
-        </div>
-        <div>
-          <dt>Platform fees</dt>
-          <dd>{usd(fees)}</dd>
-        </div>
-        <div>
-          <dt>Commissions paid</dt>
-          <dd>{usd(commissions)}</dd>
-        </div>
-        <div>
-          <dt>Deals</dt>
-          <dd>{deals.length.toLocaleString('en-US')}</dd>
-        </div>
-      </dl>
-      <figure class="funnel" aria-label="Deals and list value per stage">
-        <figcaption>Deals and list value per stage</figcaption>
-        {perStage.map((s) => (
-          <div class="bar" key={s.stage}>
-            <span class="label">{STAGE_LABELS[s.stage]}</span>
-            <span class="track">
-              <span class="fill" style={{ width: `${(100 * s.value) / widest}%` }} />
-            </span>
-            <span class="figure">
-              {plural(s.count, 'deal')} · {usd(s.value)} list
-            </span>
-          </div>
-        ))}
-      </figure>
-    </section>
-  );
-}
-
-export function DealCard({ deal }: { deal: Deal }) {
+/** `seller`: the deal's Seller by name, on the operator's board (D-262). */
+export function DealCard({ deal, seller }: { deal: Deal; seller?: string }) {
   const stalled = deal.signals.includes(GONE_DARK);
   return (
     <li class="card">
       <a href={`#/deals/${encodeURIComponent(deal.id)}`}>{deal.account.name}</a>
+      {seller ? <span class="seller">Seller: {seller}</span> : null}
       <span class="value">
         {deal.finalValueUsd !== undefined ? `Won ${usd(deal.finalValueUsd)} · ` : ''}List {usd(deal.listValueUsd)}
       </span>
@@ -101,7 +45,10 @@ export function DealCard({ deal }: { deal: Deal }) {
 export function Board() {
   const [filter, setFilter] = useState<Filter>({});
   const [deals, setDeals] = useState<Deal[] | undefined>();
-  const [commissions, setCommissions] = useState(0);
+  const [payouts, setPayouts] = useState<Payout[]>([]);
+  // The operator's Sellers (none for anyone else): the cards' names and the Seller filter's.
+  const sellers = useSellerNames();
+  const [seller, setSeller] = useState('');
   const [error, setError] = useState<{ words: string; raw: string } | undefined>();
   const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -110,13 +57,8 @@ export function Board() {
     try {
       const [found, closers] = await Promise.all([allDeals(filter), allClosers()]);
       setDeals(found);
-      setCommissions(
-        closers
-          // A closer's ledger is absent where the caller may not see it (keys mode): none counted.
-          .flatMap((c) => c.payouts ?? [])
-          .filter((p) => p.kind === 'commission')
-          .reduce((sum, p) => sum + p.amountUsd, 0),
-      );
+      // A closer's ledger is absent where the caller may not see it (keys mode): none counted.
+      setPayouts(closers.flatMap((c) => c.payouts ?? []));
       setError(undefined);
     } catch (e) {
       // Said in words, and read again until the service answers (the raw error in a title).
@@ -159,10 +101,20 @@ export function Board() {
       [name]: value === '' ? undefined : name === 'humanTrack' ? value === 'true' : value,
     }));
 
+  // The Seller filter acts here: the service's list has no Seller filter, and the operator's
+  // board reads every deal anyway.
+  const shown = deals && seller ? deals.filter((d) => d.sellerId === seller) : deals;
+  const shownIds = new Set(shown?.map((d) => d.id));
+  const commissions = payouts
+    .filter((p) => p.kind === 'commission' && (!seller || shownIds.has(p.dealId)))
+    .reduce((sum, p) => sum + p.amountUsd, 0);
+  const unfiltered =
+    filter.stage === undefined && filter.role === undefined && filter.humanTrack === undefined && !seller;
+
   return (
     <>
       <h1>Pipeline</h1>
-      {deals ? <Summary deals={deals} commissions={commissions} /> : null}
+      {shown ? <Summary deals={shown} commissions={commissions} /> : null}
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Stage{' '}
@@ -193,15 +145,28 @@ export function Board() {
             <option value="false">not on it</option>
           </select>
         </label>
+        {sellers.size > 0 ? (
+          <label>
+            Seller{' '}
+            <select value={seller} onChange={(e) => setSeller(e.currentTarget.value)}>
+              <option value="">any</option>
+              {[...sellers].map(([id, name]) => (
+                <option value={id} key={id}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
       </form>
       {error ? (
         <p role="alert" class="unreachable" title={error.raw}>
           {error.words}
         </p>
       ) : null}
-      {deals && deals.length === 0 ? (
+      {shown && shown.length === 0 ? (
         <p class="empty">
-          {filter.stage === undefined && filter.role === undefined && filter.humanTrack === undefined ? (
+          {unfiltered ? (
             <>
               No deals yet. Create one with <a href="#/new">New deal</a>.
             </>
@@ -210,10 +175,10 @@ export function Board() {
           )}
         </p>
       ) : null}
-      {deals ? (
+      {shown ? (
         <div class="board">
           {STAGES.filter((s) => filter.stage === undefined || s === filter.stage).map((stage) => {
-            const inStage = deals.filter((d) => d.stage === stage);
+            const inStage = shown.filter((d) => d.stage === stage);
             // A won column totals what the deals were won at; the others their list values.
             const total =
               stage === 'closed_won'
@@ -230,7 +195,7 @@ export function Board() {
                 </p>
                 <ul>
                   {inStage.map((deal) => (
-                    <DealCard deal={deal} key={deal.id} />
+                    <DealCard deal={deal} seller={deal.sellerId && sellers.get(deal.sellerId)} key={deal.id} />
                   ))}
                 </ul>
               </section>

@@ -4,23 +4,12 @@
 // The activity interleaves, by time, the proposals the gate refused on the deal (D-61), each
 // marked Refused, with the gate's reason (its very words in the title) and code, who proposed
 // and what.
+
+import { activityWords, CONSOLE_NOTE } from './activity-words.ts';
+import type { ActorNames } from './actor-names.ts';
 import { type Deal, type Gig, type RefusedProposal, type Settlement, usd } from './api.ts';
-import {
-  type ActorNames,
-  activityWords,
-  CONSOLE_NOTE,
-  dealName,
-  gigName,
-  humanize,
-  money,
-  percent,
-  plural,
-  proposedWords,
-  refusalCodeWords,
-  staffingSentence,
-  stageLabel,
-  when,
-} from './words.ts';
+import { proposedWords, refusalCodeWords } from './proposal-words.ts';
+import { dealName, gigName, humanize, money, percent, plural, staffingSentence, stageLabel, when } from './words.ts';
 
 /** A won deal's settlement: where its final value went, in USD. */
 export function SettlementFacts({ settlement }: { settlement: Settlement }) {
@@ -180,6 +169,8 @@ type Line = { at: number; i: number; entry: Deal['activity'][number] } | { at: n
 /**
  * The deal's activity, oldest first: when, who, what, and at which stage; the refused proposals
  * among it by time (at the same instant, after the entries: a refusal follows the change it met).
+ * The entries are numbered 1, 2, 3… and the refusals between them are not (D-261): a refusal
+ * changed nothing, so it takes no number and the entries' numbers do not jump over it.
  */
 export function DealActivity({
   activity,
@@ -198,6 +189,7 @@ export function DealActivity({
     ...[...refusals].reverse().map((refusal) => ({ at: Date.parse(refusal.at), refusal })),
   ];
   lines.sort((a, b) => a.at - b.at || ('entry' in a ? 0 : 1) - ('entry' in b ? 0 : 1));
+  let committed = 0;
   return (
     <section class="activity">
       <h2 id="activity-title">Activity</h2>
@@ -214,8 +206,10 @@ export function DealActivity({
             return <RefusalEntry record={line.refusal} closer={closer} names={names} key={line.refusal.id} />;
           const { entry, i } = line;
           const { who, what } = activityWords(entry, closer);
+          // A list item's number counts every item before it, refusals too: each entry says its own.
+          committed += 1;
           return (
-            <li key={i} title={entry.note}>
+            <li key={i} value={committed} title={entry.note}>
               <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time> <strong>{who}</strong>{' '}
               <span class="what">{what}</span> <span class="stage">{stageLabel(entry.stage)}</span>
             </li>

@@ -5,7 +5,8 @@
 // the console shows none.
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { errorWords, useNotice } from './words.ts';
+import { errorWords } from './error-words.ts';
+import { useNotice } from './notice.ts';
 
 /** Whether this deployment serves `POST /demo/reset` and `POST /demo/clock`, as the page says. */
 export const DEMO_CONTROLS_SERVED =

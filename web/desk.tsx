@@ -16,27 +16,23 @@ import {
   usd,
 } from './api.ts';
 import { useDryRuns, verdictOf } from './dry-runs.ts';
+import { errorWords } from './error-words.ts';
 import { type LiveEvent, useLive } from './live.ts';
-import {
-  dealName,
-  errorWords,
-  gigName,
-  gigTitle,
-  percent,
-  plural,
-  signalWords,
-  stageLabel,
-  useNotice,
-} from './words.ts';
+import { useNotice } from './notice.ts';
+import { dealName, gigName, gigTitle, percent, plural, signalWords, stageLabel } from './words.ts';
 
 type Move = { label: string; body: { advanceTo: Stage; valueUsd?: number } };
 
-function Brief({ gig }: { gig: Gig }) {
+/**
+ * A gig's brief. `stage`: the deal's stage now, which a claimed gig shows (D-263: its brief keeps
+ * the stage the gig was posted at, and the deal moves on as the closer works it).
+ */
+function Brief({ gig, stage = gig.brief.stage }: { gig: Gig; stage?: Stage }) {
   const { brief, pricing } = gig;
   return (
     <p class="brief">
-      <strong>{brief.account.name}</strong> ({gig.role} role) · list {usd(brief.listValueUsd)} · at{' '}
-      {stageLabel(brief.stage)} · floor {usd(brief.floorUsd)} · pays{' '}
+      <strong>{brief.account.name}</strong> ({gig.role} role) · list {usd(brief.listValueUsd)} · at {stageLabel(stage)}{' '}
+      · floor {usd(brief.floorUsd)} · pays{' '}
       {pricing.kind === 'commission' ? `${percent(pricing.pct)} commission` : `a ${usd(pricing.amountUsd)} fee`}
       {brief.signals.length > 0 ? ` · signals: ${brief.signals.map(signalWords).join(', ')}` : ''}
     </p>
@@ -97,7 +93,7 @@ function ClaimedGig({ gig, closerId, changed }: { gig: Gig; closerId: string; ch
   if (!deal) return <li>Loading {gigName(gig.id)}…</li>;
   return (
     <li class="gig" aria-label={gigTitle(gig)}>
-      <Brief gig={gig} />
+      <Brief gig={gig} stage={deal.stage} />
       <p>
         Its deal, <a href={`#/deals/${deal.id}`}>{dealName(deal.id)}</a>, is at{' '}
         <strong>{stageLabel(deal.stage)}</strong>.

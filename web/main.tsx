@@ -77,7 +77,13 @@ function pageOf(route: string, session: Session | undefined): string {
   return links.some((link) => link.path === route) ? route : links[0].path;
 }
 
-function Page({ route, session }: { route: string; session?: Session }) {
+/** A route's path and its query: `/admin?key=key_0009` shows the admin page at that key's row. */
+function splitRoute(route: string): [string, URLSearchParams] {
+  const at = route.indexOf('?');
+  return at < 0 ? [route, new URLSearchParams()] : [route.slice(0, at), new URLSearchParams(route.slice(at + 1))];
+}
+
+function Page({ route, query, session }: { route: string; query: URLSearchParams; session?: Session }) {
   const deal = /^\/deals\/([^/]+)$/.exec(route);
   if (deal) return <DealPage id={decodeURIComponent(deal[1])} />;
   if (route === '/new') return <SellForm />;
@@ -85,12 +91,13 @@ function Page({ route, session }: { route: string; session?: Session }) {
     return session?.kind === 'closer' ? <Desk closer={{ id: session.principal, name: session.name }} /> : <Desk />;
   if (route === '/closers') return <Closers />;
   if (route === '/proposals') return <ProposalsPage session={session} />;
-  if (route === '/admin' && session?.kind === 'operator') return <Admin />;
+  if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
   return <Board />;
 }
 
 function App({ session }: { session?: Session }) {
-  const route = pageOf(useRoute(), session);
+  const [path, query] = splitRoute(useRoute());
+  const route = pageOf(path, session);
   const current = (path: string) => (route === path ? 'page' : undefined);
   return (
     <>
@@ -115,7 +122,7 @@ function App({ session }: { session?: Session }) {
         {DEMO_CONTROLS_SERVED && (session === undefined || session.kind === 'operator') ? <DemoControls /> : null}
       </header>
       <main>
-        <Page route={route} session={session} />
+        <Page route={route} query={query} session={session} />
       </main>
     </>
   );

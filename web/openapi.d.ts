@@ -1052,7 +1052,12 @@ export interface components {
                 by: "service" | "agent" | "human";
                 /** @description one of the seven stages */
                 stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description in words: it names no id; the gig and closer it is about are the fields below */
                 note: string;
+                /** @description the gig the entry is about (posted, claimed, moved, released, expired), `gig_<NNNN>` */
+                gigId?: string;
+                /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
+                closerId?: string;
                 /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
                 actor?: {
                     /** @description `operator`, a Seller id or a closer id */
@@ -1225,7 +1230,12 @@ export interface components {
                     by: "service" | "agent" | "human";
                     /** @description one of the seven stages */
                     stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                    /** @description in words: it names no id; the gig and closer it is about are the fields below */
                     note: string;
+                    /** @description the gig the entry is about (posted, claimed, moved, released, expired), `gig_<NNNN>` */
+                    gigId?: string;
+                    /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
+                    closerId?: string;
                     /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
                     actor?: {
                         /** @description `operator`, a Seller id or a closer id */
@@ -1471,7 +1481,12 @@ export interface components {
                     by: "service" | "agent" | "human";
                     /** @description one of the seven stages */
                     stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                    /** @description in words: it names no id; the gig and closer it is about are the fields below */
                     note: string;
+                    /** @description null when it is the gig the real call would post (its id is not handed out by a dry run) */
+                    gigId?: string | null;
+                    /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
+                    closerId?: string;
                     /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
                     actor?: {
                         /** @description `operator`, a Seller id or a closer id */
@@ -1517,7 +1532,12 @@ export interface components {
                         by: "service" | "agent" | "human";
                         /** @description one of the seven stages */
                         stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                        /** @description in words: it names no id; the gig and closer it is about are the fields below */
                         note: string;
+                        /** @description the gig the entry is about (posted, claimed, moved, released, expired), `gig_<NNNN>` */
+                        gigId?: string;
+                        /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
+                        closerId?: string;
                         /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
                         actor?: {
                             /** @description `operator`, a Seller id or a closer id */
@@ -2177,6 +2197,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Any JSON value whose strings, member names included, hold no U+0000 (level 1 of a body's open part; from level 4 on the schema says nothing, the rule holds all the same) */
+        JsonValue: string | number | boolean | null | components["schemas"]["JsonValue2"][] | {
+            [key: string]: components["schemas"]["JsonValue2"];
+        };
+        /** @description Any JSON value whose strings, member names included, hold no U+0000 (level 2 of a body's open part; from level 4 on the schema says nothing, the rule holds all the same) */
+        JsonValue2: string | number | boolean | null | components["schemas"]["JsonValue3"][] | {
+            [key: string]: components["schemas"]["JsonValue3"];
+        };
+        /** @description Any JSON value whose strings, member names included, hold no U+0000 (level 3 of a body's open part; from level 4 on the schema says nothing, the rule holds all the same) */
+        JsonValue3: string | number | boolean | null | unknown[] | {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -2288,6 +2320,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -2313,19 +2362,49 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSandboxDeals: {
         parameters: {
             query?: {
-                /** @description one of sourced, qualified, meeting, proposal, negotiation, closed_won, closed_lost; another value matches nothing */
+                /**
+                 * @description one of sourced, qualified, meeting, proposal, negotiation, closed_won, closed_lost; another value matches nothing
+                 * @example negotiation
+                 */
                 stage?: string;
-                /** @description one of setter, closer, nurturer: the owning role, nurturer while the deal carries gone_dark, else setter before meeting and closer from meeting on; another value matches nothing */
+                /**
+                 * @description one of setter, closer, nurturer: the owning role, nurturer while the deal carries gone_dark, else setter before meeting and closer from meeting on; another value matches nothing
+                 * @example closer
+                 */
                 role?: string;
-                /** @description sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY */
+                /**
+                 * @description sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY
+                 * @example sandbox
+                 */
                 scope?: string;
+                /** @example 10 */
                 limit?: number;
-                /** @description nextCursor of the previous page */
+                /**
+                 * @description nextCursor of the previous page
+                 * @example ZGVhbF8wMDAx
+                 */
                 cursor?: string;
             };
             header?: {
@@ -2475,6 +2554,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -2495,6 +2591,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2667,6 +2780,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -2692,19 +2822,49 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSandboxGigs: {
         parameters: {
             query?: {
-                /** @description one of setter, closer, nurturer; another value matches nothing */
+                /**
+                 * @description one of setter, closer, nurturer; another value matches nothing
+                 * @example closer
+                 */
                 role?: string;
-                /** @description one of open, claimed, fulfilled, released, expired; another value matches nothing */
+                /**
+                 * @description one of open, claimed, fulfilled, released, expired; another value matches nothing
+                 * @example open
+                 */
                 status?: string;
-                /** @description sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY */
+                /**
+                 * @description sandbox (default); tenant and settlement are reserved (403 BLOCKED); another scope is EMPTY
+                 * @example sandbox
+                 */
                 scope?: string;
+                /** @example 10 */
                 limit?: number;
-                /** @description nextCursor of the previous page */
+                /**
+                 * @description nextCursor of the previous page
+                 * @example Z2lnXzAwMDE
+                 */
                 cursor?: string;
             };
             header?: {
@@ -2844,6 +3004,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -2864,6 +3041,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2955,6 +3149,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -2975,6 +3186,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3082,6 +3310,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3102,6 +3347,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3180,6 +3442,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3200,6 +3479,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3292,6 +3588,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3312,6 +3625,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3433,6 +3763,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3453,6 +3800,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3544,6 +3908,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3564,6 +3945,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3631,6 +4029,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3656,11 +4071,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getVerify: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "markdown";
             };
             header?: {
@@ -3764,6 +4197,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3784,6 +4234,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3881,6 +4348,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -3901,6 +4385,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3941,6 +4442,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4026,6 +4528,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -4102,6 +4621,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -4137,6 +4673,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "advanceHours": 24
+                 *     }
+                 */
                 "application/json": {
                     /** @description hours to move the demo clock forward; fractions are rounded half-up to the millisecond */
                     advanceHours: number;
@@ -4216,6 +4757,23 @@ export interface operations {
                      * @example {
                      *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
                      *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4301,6 +4859,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -4325,17 +4900,35 @@ export interface operations {
     listDeals: {
         parameters: {
             query?: {
-                /** @description one of the seven stages */
+                /**
+                 * @description one of the seven stages
+                 * @example sourced
+                 */
                 stage?: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
-                /** @description the owning role: nurturer while the deal carries gone_dark, else setter at sourced and qualified, closer from meeting on */
+                /**
+                 * @description the owning role: nurturer while the deal carries gone_dark, else setter at sourced and qualified, closer from meeting on
+                 * @example setter
+                 */
                 role?: "setter" | "closer" | "nurturer";
-                /** @description true: on the human track; false: not on it */
+                /**
+                 * @description true: on the human track; false: not on it
+                 * @example true
+                 */
                 humanTrack?: boolean;
-                /** @description deals with a gig of this closer */
+                /**
+                 * @description deals with a gig of this closer
+                 * @example closer_0001
+                 */
                 closerId?: string;
-                /** @description records per page */
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example ZGVhbF8wMDAx
+                 */
                 cursor?: string;
             };
             header?: {
@@ -4476,6 +5069,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -4496,6 +5106,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4542,6 +5169,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account": {
+                 *         "name": "Northwind Fictional",
+                 *         "industry": "saas",
+                 *         "actor": "B2B"
+                 *       },
+                 *       "listValueUsd": 120000,
+                 *       "mandate": {
+                 *         "staffing": {
+                 *           "closer": "human"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     account: {
                         name: string;
@@ -4826,6 +5468,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -4902,6 +5561,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -4943,6 +5619,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account": {
+                 *         "name": "Northwind Fictional",
+                 *         "industry": "saas",
+                 *         "actor": "B2B"
+                 *       },
+                 *       "listValueUsd": 120000,
+                 *       "mandate": {
+                 *         "staffing": {
+                 *           "closer": "human"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     account: {
                         name: string;
@@ -5227,6 +5918,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -5298,6 +6006,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5486,6 +6211,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -5506,6 +6248,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5560,6 +6319,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "advanceTo": "qualified",
+                 *       "note": "Budget confirmed on the discovery call."
+                 *     }
+                 */
                 "application/json": {
                     /** @description the proposed stage; default: the next stage. Only the next stage or closed_lost pass the gate */
                     advanceTo?: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
@@ -5720,6 +6485,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -5838,6 +6620,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -5881,6 +6680,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "signals": [
+                 *         "procurement_involved"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description signals to add, e.g. gone_dark, procurement_involved */
                     signals: string[];
@@ -6037,6 +6843,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -6146,6 +6969,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6283,6 +7123,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -6320,6 +7177,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6368,6 +7242,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6523,6 +7398,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -6637,6 +7529,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -6680,6 +7589,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6833,6 +7743,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -6947,6 +7874,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -6971,17 +7915,35 @@ export interface operations {
     listProposals: {
         parameters: {
             query?: {
-                /** @description the refusals on this deal */
+                /**
+                 * @description the refusals on this deal
+                 * @example deal_0001
+                 */
                 dealId?: string;
-                /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+                /**
+                 * @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive)
+                 * @example agent
+                 */
                 by?: "agent" | "human";
-                /** @description the gate's refusal code */
+                /**
+                 * @description the gate's refusal code
+                 * @example KEY_REVOKED
+                 */
                 code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
-                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                /**
+                 * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
+                 * @example key_0001
+                 */
                 keyId?: string;
-                /** @description records per page */
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example cHJvcF8wMDAx
+                 */
                 cursor?: string;
             };
             header?: {
@@ -7079,6 +8041,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -7104,12 +8083,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProposalSummary: {
         parameters: {
             query?: {
-                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                /**
+                 * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
+                 * @example key_0001
+                 */
                 keyId?: string;
             };
             header?: {
@@ -7205,6 +8204,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -7230,20 +8246,52 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDealProposals: {
         parameters: {
             query?: {
-                /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+                /**
+                 * @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive)
+                 * @example agent
+                 */
                 by?: "agent" | "human";
-                /** @description the gate's refusal code */
+                /**
+                 * @description the gate's refusal code
+                 * @example KEY_REVOKED
+                 */
                 code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
-                /** @description keys mode: only what requests with this key proposed (`key_<NNNN>`) */
+                /**
+                 * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
+                 * @example key_0001
+                 */
                 keyId?: string;
-                /** @description records per page */
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example cHJvcF8wMDAx
+                 */
                 cursor?: string;
             };
             header?: {
@@ -7361,6 +8409,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -7386,14 +8451,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listClosers: {
         parameters: {
             query?: {
-                /** @description records per page */
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example Y2xvc2VyXzAwMDE
+                 */
                 cursor?: string;
             };
             header?: {
@@ -7500,6 +8588,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -7520,6 +8625,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7560,6 +8682,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Brightwater (fictional)",
+                 *       "industries": [
+                 *         "saas",
+                 *         "fintech"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @default [] */
@@ -7663,6 +8794,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -7734,6 +8882,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7883,6 +9048,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -7903,6 +9085,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7943,6 +9142,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "industry": "saas",
+                 *       "valueUsd": 120000,
+                 *       "role": "closer",
+                 *       "limit": 3
+                 *     }
+                 */
                 "application/json": {
                     industry: string;
                     /** @description the deal value to match for */
@@ -8060,6 +9267,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -8136,6 +9360,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -8160,15 +9401,29 @@ export interface operations {
     listGigs: {
         parameters: {
             query?: {
+                /** @example open */
                 status?: "open" | "claimed" | "fulfilled" | "released" | "expired";
+                /** @example setter */
                 role?: "setter" | "closer" | "nurturer";
-                /** @description the deal's gigs */
+                /**
+                 * @description the deal's gigs
+                 * @example deal_0001
+                 */
                 dealId?: string;
-                /** @description gigs claimed by (or fulfilled by) this closer */
+                /**
+                 * @description gigs claimed by (or fulfilled by) this closer
+                 * @example closer_0001
+                 */
                 closerId?: string;
-                /** @description records per page */
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise) */
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example Z2lnXzAwMDE
+                 */
                 cursor?: string;
             };
             header?: {
@@ -8299,6 +9554,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -8319,6 +9591,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8492,6 +9781,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -8512,6 +9818,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8560,6 +9883,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "closerId": "closer_0001"
+                 *     }
+                 */
                 "application/json": {
                     /** @description the acting closer, `closer_<NNNN>` */
                     closerId: string;
@@ -8790,6 +10118,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -8904,6 +10249,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -8953,6 +10315,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "advanceTo": "closed_won",
+                 *       "valueUsd": 110000,
+                 *       "note": "Signed at $110,000.00.",
+                 *       "closerId": "closer_0001"
+                 *     }
+                 */
                 "application/json": {
                     /** @description the proposed stage: what the gate accepts depends on the gig role, e.g. the next stage, closed_won or closed_lost */
                     advanceTo: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
@@ -9189,6 +10559,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -9307,6 +10694,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -9350,6 +10754,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "note": "Back in touch after the holidays.",
+                 *       "closerId": "closer_0001"
+                 *     }
+                 */
                 "application/json": {
                     /** @description free text for the activity log */
                     note?: string;
@@ -9582,6 +10992,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -9696,6 +11123,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -9739,6 +11183,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "closerId": "closer_0001"
+                 *     }
+                 */
                 "application/json": {
                     /** @description the acting closer, `closer_<NNNN>` */
                     closerId?: string;
@@ -9880,6 +11329,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -9994,6 +11460,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -10037,6 +11520,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -10175,6 +11659,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict: the record is not in a state that allows this operation */
             409: {
                 headers: {
@@ -10289,6 +11790,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -10313,13 +11831,25 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description events with a seq above this one; 0 (the default) reads from the oldest kept */
+                /**
+                 * @description events with a seq above this one; 0 (the default) reads from the oldest kept
+                 * @example 0
+                 */
                 after?: number;
-                /** @description events per page */
+                /**
+                 * @description events per page
+                 * @example 100
+                 */
                 limit?: number;
-                /** @description a public event type */
+                /**
+                 * @description a public event type
+                 * @example deal.created
+                 */
                 type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
-                /** @description events about this deal */
+                /**
+                 * @description events about this deal
+                 * @example deal_0001
+                 */
                 dealId?: string;
             };
             header?: {
@@ -10418,6 +11948,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -10438,6 +11985,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10555,6 +12119,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -10575,6 +12156,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10615,6 +12213,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/pipeline",
+                 *       "types": [
+                 *         "deal.closed",
+                 *         "gig.posted"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -10709,6 +12316,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -10780,6 +12404,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10915,6 +12556,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -10935,6 +12593,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11058,6 +12733,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -11117,6 +12809,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
             503: {
                 headers: {
@@ -11141,7 +12850,10 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description the last attempts answered */
+                /**
+                 * @description the last attempts answered
+                 * @example 100
+                 */
                 limit?: number;
             };
             header?: {
@@ -11253,6 +12965,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -11273,6 +13002,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11302,11 +13048,20 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it */
+                /**
+                 * @description stream the events with a seq above this one; 0 (the default) starts from the oldest kept. A `Last-Event-ID` header wins over it
+                 * @example 0
+                 */
                 after?: number;
-                /** @description a public event type */
+                /**
+                 * @description a public event type
+                 * @example deal.created
+                 */
                 type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
-                /** @description events about this deal */
+                /**
+                 * @description events about this deal
+                 * @example deal_0001
+                 */
                 dealId?: string;
             };
             header?: {
@@ -11395,6 +13150,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -11415,6 +13187,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11456,49 +13245,162 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them). */
+        /** @description A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them). Text that is not JSON, or JSON with U+0000 in a string or a member name, is 400 -32700 Parse error; JSON that is no such message (`{"jsonrpc": "2.0"}`, `null`, `[]`) is 400 -32600 Invalid Request. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
                 "application/json": ({
                     /** @enum {string} */
                     jsonrpc: "2.0";
-                    id?: string | number;
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
                     /** @description e.g. initialize, tools/list, tools/call */
-                    method?: string;
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
                     params?: {
-                        [key: string]: unknown;
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    result?: {
-                        [key: string]: unknown;
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    error?: {
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id?: string | number;
+                    error: {
+                        /** @description the error code */
                         code: number;
                         message: string;
+                        data?: components["schemas"]["JsonValue"];
                     } & {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                } & {
-                    [key: string]: unknown;
                 }) | ({
                     /** @enum {string} */
                     jsonrpc: "2.0";
-                    id?: string | number;
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
                     /** @description e.g. initialize, tools/list, tools/call */
-                    method?: string;
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
                     params?: {
-                        [key: string]: unknown;
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    result?: {
-                        [key: string]: unknown;
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    error?: {
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id?: string | number;
+                    error: {
+                        /** @description the error code */
                         code: number;
                         message: string;
+                        data?: components["schemas"]["JsonValue"];
                     } & {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                } & {
-                    [key: string]: unknown;
                 })[];
             };
         };
@@ -11576,7 +13478,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message; or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp */
+            /** @description A JSON-RPC error: the body is not JSON (-32700 Parse error) or JSON that is no JSON-RPC message (-32600 Invalid Request); or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp */
             400: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -11676,6 +13578,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -11735,6 +13654,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A JSON-RPC error (-32603): the request failed inside the server */
             500: {
                 headers: {
@@ -11784,49 +13720,162 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them). */
+        /** @description A JSON-RPC 2.0 message of the MCP Streamable HTTP transport (or a batch of them). Text that is not JSON, or JSON with U+0000 in a string or a member name, is 400 -32700 Parse error; JSON that is no such message (`{"jsonrpc": "2.0"}`, `null`, `[]`) is 400 -32600 Invalid Request. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
                 "application/json": ({
                     /** @enum {string} */
                     jsonrpc: "2.0";
-                    id?: string | number;
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
                     /** @description e.g. initialize, tools/list, tools/call */
-                    method?: string;
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
                     params?: {
-                        [key: string]: unknown;
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    result?: {
-                        [key: string]: unknown;
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    error?: {
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id?: string | number;
+                    error: {
+                        /** @description the error code */
                         code: number;
                         message: string;
+                        data?: components["schemas"]["JsonValue"];
                     } & {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                } & {
-                    [key: string]: unknown;
                 }) | ({
                     /** @enum {string} */
                     jsonrpc: "2.0";
-                    id?: string | number;
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
                     /** @description e.g. initialize, tools/list, tools/call */
-                    method?: string;
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
                     params?: {
-                        [key: string]: unknown;
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    result?: {
-                        [key: string]: unknown;
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    method: string;
+                    /** @description the method's parameters, an object (never a list) */
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                    error?: {
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            } & {
+                                [key: string]: components["schemas"]["JsonValue"];
+                            };
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description the request id: a string or an integer */
+                    id?: string | number;
+                    error: {
+                        /** @description the error code */
                         code: number;
                         message: string;
+                        data?: components["schemas"]["JsonValue"];
                     } & {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
-                } & {
-                    [key: string]: unknown;
                 })[];
             };
         };
@@ -11904,7 +13953,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A JSON-RPC error: the body is not JSON (-32700) or not a JSON-RPC message; or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp */
+            /** @description A JSON-RPC error: the body is not JSON (-32700 Parse error) or JSON that is no JSON-RPC message (-32600 Invalid Request); or, in the catalogue shape, a malformed query string or an Idempotency-Key header on /demo/mcp */
             400: {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
@@ -12004,6 +14053,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large: over 64 KiB */
             413: {
                 headers: {
@@ -12058,6 +14124,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12176,6 +14259,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -12196,6 +14296,23 @@ export interface operations {
                      * @example {
                      *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

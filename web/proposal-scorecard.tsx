@@ -3,7 +3,8 @@
 // the refusal rate, drawn as a figure and a short bar; the refusals by code; and in keys mode the
 // table of one row per key, with the span of its refusals and a button that charts that key alone.
 import type { ApiKeyRecord, Executor, ProposalSummary, RefusedProposal } from './api.ts';
-import { EXECUTOR_WORDS, plural, refusalCodeWords, refusalRate, when } from './words.ts';
+import { EXECUTOR_WORDS, refusalCodeWords, refusalRate } from './proposal-words.ts';
+import { plural, when } from './words.ts';
 
 const EXECUTORS: readonly Executor[] = ['agent', 'human'];
 

@@ -9,6 +9,7 @@
 // The scorecard, the refusals by reason and the per-key table are drawn in proposal-scorecard.tsx,
 // the chart in refusal-chart.tsx; this file reads, follows the live events, filters and lays out.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { listsKeys, useActorNames } from './actor-names.ts';
 import {
   type ApiKeyRecord,
   type Executor,
@@ -17,20 +18,15 @@ import {
   proposalSummary,
   type RefusedProposal,
 } from './api.ts';
+import { closerIdsIn, useCloserNames } from './closer-names.ts';
 import { RefusalEntry } from './deal-records.tsx';
+import { unreachableWords } from './error-words.ts';
 import { type LiveEvent, useLive } from './live.ts';
 import { acceptedOf, ByCode, PerKey, proposed, refusedOf, Scorecard } from './proposal-scorecard.tsx';
+import { refusalCodeWords } from './proposal-words.ts';
 import { Chart } from './refusal-chart.tsx';
 import type { Session } from './session.ts';
-import {
-  closerIdsIn,
-  listsKeys,
-  plural,
-  refusalCodeWords,
-  unreachableWords,
-  useActorNames,
-  useCloserNames,
-} from './words.ts';
+import { plural } from './words.ts';
 
 /** The newest refused proposals the chart and the list are drawn from. */
 const READ_AT_MOST = 5000;

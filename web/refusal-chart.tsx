@@ -2,7 +2,8 @@
 // person's time zone, each bar split between the agent and human closers, with the bucketing it is
 // drawn from (bucketsOf) kept apart from the page that reads the refusals and filters them.
 import type { RefusedProposal } from './api.ts';
-import { EXECUTOR_WORDS, plural } from './words.ts';
+import { EXECUTOR_WORDS } from './proposal-words.ts';
+import { plural } from './words.ts';
 
 /** Up to this span (hours) the chart has a bar per hour; beyond it, a bar per day. */
 const HOURLY_UP_TO_HOURS = 48;

@@ -6,7 +6,7 @@
 // words (the API's own text in its title).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, api, type Deal } from './api.ts';
-import { errorWords, violationWords } from './words.ts';
+import { errorWords, violationWords } from './error-words.ts';
 
 type Mode = 'agent' | 'human' | 'humanIf';
 type RoleForm = { mode: Mode; minDealSizeUsd: string; signals: string };
@@ -40,6 +40,20 @@ function staffingRule(form: RoleForm): unknown {
   if (signals.length > 0) humanIf.signals = signals;
   return { humanIf };
 }
+
+/** The fields the form shows a violation beside (a staffing rule's parts beside their role). */
+const PLACED = [
+  'account.name',
+  'account.industry',
+  'listValueUsd',
+  ...ROLES.map((role) => `mandate.staffing.${role}`),
+  'mandate.commissionPct',
+  'mandate.maxCommissionPct',
+  'mandate.floorPct',
+  'mandate.fees.setterUsd',
+  'mandate.fees.nurturerUsd',
+  'mandate.stallTimeoutDays',
+];
 
 /** Violations name their field (`mandate.commissionPct: …`): each is shown beside it. */
 function violationsOf(error: ApiError | undefined): Map<string, string[]> {
@@ -138,12 +152,19 @@ export function SellForm() {
   };
 
   const violations = violationsOf(error);
-  const beside = (field: string) =>
-    (violations.get(field) ?? []).map((line) => (
+  const say = (lines: readonly string[]) =>
+    lines.map((line) => (
       <span class="violation" role="alert" key={line} title={line}>
         {violationWords(line)}
       </span>
     ));
+  /** A field's violations and its parts' (a staffing rule's `humanIf.minDealSizeUsd`), beside it. */
+  const within = (path: string, field: string) => path === field || path.startsWith(`${field}.`);
+  const beside = (field: string) => say([...violations].flatMap(([path, lines]) => (within(path, field) ? lines : [])));
+  // The violations of a field the form does not show (or of none) are said below it, not lost.
+  const leftover = say(
+    [...violations].flatMap(([path, lines]) => (PLACED.some((field) => within(path, field)) ? [] : lines)),
+  );
   const number = (key: string, label: string, field: string, step = 'any') => (
     <label>
       {label}{' '}
@@ -178,6 +199,7 @@ export function SellForm() {
         </label>
         <label>
           Industry <input value={industry} onInput={(e) => setIndustry(e.currentTarget.value)} placeholder="saas" />
+          {beside('account.industry')}
         </label>
         <label>
           Actor{' '}
@@ -251,7 +273,7 @@ export function SellForm() {
           {errorWords(error)}
         </p>
       ) : null}
-      {error && violations.has('') ? beside('') : null}
+      {leftover.length > 0 ? <p class="violations">{leftover}</p> : null}
       <div class="actions">
         <button type="submit">Sell</button>
         <button type="button" onClick={() => submit('/pipeline/deals')}>

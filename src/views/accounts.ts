@@ -19,5 +19,6 @@ export function keyView(key: ApiKey, text?: string, lastUsed?: number) {
     expiresAt: key.expiresAt === undefined ? null : iso(key.expiresAt),
     lastUsedAt: used === 0 ? null : iso(used),
     ...(key.revokedAt !== undefined ? { revokedAt: iso(key.revokedAt) } : {}),
+    ...(key.replacedBy !== undefined ? { replacedBy: key.replacedBy } : {}),
   };
 }

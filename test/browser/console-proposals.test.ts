@@ -26,7 +26,7 @@ import {
 } from '../support/keys.ts';
 import { createDeal, negotiatingCloserGig } from '../support/marketplace-e2e.ts';
 
-// Pictures for a person to look at (never the README's): .scratch/ is outside the tree's files.
+// Pictures for a person to look at (never docs/console.md's): .scratch/ is outside the tree's files.
 const SHOTS = fileURLToPath(new URL('../../.scratch/console-shots/', import.meta.url));
 
 type Summary = {

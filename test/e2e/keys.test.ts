@@ -252,6 +252,8 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
     assert.equal((await call(roll.body.key, 'GET', `${t.prefix}/deals`)).status, 200, 'the new key works');
     assert.equal((await call(old.body.key, 'GET', `${t.prefix}/deals`)).status, 200, 'the old one, for now');
     const oldNow = await call(OP, 'GET', `/keys/${old.body.id}`);
+    assert.equal(oldNow.body.replacedBy, roll.body.id, 'the old key names the key that replaced it (D-260)');
+    assert.equal(roll.body.replacedBy, undefined, 'the new key is replaced by none');
     const graceEnds = Date.parse(oldNow.body.expiresAt);
     assert.ok(
       Math.abs(graceEnds - (Date.now() + 60_000)) < 10_000,

@@ -54,7 +54,12 @@ export function accountContract(_name: string, store: () => Store) {
     const [s] = await numbers(store(), 'seller', 1);
     const [k1, k2] = await numbers(store(), 'key', 2);
     const owner = seller(s);
-    const full = apiKey(k1, owner.id, { expiresAt: T0 + 1000, revokedAt: T0 + 500, lastUsedAt: T0 + 10 });
+    const full = apiKey(k1, owner.id, {
+      expiresAt: T0 + 1000,
+      revokedAt: T0 + 500,
+      lastUsedAt: T0 + 10,
+      replacedBy: `key_${pad(k2)}`,
+    });
     const bare = apiKey(k2, OPERATOR, { fromEnvironment: true });
     await store().transaction(async (uow) => {
       await uow.accounts.putSeller(owner);

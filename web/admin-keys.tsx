@@ -1,0 +1,152 @@
+// The admin page's keys (D-59, D-236): issue a key to a principal with the scopes chosen among
+// those its kind may carry; the list (keys-table.tsx) with Roll and Revoke (after a
+// confirmation). A key made here (issued or rolled) is shown once, with a Copy button, and never
+// again: the page forgets it when the person says they have it, or leaves.
+import { useState } from 'preact/hooks';
+import { CLOSER_SCOPES, OPERATOR_SCOPES, SELLER_SCOPES } from '../src/domain/access.ts';
+import { type ApiKeyRecord, accounts, type Outcome } from './api.ts';
+import { errorWords } from './error-words.ts';
+import { KeysTable } from './keys-table.tsx';
+
+/** An answer's notice, and the lists read again. */
+export type Answered = <T>(outcome: Outcome<T>, words: (data: T) => string) => void;
+
+function scopesOfPrincipal(principal: string): readonly string[] {
+  if (principal === 'operator') return OPERATOR_SCOPES;
+  return principal.startsWith('closer_') ? CLOSER_SCOPES : SELLER_SCOPES;
+}
+
+/** The key just made: shown this once, with a Copy button. */
+export function NewKey({ made, done }: { made: ApiKeyRecord; done: () => void }) {
+  const [copied, setCopied] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(made.key ?? '');
+      setCopied('Copied.');
+    } catch {
+      setCopied('The browser would not copy: select the key and copy it yourself.');
+    }
+  };
+  return (
+    <section class="new-key" aria-label="New key">
+      <h3>
+        New key “{made.name}” for {made.principal}
+      </h3>
+      <p>This is the only time the key is shown: copy it now and keep it somewhere safe.</p>
+      <label>
+        The key{' '}
+        <input
+          class="key-text"
+          readOnly
+          value={made.key}
+          spellcheck={false}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </label>
+      <button type="button" onClick={copy}>
+        Copy
+      </button>{' '}
+      <button type="button" onClick={done}>
+        Done
+      </button>
+      <span role="status">{copied}</span>
+    </section>
+  );
+}
+
+export function KeysSection({
+  keys,
+  principals,
+  nameOf,
+  made,
+  answered,
+  shownKey,
+}: {
+  keys: ApiKeyRecord[];
+  principals: { id: string; label: string }[];
+  nameOf: (principal: string) => string;
+  made: (key: ApiKeyRecord) => void;
+  answered: Answered;
+  /** The key whose row a link asked for (`#/admin?key=…`). */
+  shownKey?: string;
+}) {
+  const [name, setName] = useState('');
+  const [principal, setPrincipal] = useState('');
+  const [unticked, setUnticked] = useState<string[]>([]);
+  const [refusal, setRefusal] = useState('');
+  const chosen = principal || principals[0]?.id || 'operator';
+  const offered = scopesOfPrincipal(chosen);
+  // A principal offers the scopes of its kind (D-221), every one ticked unless unticked (the
+  // API's default); choosing another starts again from all of its own.
+  const choose = (id: string) => {
+    setPrincipal(id);
+    setUnticked([]);
+  };
+  const ticked = offered.filter((s) => !unticked.includes(s));
+
+  const issued = (outcome: Outcome<ApiKeyRecord>) => {
+    if (outcome.ok) {
+      setRefusal('');
+      made(outcome.data);
+    } else setRefusal(errorWords(outcome.error));
+  };
+
+  return (
+    <section aria-label="Keys" class="admin-part">
+      <h2>Keys</h2>
+      <form
+        aria-label="Issue a key"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const outcome = await accounts.issueKey({ name, principal: chosen, scopes: ticked });
+          if (outcome.ok) setName('');
+          issued(outcome);
+        }}
+      >
+        <label>
+          Key name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <span class="field">
+          <label for="key-principal">For</label>{' '}
+          <select id="key-principal" value={chosen} onChange={(e) => choose(e.currentTarget.value)}>
+            {principals.map((p) => (
+              <option value={p.id} key={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </span>
+        <fieldset>
+          <legend>Scopes</legend>
+          {offered.map((scope) => (
+            <label key={scope} class="scope">
+              <input
+                type="checkbox"
+                checked={ticked.includes(scope)}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  setUnticked((all) => (on ? all.filter((s) => s !== scope) : [...all, scope]));
+                }}
+              />{' '}
+              {scope}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={ticked.length === 0}>
+          Issue key
+        </button>
+        {refusal ? <p role="alert">{refusal}</p> : null}
+      </form>
+      <KeysTable
+        keys={keys}
+        nameOf={nameOf}
+        shown={shownKey}
+        roll={async (k) => issued(await accounts.rollKey(k.id))}
+        revoke={async (k) => {
+          if (!confirm(`Revoke the key “${k.name}” (${k.prefix}…)? Everything using it stops working.`)) return;
+          answered(await accounts.revokeKey(k.id), () => `Revoked the key ${k.name}.`);
+        }}
+      />
+    </section>
+  );
+}
