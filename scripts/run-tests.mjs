@@ -26,12 +26,30 @@ function find(dir) {
   return found;
 }
 
-await onSupportedNode();
-// The tests that start `npm start`'s process run the build: made once here, before they race.
-await ensureBuilt();
+/**
+ * `--unit` (`npm run test:unit`): the tests that run in-process, by folder: the domain, the
+ * service, the views and the HTTP door through Fastify's inject. No port, no database server, no
+ * browser, no child process (test/support/in-process-guard.ts fails a test that tries), so they
+ * take seconds. The whole suite runs them too, once.
+ */
+const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
+/** Files in those folders that are not in-process, and why: the whole suite runs them. */
+const NOT_UNIT = new Map([
+  ['test/http/log-destination.test.ts', 'starts a child process and reads its log'],
+  ['test/service/webhook-address-policy.test.ts', 'delivers to a receiver listening on a port'],
+]);
+const GUARD = new URL('../test/support/in-process-guard.ts', import.meta.url).href;
 
-const only = process.argv.slice(2);
-const files = only.length > 0 ? only : find('test').sort();
+await onSupportedNode();
+const args = process.argv.slice(2);
+const unit = args.includes('--unit');
+const only = args.filter((arg) => arg !== '--unit');
+// The tests that start `npm start`'s process run the build: made once here, before they race.
+// No unit test starts a process.
+if (!unit) await ensureBuilt();
+
+const selected = only.length > 0 ? only : (unit ? UNIT_FOLDERS : ['test']).flatMap(find).sort();
+const files = unit ? selected.filter((file) => !NOT_UNIT.has(file.split('\\').join('/'))) : selected;
 const scratch = mkdtempSync(join(tmpdir(), 'test-summary-'));
 const countsFile = join(scratch, 'counts.json');
 // Node's default reporter: spec on a terminal, tap otherwise. Naming a second reporter turns the
@@ -43,6 +61,7 @@ const result = spawnSync(
   [
     '--import',
     'tsx',
+    ...(unit ? ['--import', GUARD] : []),
     '--test',
     '--test-concurrency=2',
     `--test-reporter=${reporter}`,

@@ -1,5 +1,6 @@
 // Wires a store, the service and the HTTP app together, and runs the platform timers on an
-// interval. main.ts starts one; the end-to-end tests start their own on a free port.
+// interval. main.ts starts one; the end-to-end tests start their own on a free port, and the
+// in-process tests compose one that never listens (composeServer).
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
 import { WebhookWorker } from './delivery/webhook-worker.ts';
@@ -10,6 +11,7 @@ import { RootCatalog } from './public/catalog.ts';
 import { type Clock, createPipelineService, type PipelineService } from './service/pipeline-service.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
+import type { Telemetry } from './telemetry.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -39,7 +41,21 @@ export interface ServerOptions {
   logStream?: LogStream;
 }
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+/** A server's parts, wired but not listening: no port, no timers, no webhook worker. */
+export interface ComposedServer {
+  app: FastifyInstance;
+  service: PipelineService;
+  store: Store;
+  config: Config;
+  telemetry: Telemetry | undefined;
+}
+
+/**
+ * Wires the store, the service and the app as startServer does, and stops short of listening:
+ * startServer listens on it, and the in-process tests (test/support/inject.ts) call its routes
+ * through Fastify's inject, so both serve the very same app.
+ */
+export async function composeServer(options: ServerOptions = {}): Promise<ComposedServer> {
   const config = { ...loadConfig(), ...options.config };
   const metrics = config.metrics ? createMetrics() : undefined;
   const telemetry = metrics?.telemetry;
@@ -100,6 +116,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     streamBounds: { perClient: config.streamsPerClient },
   });
   for (const warning of storeWarnings) app.log.warn(warning);
+  return { app, service, store, config, telemetry };
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { app, service, store, config, telemetry } = await composeServer(options);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -126,7 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // D-42: every instance delivers webhooks. Its own commits wake it, and so does any instance's
   // commit that makes or deletes a webhook; a timer wakes it when a retry falls due, and a rare
-  // poll catches anything else (issue 27: an idle instance sends the database nothing).
+  // poll catches anything else (D-249: an idle instance sends the database next to nothing).
   const webhooks = new WebhookWorker(
     store,
     systemClock,

@@ -134,6 +134,20 @@ function checkerOf(baseUrl: string): Promise<Checker | undefined> {
   return checker;
 }
 
+/**
+ * The same check against a contract in hand: an in-process app's, whose /openapi.json is read
+ * through inject rather than fetched (test/support/inject.ts).
+ */
+export function contractCheck(
+  contract: object,
+): (method: string, path: string, status: number, contentType: string | null, body: unknown) => void {
+  const checker = new Checker(contract as Contract);
+  return (method, path, status, contentType, body) => {
+    const problem = checker.problem(method, path, status, contentType, body);
+    if (problem) throw new Error(`contract check: ${problem}`);
+  };
+}
+
 /** Throws when an answer disagrees with the served contract (see the top of this file). */
 export async function checkAgainstContract(
   baseUrl: string,
