@@ -71,7 +71,8 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
         at: ctx.now,
         by: 'service',
         stage: 'sourced',
-        note: `Re-engagement of ${deal.id} (closed_lost); a new deal at sourced.`,
+        // The lost deal's id is the lineage's (D-272: no id in a note's words).
+        note: 'Re-engagement of a closed_lost deal; a new deal at sourced.',
       },
     ],
     lineage: { revivedFrom: deal.id },
@@ -127,9 +128,11 @@ function escalate(state: PipelineState, deal: Deal, ctx: DecisionContext): Decis
     entry(
       deal,
       'service',
-      `The ${role} role needs a human: gig ${gig.id} posted to the closer marketplace.`,
+      `The ${role} role needs a human: a gig posted to the closer marketplace.`,
       ctx.now,
       true,
+      deal.stage,
+      { gigId: gig.id },
     ),
   );
   return accept(events, { role, gigId: gig.id });
@@ -181,7 +184,9 @@ export function reportSignals(
       if (gig.dealId === deal.id && isActiveGig(gig) && gig.role !== 'nurturer') {
         events.push(
           { type: 'GigReleased', gigId: gig.id, at: ctx.now },
-          entry(deal, 'service', `Gig ${gig.id} (${gig.role}) released: the deal went dark.`, ctx.now, acted),
+          entry(deal, 'service', `The ${gig.role} gig was released: the deal went dark.`, ctx.now, acted, deal.stage, {
+            gigId: gig.id,
+          }),
         );
       }
     }
@@ -218,7 +223,9 @@ export function deescalate(state: PipelineState, deal: Deal, ctx: DecisionContex
   if (active) {
     events.push(
       { type: 'GigReleased', gigId: active.id, at: ctx.now },
-      entry(deal, 'service', `Gig ${active.id} (${active.role}) released by de-escalation.`, ctx.now, true),
+      entry(deal, 'service', `The ${active.role} gig was released by de-escalation.`, ctx.now, true, deal.stage, {
+        gigId: active.id,
+      }),
     );
   }
   events.push(

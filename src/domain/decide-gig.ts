@@ -34,7 +34,10 @@ export function claimGig(state: PipelineState, gigId: string, closerId: string, 
   return withLiveDeal(state, gig.dealId, (deal) =>
     accept([
       { type: 'GigClaimed', gigId: gig.id, closerId, at: ctx.now, dueAt: ctx.now + ctx.claimTtlMs },
-      entry(deal, 'service', `Gig ${gig.id} (${gig.role}) claimed by ${closerId}.`, ctx.now, true),
+      entry(deal, 'service', `The ${gig.role} gig was claimed.`, ctx.now, true, deal.stage, {
+        gigId: gig.id,
+        closerId,
+      }),
     ]),
   );
 }
@@ -65,8 +68,8 @@ export function advanceGig(
   const ruling = rule(deal, { to, valueCents, commissionPct: pct });
   if (!ruling.ok) return reject(ruling.refusal);
 
-  const via = ` (${closerId}, gig ${gig.id})`;
-  const events = moveEvents(deal, ruling.to, ruling.valueCents, 'human', command.note, ctx.now, via);
+  const about = { gigId: gig.id, closerId };
+  const events = moveEvents(deal, ruling.to, ruling.valueCents, 'human', command.note, ctx.now, about);
   const completes =
     ruling.to === 'closed_won' ||
     ruling.to === 'closed_lost' ||
@@ -132,11 +135,13 @@ export function clearGoneDark(
         deal,
         'human',
         withNote(
-          `Revived by ${claimed.closerId} (gig ${claimed.id}): gone_dark cleared; handed back to the ${stageRole(deal.stage)} role`,
+          `Revived by the nurturer: gone_dark cleared; handed back to the ${stageRole(deal.stage)} role`,
           command.note,
         ),
         ctx.now,
         true,
+        deal.stage,
+        { gigId: claimed.id, closerId: claimed.closerId },
       ),
       { type: 'GigFulfilled', gigId: claimed.id, outcome: 'revived', at: ctx.now },
     ];
@@ -167,7 +172,15 @@ export function releaseGig(
   return withDeal(state, gig.dealId, (deal) =>
     accept([
       { type: 'GigReleased', gigId: gig.id, at: ctx.now },
-      entry(deal, 'service', `Gig ${gig.id} (${gig.role}) released; the deal returns to matching.`, ctx.now, true),
+      entry(
+        deal,
+        'service',
+        `The ${gig.role} gig was released; the deal returns to matching.`,
+        ctx.now,
+        true,
+        deal.stage,
+        { gigId: gig.id },
+      ),
     ]),
   );
 }
@@ -187,9 +200,11 @@ export function reopenGig(state: PipelineState, gigId: string, platform: boolean
       entry(
         deal,
         'service',
-        `The claim of ${gig.closerId} on gig ${gig.id} expired; the gig is open again.`,
+        `The claim on the ${gig.role} gig expired; the gig is open again.`,
         ctx.now,
         false,
+        deal.stage,
+        { gigId: gig.id, closerId: gig.closerId },
       ),
     ]),
   );
@@ -208,9 +223,11 @@ export function expireGig(state: PipelineState, gigId: string, ctx: DecisionCont
       entry(
         deal,
         'service',
-        `Gig ${gig.id} (${gig.role}) expired unclaimed after ${deal.mandate.stallTimeoutDays} days; the next advance posts a fresh gig.`,
+        `The ${gig.role} gig expired unclaimed after ${deal.mandate.stallTimeoutDays} days; the next advance posts a fresh gig.`,
         ctx.now,
         false,
+        deal.stage,
+        { gigId: gig.id },
       ),
     ]),
   );

@@ -65,6 +65,16 @@ export function withClaimedGig(
 
 // ── activity ───────────────────────────────────────────────────────────────────────────────
 
+/**
+ * D-272: what an entry is about besides its deal. Ids go here, never into a note's words: a gig
+ * posted in the same unit of work is still called by its provisional id, and only fields are
+ * given the real one (numbering.ts).
+ */
+export interface About {
+  gigId?: string;
+  closerId?: string;
+}
+
 export function entry(
   deal: Deal,
   by: Actorship,
@@ -72,8 +82,14 @@ export function entry(
   at: number,
   acted: boolean,
   stage = deal.stage,
+  about?: About,
 ): PipelineEvent {
-  return { type: 'ActivityRecorded', dealId: deal.id, entry: { at, by, stage, note }, acted };
+  if (about === undefined) return { type: 'ActivityRecorded', dealId: deal.id, entry: { at, by, stage, note }, acted };
+  const written: { at: number; by: Actorship; stage: Deal['stage']; note: string; gigId?: string; closerId?: string } =
+    { at, by, stage, note };
+  if (about.gigId !== undefined) written.gigId = about.gigId;
+  if (about.closerId !== undefined) written.closerId = about.closerId;
+  return { type: 'ActivityRecorded', dealId: deal.id, entry: written, acted };
 }
 
 export function withNote(text: string, note: string | undefined): string {
@@ -86,7 +102,7 @@ export function activeGigOf(state: PipelineState, dealId: string): Gig | undefin
   return undefined;
 }
 
-/** The events of a committed move: the stage change and its activity entry. */
+/** The events of a committed move: the stage change and its activity entry (`about`: a closer's gig). */
 export function moveEvents(
   deal: Deal,
   to: Deal['stage'],
@@ -94,16 +110,16 @@ export function moveEvents(
   by: 'agent' | 'human',
   note: string | undefined,
   at: number,
-  via = '',
+  about?: About,
 ): PipelineEvent[] {
   const closing = to === 'closed_won' || to === 'closed_lost';
   const text =
     to === 'closed_won'
-      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}${via}`
-      : `Advanced ${deal.stage} to ${to} by the ${by}${via}`;
+      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}`
+      : `Advanced ${deal.stage} to ${to} by the ${by}`;
   // Optional fields assigned, not spread in: this runs for every move of every sell.
   const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };
   if (to === 'closed_won') moved.finalValueCents = valueCents;
   if (closing) moved.closedBy = by;
-  return [moved, entry(deal, by, withNote(text, note), at, true, to)];
+  return [moved, entry(deal, by, withNote(text, note), at, true, to, about)];
 }

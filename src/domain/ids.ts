@@ -35,64 +35,11 @@ export function couldBeId(kind: ListKind, id: string): boolean {
  * D-28: a provisional id, what a decision calls a record it creates before the record has its
  * number (numbers are taken only once the gate has accepted, and never given back). `deal_9` and
  * seventeen digits: no sequence reaches that, so it is never a real id. The step that numbers a
- * unit's records puts the real ids in its place (service/step.ts); a dry run keeps it, and its
- * answer shows such an id as null (D-48).
+ * unit's records puts the real ids in its place, field by field (numbering.ts, D-273: no note
+ * names an id, D-272); a dry run keeps it, and its answer shows such an id as null (D-48).
  */
 export function isProvisionalId(id: string): boolean {
   return PROVISIONAL.test(id);
 }
 
 const PROVISIONAL = /^(deal|gig|closer)_9\d{17}$/;
-const PROVISIONAL_IN_TEXT = /\b(deal|gig|closer)_9\d{17}\b/g;
-
-/**
- * A text (an activity note) with each provisional id written as the id numbered 0, which no
- * record ever has (numbers start at 1): what a dry run's notes say of a record not yet made.
- */
-export function unnumberedText(text: string): string {
-  return text.includes('_9') ? text.replace(PROVISIONAL_IN_TEXT, (_, kind: IdKind) => formatId(kind, 0)) : text;
-}
-
-/** A string with every provisional id in `renames` replaced by its real id. */
-export function renameText(text: string, renames: ReadonlyMap<string, string>): string {
-  let renamed = text;
-  for (const [provisional, id] of renames)
-    if (renamed.includes(provisional)) renamed = renamed.replaceAll(provisional, id);
-  return renamed;
-}
-
-/**
- * A value (records, events, answers: plain data) with every provisional id in `renames` replaced.
- * What holds none is kept as it is, not copied: a unit's events are mostly ids of records that
- * exist already, and every copy is garbage.
- */
-export function renameIds<T>(value: T, renames: ReadonlyMap<string, string>): T {
-  if (renames.size === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.includes('_9') ? renameText(v, renames) : v;
-    if (typeof v !== 'object' || v === null) return v;
-    if (Array.isArray(v)) {
-      let out: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        const item = walk(v[i]);
-        if (item === v[i]) continue;
-        out ??= [...v];
-        out[i] = item;
-      }
-      return out ?? v;
-    }
-    if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
-    if (v instanceof Set) return new Set([...v].map(walk));
-    if (Object.getPrototypeOf(v) !== Object.prototype) return v;
-    let out: Record<string, unknown> | undefined;
-    for (const key in v) {
-      const item = (v as Record<string, unknown>)[key];
-      const renamed = walk(item);
-      if (renamed === item) continue;
-      out ??= { ...(v as Record<string, unknown>) };
-      out[key] = renamed;
-    }
-    return out ?? v;
-  };
-  return walk(value) as T;
-}

@@ -39,7 +39,12 @@ export interface ActivityEntry {
   readonly at: number;
   readonly by: Actorship;
   readonly stage: Stage;
+  /** In words: it names no id (D-272); the records it is about are in the fields below. */
   readonly note: string;
+  /** D-272: the gig the entry is about, when it is about one. */
+  readonly gigId?: string;
+  /** D-272: the closer the entry is about (a claim, a closer's move, a revival, a claim expired). */
+  readonly closerId?: string;
   /** D-56: the principal and key of the request that wrote it (keys mode; timers write none). */
   readonly actor?: ActorRef;
 }

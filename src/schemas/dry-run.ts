@@ -1,7 +1,7 @@
 // Dry runs (D-48): the query parameter of the writes that take one, and what an accepted dry run
 // answers. The records are the API's own, but an id the real call would hand out is null.
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import { DealSchema, SettlementSchema } from './deal.ts';
+import { ActivitySchema, DealSchema, SettlementSchema } from './deal.ts';
 import { EventTypeSchema } from './events.ts';
 import { DRY_RUN_EXAMPLE } from './examples.ts';
 import { GigSchema } from './marketplace.ts';
@@ -28,11 +28,24 @@ function pending(schema: TObject, fields: string[], description: string): TSchem
   return { ...rest, properties, description };
 }
 
+/** The deal a dry run answers: its id, and the gig an entry names (D-272), null when the real call would create them. */
+function pendingDeal(): TSchema {
+  const deal = pending(DealSchema, ['id'], 'the deal as the real call would leave it') as TObject;
+  const entry = ActivitySchema.properties;
+  const gigId = Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'null when it is the gig the real call would post (its id is not handed out by a dry run)',
+    }),
+  );
+  const activity = Type.Array(Type.Object({ ...entry, gigId }), { description: 'full log, oldest first' });
+  return { ...deal, properties: { ...deal.properties, activity } };
+}
+
 export const DryRunSchema = Type.Object(
   {
     dryRun: Type.Literal(true),
     accepted: Type.Literal(true, { description: 'the gate would accept it (a refusal answers as the real call does)' }),
-    deal: pending(DealSchema, ['id'], 'the deal as the real call would leave it'),
+    deal: pendingDeal(),
     gig: Type.Optional(pending(GigSchema, ['id', 'dealId'], 'the gig the move would post or change')),
     settlement: Type.Optional(
       pending(SettlementSchema, ['dealId'], 'the settlement the real call would make, when it closes the deal won'),

@@ -1,6 +1,6 @@
 // D-28: the provisional ids a decision gives the records it creates (domain/ids.ts), before
-// their numbers are taken. Nine digits random to each process and a counter: no text a client
-// sends can hold one (a store that takes numbers with its write replaces them in every value).
+// their numbers are taken. Nine digits random to each process and a counter: no id a request
+// names is one. Only id fields are renamed (D-273), so a text that looks like one is kept as it is.
 import { randomInt } from 'node:crypto';
 import type { IdKind } from '../domain/ids.ts';
 

@@ -4,7 +4,8 @@ import type { ActorRef } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
-import { type IdKind, isProvisionalId, renameIds } from '../domain/ids.ts';
+import { type IdKind, isProvisionalId } from '../domain/ids.ts';
+import { numberedEscalation, numberedEvents, numberedState } from '../domain/numbering.ts';
 import { refusedProposal } from '../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft, publicEvents } from '../domain/public-events.ts';
 import type { ActivityEntry, Closer, Deal, Gig } from '../domain/records.ts';
@@ -78,14 +79,19 @@ function closerOf(draft: PublicEventDraft, state: PipelineState): string | undef
   }
 }
 
-/** The kinds of record a decision creates, each needing a fresh id. */
-function createdKinds(events: readonly PipelineEvent[]): IdKind[] {
-  const kinds: IdKind[] = [];
+/** A record the unit created, by the provisional id its decision called it. */
+type Created = { kind: IdKind; id: string };
+
+/** Adds the records a decision creates to `created`, each kind once (a decision takes one id of each). */
+function addCreated(events: readonly PipelineEvent[], provisional: Record<IdKind, string>, created: Created[]): void {
   for (const event of events) {
     const { kind, creates } = WRITES[event.type];
-    if (creates && kind !== 'ledger' && !kinds.includes(kind)) kinds.push(kind);
+    if (!creates || kind === 'ledger') continue;
+    const id = provisional[kind];
+    let known = false;
+    for (const c of created) known ||= c.id === id;
+    if (!known) created.push({ kind, id });
   }
-  return kinds;
 }
 
 /** D-47: refuses (412, rolling the unit back) when the caller's If-Match names another version. */
@@ -125,30 +131,24 @@ function refusalOf(
 
 /**
  * Decides one command against the loaded state, once, calling the records it creates by
- * provisional ids, then gives them their numbers (D-28: only once the gate has accepted, so a
- * refusal takes none; on a database a number once taken is never given back) and answers the
- * state after it.
+ * provisional ids (added to `created`, numbered by decideEach), and answers the state after it.
  */
-async function decideStep(
+function decideStep(
   uow: UnitOfWork,
   state: PipelineState,
   command: PipelineCommand,
   now: number,
   { claimTtlMs, telemetry }: StepSettings,
   actor: ActorRef | undefined,
+  created: Created[],
 ) {
   const provisional = provisionalIds();
   const decision = decide(state, command, { now, claimTtlMs, nextIds: provisional });
   telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
   if (!decision.ok) throw refusalOf(state, command, decision.refusal, now, actor);
-  let { escalation } = decision;
-  let events = attributed(decision.events, actor);
-  const created = createdKinds(events);
-  if (created.length > 0) {
-    const renames = await uow.numberIds(created.map((kind) => ({ kind, id: provisional[kind] })));
-    if (renames) [events, escalation] = renameIds([events, escalation], renames);
-  }
-  return { state: evolveAll(state, events), events, escalation };
+  const events = attributed(decision.events, actor);
+  addCreated(events, provisional, created);
+  return { state: evolveAll(state, events), events, escalation: decision.escalation };
 }
 
 /**
@@ -165,13 +165,26 @@ export async function decideEach(
   actor?: ActorRef,
 ) {
   let state = before;
-  const events: PipelineEvent[] = [];
+  let events: PipelineEvent[] = [];
   let escalation: { role: Role; gigId: string } | undefined;
+  const created: Created[] = [];
   for (let command = next(state, true); command && !escalation; command = next(state, false)) {
-    const step = await decideStep(uow, state, command, now, settings, actor);
+    const step = decideStep(uow, state, command, now, settings, actor, created);
     state = step.state;
     events.push(...step.events);
     escalation = step.escalation;
+  }
+  if (created.length > 0) {
+    // D-28, D-273: the store gives the new records their numbers once every decision of the unit
+    // was accepted (a refused one takes none), all at once, and the events get the real ids in
+    // their id fields, so that everything written and answered carries them. A dry run's store
+    // numbers nothing: its records keep their provisional ids.
+    const renames = await uow.numberIds(created);
+    if (renames.size > 0) {
+      events = numberedEvents(events, renames);
+      if (escalation) escalation = numberedEscalation(escalation, renames);
+      state = numberedState(state, renames);
+    }
   }
   return {
     state,

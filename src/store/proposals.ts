@@ -38,8 +38,8 @@ export interface ProposalReader {
 export interface ProposalUnit extends ProposalReader {
   /**
    * Records a refusal: numbers it, keeps it, counts it, and drops the deal's oldest record when
-   * it has more than KEPT_PER_DEAL. Answers the record; on a store whose write takes the number,
-   * its id is a stand-in until the unit's write (like a created record's, store.ts numberIds).
+   * it has more than KEPT_PER_DEAL. Answers the record, with its real id (its number is taken
+   * now, as a created record's is: store.ts numberIds).
    */
   record(draft: RefusedProposalDraft): Promise<RefusedProposal>;
 }

@@ -102,12 +102,12 @@ export interface UnitOfWork extends StoreReader {
   /** Takes the next number of this kind; rolled back with the unit of work. */
   takeNumber(kind: IdKind): Promise<number>;
   /**
-   * Gives the records this unit creates their numbers (D-28): `provisional` are the ids the
-   * decision called them (domain/ids.ts). A store answers the real id of each, or, when its write
-   * takes the numbers (one round trip fewer on a database), answers nothing: what the unit
-   * writes, and the value its transaction returns, then carry the real ids in their place.
+   * Gives the records this unit creates their numbers (D-28), taken now, in the order given, and
+   * rolled back (memory) or left as a gap (a database) with the unit: `provisional` are the ids
+   * the decision called them (domain/ids.ts); the answer is the real id of each. The one place
+   * an id gets its number (D-273): the records are then put, and answers made, with real ids.
    */
-  numberIds(provisional: readonly { kind: IdKind; id: string }[]): Promise<Map<string, string> | undefined>;
+  numberIds(provisional: readonly { kind: IdKind; id: string }[]): Promise<Map<string, string>>;
   putDeal(deal: Deal): Promise<void>;
   putGig(gig: Gig): Promise<void>;
   putCloser(closer: Closer): Promise<void>;

@@ -1,6 +1,6 @@
 // What a dry run answers (D-48): `{dryRun: true, accepted: true, deal, gig?, settlement?, events}`,
 // the records as the real call would leave them, with every id that call would hand out null.
-import { isProvisionalId, unnumberedText } from '../domain/ids.ts';
+import { isProvisionalId } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/outcomes.ts';
 import { eventData } from './events.ts';
@@ -17,13 +17,15 @@ function recordsOf(value: DryRunnable): { deal: Deal; gig?: Gig } {
   return { deal: value };
 }
 
-/** The fields that hold ids: there (and only there: an account may be named anything) a provisional id is null. */
+/**
+ * The fields that hold ids: there (and only there: an account may be named anything) a
+ * provisional id is null. No text names an id (D-272), an activity entry's gig among them.
+ */
 const ID_FIELDS = new Set(['id', 'dealId', 'gigId', 'closerId', 'revivedFrom']);
 
-/** Ids not yet numbered: null where a field holds one, `gig_0000` where a text names one. */
+/** Ids not yet numbered: null where a field holds one. */
 function withProvisionalIdsNull(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withProvisionalIdsNull);
-  if (typeof node === 'string') return unnumberedText(node);
   if (node === null || typeof node !== 'object') return node;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {

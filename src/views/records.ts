@@ -37,19 +37,36 @@ const accountView = (account: Account) => ({
   actor: account.actor,
 });
 
+interface EntryView {
+  at: string;
+  by: string;
+  stage: string;
+  note: string;
+  gigId?: string;
+  closerId?: string;
+}
+
+/** D-272: an entry about a gig (and its closer) names them in fields, after its words. */
+function aboutView(entry: ActivityEntry): EntryView {
+  const view: EntryView = { at: iso(entry.at), by: entry.by, stage: entry.stage, note: entry.note };
+  if (entry.gigId !== undefined) view.gigId = entry.gigId;
+  if (entry.closerId !== undefined) view.closerId = entry.closerId;
+  return view;
+}
+
 /** A gig's brief is shown to every closer: its activity without who made it (D-54: no Seller's id leaks). */
-const briefActivityView = (entry: ActivityEntry): { at: string; by: string; stage: string; note: string } => ({
-  at: iso(entry.at),
-  by: entry.by,
-  stage: entry.stage,
-  note: entry.note,
-});
+const briefActivityView = (entry: ActivityEntry): EntryView =>
+  entry.gigId === undefined && entry.closerId === undefined
+    ? { at: iso(entry.at), by: entry.by, stage: entry.stage, note: entry.note }
+    : aboutView(entry);
 
 // With its actor (D-56, keys mode) or without, each a literal of its own: no spread, no property
-// added later, for the several entries a deal answers.
+// added later, for the several entries a deal answers (an entry about a gig, one of a few, aside).
 const activityView = (entry: ActivityEntry) => {
   const { actor } = entry;
   if (actor === undefined) return briefActivityView(entry);
+  if (entry.gigId !== undefined || entry.closerId !== undefined)
+    return { ...aboutView(entry), actor: { principal: actor.principal, keyId: actor.keyId } };
   return {
     at: iso(entry.at),
     by: entry.by,

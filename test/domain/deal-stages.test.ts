@@ -12,6 +12,7 @@ import {
   type Stage,
   stageRole,
 } from '../../src/domain/stages.ts';
+import { closedWon, entry, escalated, moved, signalsReported, wentDark } from './builders.ts';
 import { claimedCloserGig, claimedNurturerGig, DAY, HOUR, T0, World } from './world.ts';
 
 /** A fresh world with one agent-staffed deal (list value 100,000 USD, floor 80%) at `stage`. */
@@ -84,15 +85,7 @@ describe('Deal stages table', () => {
   for (const [from, to, condition] of agentRows) {
     it(`deal stages: ${from} --advance by the agent [${condition}]--> ${to}, activity entry by agent`, () => {
       const { w, dealId } = agentDealAt(from);
-      w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
-        { type: 'DealMoved', dealId, to },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: { at: T0, by: 'agent', stage: to, note: `Advanced ${from} to ${to} by the agent` },
-          acted: true,
-        },
-      ]);
+      w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(moved(dealId, from, to));
     });
   }
 
@@ -100,15 +93,7 @@ describe('Deal stages table', () => {
     const { w, dealId } = agentDealAt('negotiation');
     const closing = w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 80_000 } });
     assert.equal(closing.state().deals.get(dealId)?.stallDueAt, undefined, 'a terminal deal has no stall timer');
-    closing.then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 8_000_000, closedBy: 'agent' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $80,000.00 by the agent' },
-        acted: true,
-      },
-    ]);
+    closing.then(closedWon(dealId, 8_000_000, '$80,000.00'));
   });
 
   it('deal stages: any stage --advance when the current Role\u2019s staffing rule calls for a human [staffing human]--> unchanged, gig posted open, human-track, escalation response', () => {
@@ -116,41 +101,16 @@ describe('Deal stages table', () => {
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'setter',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 25_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 25_000 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0001' } },
     );
   });
@@ -162,41 +122,18 @@ describe('Deal stages table', () => {
     });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 25_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 20_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: true,
+          listValueCents: 25_000_000,
+          floorCents: 20_000_000,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0001' } },
     );
   });
@@ -204,18 +141,7 @@ describe('Deal stages table', () => {
   it('deal stages: meeting --gig advance proposal (claimed closer gig) [gate finds transition legal]--> proposal, activity entry by human', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).then([
-      { type: 'DealMoved', dealId, to: 'proposal' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'proposal',
-          note: `Advanced meeting to proposal by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'meeting', 'proposal', { gigId, closerId }),
       // still claimed: the claim timer restarts
       { type: 'GigMoved', gigId, at: T0, dueAt: T0 + 72 * HOUR },
     ]);
@@ -224,18 +150,7 @@ describe('Deal stages table', () => {
   it('deal stages: proposal --gig advance proposal [legal]--> negotiation, activity entry by human', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('proposal');
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'negotiation' }).then([
-      { type: 'DealMoved', dealId, to: 'negotiation' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'negotiation',
-          note: `Advanced proposal to negotiation by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'proposal', 'negotiation', { gigId, closerId }),
       { type: 'GigMoved', gigId, at: T0, dueAt: T0 + 72 * HOUR },
     ]);
   });
@@ -245,18 +160,7 @@ describe('Deal stages table', () => {
     const won = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_won', valueUsd: 90_000 });
     assert.deepEqual(won.state().closers.get(closerId)?.record, { gigs: 1, wins: 1, grossClosedCents: 9_000_000n });
     won.then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 9_000_000, closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_won',
-          note: `Closed won at $90,000.00 by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...closedWon(dealId, 9_000_000, '$90,000.00', { gigId, closerId }),
       { type: 'GigFulfilled', gigId, outcome: 'closed_won', finalValueCents: 9_000_000, at: T0 },
       {
         type: 'PayoutPosted',
@@ -290,18 +194,7 @@ describe('Deal stages table', () => {
     const lost = w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost' });
     assert.deepEqual(lost.state().closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
     lost.then([
-      { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_lost',
-          note: `Advanced proposal to closed_lost by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'proposal', 'closed_lost', { gigId, closerId }),
       { type: 'GigFulfilled', gigId, outcome: 'closed_lost', at: T0 },
       // no PayoutPosted: a closer's close lost settles nothing
     ]);
@@ -311,75 +204,24 @@ describe('Deal stages table', () => {
     const { w, gigId, dealId } = claimedCloserGig('proposal');
     // on the human track already (its closer gig): no HumanTrackSet; gone_dark makes the nurturer own it (D-8)
     w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'proposal', note: 'Signals reported: gone_dark.' },
-        acted: true,
-      },
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'proposal',
-          note: `Gig ${gigId} (closer) released: the deal went dark.`,
-        },
-        acted: true,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'proposal',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'proposal', ['gone_dark']),
+      ...wentDark(dealId, 'proposal', { released: { gigId, role: 'closer' } }),
     ]);
     // returns to matching under the nurturer: the next advance posts a nurturer gig
     w.signals(dealId, 'gone_dark');
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'nurturer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'proposal',
-              signals: ['gone_dark'],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 15_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'nurturer',
+          stage: 'proposal',
+          pricing: { kind: 'fee', amountCents: 15_000 },
+          setsTrack: false,
+          signals: ['gone_dark'],
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'proposal',
-            note: 'The nurturer role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'nurturer', gigId: 'gig_0002' } },
     );
   });
@@ -389,17 +231,10 @@ describe('Deal stages table', () => {
     // gone_dark cleared: the stage's role, the closer, owns the deal again (D-8)
     w.when({ type: 'ClearGoneDark', gigId }).then([
       { type: 'SignalsCleared', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'proposal',
-          note: `Revived by ${closerId} (gig ${gigId}): gone_dark cleared; handed back to the closer role`,
-        },
-        acted: true,
-      },
+      entry(dealId, 'human', 'proposal', 'Revived by the nurturer: gone_dark cleared; handed back to the closer role', {
+        gigId,
+        closerId,
+      }),
       { type: 'GigFulfilled', gigId, outcome: 'revived', at: T0 },
       {
         type: 'PayoutPosted',
@@ -430,7 +265,7 @@ describe('Deal stages table', () => {
                 at: T0,
                 by: 'service',
                 stage: 'sourced',
-                note: 'Re-engagement of deal_0001 (closed_lost); a new deal at sourced.',
+                note: 'Re-engagement of a closed_lost deal; a new deal at sourced.',
               },
             ],
             lineage: { revivedFrom: dealId },
@@ -469,15 +304,9 @@ describe('D-7 one step at a time, closed_lost from any non-terminal stage, termi
 
     it(`D-7: closed_lost is legal from ${from}`, () => {
       const { w, dealId } = agentDealAt(from);
-      w.when({ type: 'AdvanceDeal', dealId, proposal: { advanceTo: 'closed_lost' } }).then([
-        { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'agent' },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: { at: T0, by: 'agent', stage: 'closed_lost', note: `Advanced ${from} to closed_lost by the agent` },
-          acted: true,
-        },
-      ]);
+      w.when({ type: 'AdvanceDeal', dealId, proposal: { advanceTo: 'closed_lost' } }).then(
+        moved(dealId, from, 'closed_lost'),
+      );
     });
   }
 
@@ -527,41 +356,16 @@ describe('D-8 the role that owns a deal', () => {
     w.agentTo(dealId, 'meeting'); // sourced and qualified are the setter's: the agent works them
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0001' } },
     );
   });
@@ -571,41 +375,16 @@ describe('D-8 the role that owns a deal', () => {
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human', closer: 'agent' } } });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'setter',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 25_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 25_000 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0001' } },
     );
   });
@@ -614,15 +393,7 @@ describe('D-8 the role that owns a deal', () => {
 describe('D-9 the deal advance proposal and the negotiation floor', () => {
   it('D-9: without advanceTo the agent proposes the next stage; naming the next stage is the same', () => {
     const { w, dealId } = agentDealAt('sourced');
-    const qualified: PipelineEvent[] = [
-      { type: 'DealMoved', dealId, to: 'qualified' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'qualified', note: 'Advanced sourced to qualified by the agent' },
-        acted: true,
-      },
-    ];
+    const qualified: PipelineEvent[] = moved(dealId, 'sourced', 'qualified');
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(qualified);
     w.when({ type: 'AdvanceDeal', dealId, proposal: { advanceTo: 'qualified' } }).then(qualified);
   });
@@ -636,28 +407,14 @@ describe('D-9 the deal advance proposal and the negotiation floor', () => {
 
   it('D-9: in negotiation the agent proposes listValueUsd when no valueUsd is given', () => {
     const { w, dealId } = agentDealAt('negotiation', { listValueUsd: 123_456.78 });
-    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 12_345_678, closedBy: 'agent' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $123,456.78 by the agent' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(closedWon(dealId, 12_345_678, '$123,456.78'));
   });
 
   it('D-9: the body\u2019s valueUsd is the proposed close value (rounded half-up to the cent)', () => {
     const { w, dealId } = agentDealAt('negotiation');
-    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 95_000.005 } }).then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 9_500_001, closedBy: 'agent' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $95,000.01 by the agent' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 95_000.005 } }).then(
+      closedWon(dealId, 9_500_001, '$95,000.01'),
+    );
   });
 
   it('D-9: a close below the floor is refused; the message states the proposed value, the floor and the floor percentage', () => {
@@ -680,15 +437,9 @@ describe('D-9 the deal advance proposal and the negotiation floor', () => {
       .thenRefused('gate', 'GATE_BELOW_FLOOR');
     assert.ok(refusal.message.includes('$9,876.53'));
     assert.ok(refusal.message.includes('$9,876.54'));
-    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 9_876.54 } }).then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 987_654, closedBy: 'agent' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $9,876.54 by the agent' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: { valueUsd: 9_876.54 } }).then(
+      closedWon(dealId, 987_654, '$9,876.54'),
+    );
   });
 
   it('D-9: a non-round floor percentage is stated exactly in the message (floorPct 0.725 \u2192 72.5%)', () => {
@@ -723,20 +474,9 @@ describe('D-9 the deal advance proposal and the negotiation floor', () => {
 
   it('D-9: the proposal note is kept in the activity entry', () => {
     const { w, dealId } = agentDealAt('sourced');
-    w.when({ type: 'AdvanceDeal', dealId, proposal: { note: 'budget confirmed' } }).then([
-      { type: 'DealMoved', dealId, to: 'qualified' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'agent',
-          stage: 'qualified',
-          note: 'Advanced sourced to qualified by the agent: budget confirmed',
-        },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: { note: 'budget confirmed' } }).then(
+      moved(dealId, 'sourced', 'qualified', 'agent', { note: 'budget confirmed' }),
+    );
   });
 
   it('D-22: the close note writes money as every message does: $12,000.00 (one format, formatUsd)', () => {
@@ -746,10 +486,10 @@ describe('D-9 the deal advance proposal and the negotiation floor', () => {
 
     const human = claimedCloserGig('negotiation', { listValueUsd: 12_000 });
     human.w.gigAdvance(human.gigId, 'closed_won', 12_000);
-    assert.equal(
-      human.w.deal(human.dealId).activity.at(-1)?.note,
-      `Closed won at $12,000.00 by the human (${human.closerId}, gig ${human.gigId})`,
-    );
+    const closed = human.w.deal(human.dealId).activity.at(-1);
+    assert.equal(closed?.note, 'Closed won at $12,000.00 by the human');
+    // D-272: the gig and its closer in fields, never in the words.
+    assert.deepEqual([closed?.gigId, closed?.closerId], [human.gigId, human.closerId]);
   });
 
   it('D-9: advancing an unknown deal is not_found', () => {
@@ -781,7 +521,7 @@ describe('D-18 re-engagement', () => {
               at: T0 + DAY,
               by: 'service',
               stage: 'sourced',
-              note: `Re-engagement of ${dealId} (closed_lost); a new deal at sourced.`,
+              note: 'Re-engagement of a closed_lost deal; a new deal at sourced.',
             },
           ],
           lineage: { revivedFrom: dealId },

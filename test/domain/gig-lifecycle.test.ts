@@ -1,6 +1,17 @@
 // The spec's "Gig lifecycle" table, one test per row, then the gig rules D-14, D-15, D-35.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  claimExpired,
+  closedWon,
+  entry,
+  escalated,
+  gigClaimed,
+  gigReleased,
+  moved,
+  signalsReported,
+  wentDark,
+} from './builders.ts';
 import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, DAY, HOUR, T0, World } from './world.ts';
 
 /** A deal with a human closer at meeting and its closer gig posted (open), plus one enrolled closer. */
@@ -25,41 +36,19 @@ describe('Gig lifecycle table', () => {
     w.tick(HOUR);
     const before = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account: before.account, activity: before.activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account: before.account,
-              listValueCents: 5_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 4_000_000,
-              activity: before.activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0 + HOUR,
-            openedAt: T0 + HOUR,
-            timerDueAt: T0 + HOUR + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: true,
+          listValueCents: 5_000_000,
+          floorCents: 4_000_000,
+          at: T0 + HOUR,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0 + HOUR,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0001' } },
     );
   });
@@ -68,77 +57,29 @@ describe('Gig lifecycle table', () => {
     const { w, gigId, closerId, dealId } = openCloserGig();
     w.tick(2 * HOUR);
     // a claim does not move the deal: no DealMoved
-    w.when({ type: 'ClaimGig', gigId, closerId }).then([
-      { type: 'GigClaimed', gigId, closerId, at: T0 + 2 * HOUR, dueAt: T0 + 2 * HOUR + 72 * HOUR },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 2 * HOUR,
-          by: 'service',
-          stage: 'meeting',
-          note: `Gig ${gigId} (closer) claimed by ${closerId}.`,
-        },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ClaimGig', gigId, closerId }).then(
+      gigClaimed(dealId, 'meeting', { gigId, closerId }, { at: T0 + 2 * HOUR }),
+    );
   });
 
   it('gig lifecycle: open --release (withdraw)--> released, deal returns to matching', () => {
     const { w, gigId, dealId } = openCloserGig();
     // still on the human track: no HumanTrackSet
-    w.when({ type: 'ReleaseGig', gigId }).then([
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
-        },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ReleaseGig', gigId }).then(gigReleased(dealId, 'meeting', gigId));
     // matching again: the next advance posts a fresh gig
     w.run({ type: 'ReleaseGig', gigId });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: false,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0002' } },
     );
   });
@@ -160,24 +101,7 @@ describe('Gig lifecycle table', () => {
       grossClosedCents: 10_000_000n,
     });
     won.then([
-      {
-        type: 'DealMoved',
-        dealId: closing.dealId,
-        to: 'closed_won',
-        finalValueCents: 10_000_000,
-        closedBy: 'human',
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId: closing.dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_won',
-          note: `Closed won at $100,000.00 by the human (${closing.closerId}, gig ${closing.gigId})`,
-        },
-        acted: true,
-      },
+      ...closedWon(closing.dealId, 10_000_000, '$100,000.00', { gigId: closing.gigId, closerId: closing.closerId }),
       { type: 'GigFulfilled', gigId: closing.gigId, outcome: 'closed_won', finalValueCents: 10_000_000, at: T0 },
       {
         type: 'PayoutPosted',
@@ -203,17 +127,13 @@ describe('Gig lifecycle table', () => {
     });
     revived.then([
       { type: 'SignalsCleared', dealId: nurturing.dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId: nurturing.dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'meeting',
-          note: `Revived by ${nurturing.closerId} (gig ${nurturing.gigId}): gone_dark cleared; handed back to the closer role`,
-        },
-        acted: true,
-      },
+      entry(
+        nurturing.dealId,
+        'human',
+        'meeting',
+        'Revived by the nurturer: gone_dark cleared; handed back to the closer role',
+        { gigId: nurturing.gigId, closerId: nurturing.closerId },
+      ),
       { type: 'GigFulfilled', gigId: nurturing.gigId, outcome: 'revived', at: T0 },
       {
         type: 'PayoutPosted',
@@ -235,57 +155,20 @@ describe('Gig lifecycle table', () => {
     const released = w.when({ type: 'ReleaseGig', gigId, closerId });
     assert.equal(released.state().gigs.get(gigId)?.timerDueAt, undefined);
     // the deal does not move: no DealMoved
-    released.then([
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'proposal',
-          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
-        },
-        acted: true,
-      },
-    ]);
+    released.then(gigReleased(dealId, 'proposal', gigId));
     w.run({ type: 'ReleaseGig', gigId, closerId });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'proposal',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'closer',
+          stage: 'proposal',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: false,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'proposal',
-            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0002' } },
     );
   });
@@ -299,20 +182,7 @@ describe('Gig lifecycle table', () => {
     assert.equal(gig?.closerId, undefined);
     assert.equal(gig?.claimedAt, undefined);
     // the same gig: no GigPosted; the claimant's Register is left alone: no GigFulfilled
-    reopened.then([
-      { type: 'GigReopened', gigId, at: T0 + 72 * HOUR, dueAt: T0 + 72 * HOUR + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 72 * HOUR,
-          by: 'service',
-          stage: 'meeting',
-          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
-        },
-        acted: false,
-      },
-    ]);
+    reopened.then(claimExpired(dealId, 'meeting', { gigId, closerId }, { at: T0 + 72 * HOUR }));
   });
 
   it('gig lifecycle: open --nobody claims within stallTimeoutDays (ExpireGig)--> expired', () => {
@@ -322,17 +192,13 @@ describe('Gig lifecycle table', () => {
     assert.equal(expired.state().gigs.get(gigId)?.timerDueAt, undefined);
     expired.then([
       { type: 'GigExpired', gigId, at: T0 + 10 * DAY },
-      {
-        type: 'ActivityRecorded',
+      entry(
         dealId,
-        entry: {
-          at: T0 + 10 * DAY,
-          by: 'service',
-          stage: 'meeting',
-          note: `Gig ${gigId} (closer) expired unclaimed after 10 days; the next advance posts a fresh gig.`,
-        },
-        acted: false,
-      },
+        'service',
+        'meeting',
+        'The closer gig expired unclaimed after 10 days; the next advance posts a fresh gig.',
+        { at: T0 + 10 * DAY, acted: false, gigId },
+      ),
     ]);
   });
 
@@ -340,36 +206,8 @@ describe('Gig lifecycle table', () => {
     const { w, gigId, dealId } = claimedCloserGig('negotiation');
     // released, not fulfilled: no payout
     w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'negotiation', note: 'Signals reported: gone_dark.' },
-        acted: true,
-      },
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'negotiation',
-          note: `Gig ${gigId} (closer) released: the deal went dark.`,
-        },
-        acted: true,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'negotiation',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'negotiation', ['gone_dark']),
+      ...wentDark(dealId, 'negotiation', { released: { gigId, role: 'closer' } }),
     ]);
   });
 
@@ -407,18 +245,7 @@ describe('D-14 gig moves go through the same gate', () => {
     const { w, gigId, dealId, closerId } = claimedSetterGig();
     w.tick(HOUR);
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'qualified' }).then([
-      { type: 'DealMoved', dealId, to: 'qualified' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + HOUR,
-          by: 'human',
-          stage: 'qualified',
-          note: `Advanced sourced to qualified by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'sourced', 'qualified', { gigId, closerId }, { at: T0 + HOUR }),
       { type: 'GigMoved', gigId, at: T0 + HOUR, dueAt: T0 + HOUR + 72 * HOUR },
     ]);
   });
@@ -432,18 +259,7 @@ describe('D-14 gig moves go through the same gate', () => {
     assert.deepEqual(met.state().closers.get(closerId)?.record, { gigs: 1, wins: 0, grossClosedCents: 0n });
     met.then([
       // the deal continues: no closedBy
-      { type: 'DealMoved', dealId, to: 'meeting' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'meeting',
-          note: `Advanced qualified to meeting by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'qualified', 'meeting', { gigId, closerId }),
       { type: 'GigFulfilled', gigId, outcome: 'meeting', at: T0 },
       {
         type: 'PayoutPosted',
@@ -460,18 +276,7 @@ describe('D-14 gig moves go through the same gate', () => {
     assert.match(refusal.message, /setter/);
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'meeting' }).thenRefused('gate', 'GATE_ILLEGAL_MOVE');
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost' }).then([
-      { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_lost',
-          note: `Advanced sourced to closed_lost by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'sourced', 'closed_lost', { gigId, closerId }),
       { type: 'GigFulfilled', gigId, outcome: 'closed_lost', at: T0 },
       // no PayoutPosted
     ]);
@@ -479,15 +284,9 @@ describe('D-14 gig moves go through the same gate', () => {
 
   it('D-14: a closer gig may propose the next stage (stays claimed), closed_won at least the floor, or closed_lost', () => {
     const meeting = claimedCloserGig('meeting');
-    const via = `(${meeting.closerId}, gig ${meeting.gigId})`;
+    const onGig = { gigId: meeting.gigId, closerId: meeting.closerId };
     meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'proposal' }).then([
-      { type: 'DealMoved', dealId: meeting.dealId, to: 'proposal' },
-      {
-        type: 'ActivityRecorded',
-        dealId: meeting.dealId,
-        entry: { at: T0, by: 'human', stage: 'proposal', note: `Advanced meeting to proposal by the human ${via}` },
-        acted: true,
-      },
+      ...moved(meeting.dealId, 'meeting', 'proposal', onGig),
       // stays claimed: no GigFulfilled
       { type: 'GigMoved', gigId: meeting.gigId, at: T0, dueAt: T0 + 72 * HOUR },
     ]);
@@ -496,21 +295,12 @@ describe('D-14 gig moves go through the same gate', () => {
         .when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: to, valueUsd: 100_000 })
         .thenRefused('gate');
     }
-    meeting.w.when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'closed_lost' }).then([
-      { type: 'DealMoved', dealId: meeting.dealId, to: 'closed_lost', closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId: meeting.dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_lost',
-          note: `Advanced meeting to closed_lost by the human ${via}`,
-        },
-        acted: true,
-      },
-      { type: 'GigFulfilled', gigId: meeting.gigId, outcome: 'closed_lost', at: T0 },
-    ]);
+    meeting.w
+      .when({ type: 'AdvanceGig', gigId: meeting.gigId, advanceTo: 'closed_lost' })
+      .then([
+        ...moved(meeting.dealId, 'meeting', 'closed_lost', onGig),
+        { type: 'GigFulfilled', gigId: meeting.gigId, outcome: 'closed_lost', at: T0 },
+      ]);
 
     const negotiation = claimedCloserGig('negotiation');
     negotiation.w
@@ -519,24 +309,10 @@ describe('D-14 gig moves go through the same gate', () => {
     negotiation.w
       .when({ type: 'AdvanceGig', gigId: negotiation.gigId, advanceTo: 'closed_won', valueUsd: 80_000 })
       .then([
-        {
-          type: 'DealMoved',
-          dealId: negotiation.dealId,
-          to: 'closed_won',
-          finalValueCents: 8_000_000,
-          closedBy: 'human',
-        },
-        {
-          type: 'ActivityRecorded',
-          dealId: negotiation.dealId,
-          entry: {
-            at: T0,
-            by: 'human',
-            stage: 'closed_won',
-            note: `Closed won at $80,000.00 by the human (${negotiation.closerId}, gig ${negotiation.gigId})`,
-          },
-          acted: true,
-        },
+        ...closedWon(negotiation.dealId, 8_000_000, '$80,000.00', {
+          gigId: negotiation.gigId,
+          closerId: negotiation.closerId,
+        }),
         { type: 'GigFulfilled', gigId: negotiation.gigId, outcome: 'closed_won', finalValueCents: 8_000_000, at: T0 },
         {
           type: 'PayoutPosted',
@@ -558,18 +334,7 @@ describe('D-14 gig moves go through the same gate', () => {
       mandate: { fees: { nurturerUsd: 99.99 } },
     });
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'closed_lost', note: 'company dissolved' }).then([
-      { type: 'DealMoved', dealId, to: 'closed_lost', closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_lost',
-          note: `Advanced negotiation to closed_lost by the human (${closerId}, gig ${gigId}): company dissolved`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'negotiation', 'closed_lost', { gigId, closerId }, { note: 'company dissolved' }),
       { type: 'GigFulfilled', gigId, outcome: 'closed_lost', at: T0 },
       {
         type: 'PayoutPosted',
@@ -603,21 +368,12 @@ describe('D-14 gig moves go through the same gate', () => {
       .when({ type: 'ClearGoneDark', gigId: nurturer.gigId, closerId: other })
       .thenRefused('conflict', 'NOT_CLAIMANT');
     // the claimant may name itself
-    closer.w.when({ type: 'AdvanceGig', gigId: closer.gigId, closerId: closer.closerId, advanceTo: 'proposal' }).then([
-      { type: 'DealMoved', dealId: closer.dealId, to: 'proposal' },
-      {
-        type: 'ActivityRecorded',
-        dealId: closer.dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'proposal',
-          note: `Advanced meeting to proposal by the human (${closer.closerId}, gig ${closer.gigId})`,
-        },
-        acted: true,
-      },
-      { type: 'GigMoved', gigId: closer.gigId, at: T0, dueAt: T0 + 72 * HOUR },
-    ]);
+    closer.w
+      .when({ type: 'AdvanceGig', gigId: closer.gigId, closerId: closer.closerId, advanceTo: 'proposal' })
+      .then([
+        ...moved(closer.dealId, 'meeting', 'proposal', { gigId: closer.gigId, closerId: closer.closerId }),
+        { type: 'GigMoved', gigId: closer.gigId, at: T0, dueAt: T0 + 72 * HOUR },
+      ]);
   });
 
   it('D-14: naming an unknown closer is not_found CLOSER_NOT_FOUND (claim, advance, revive, release)', () => {
@@ -641,34 +397,10 @@ describe('D-14 gig moves go through the same gate', () => {
   it('D-14: gig moves record activity by human; claims and releases by service', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     w.when({ type: 'AdvanceGig', gigId, advanceTo: 'proposal' }).then([
-      { type: 'DealMoved', dealId, to: 'proposal' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'proposal',
-          note: `Advanced meeting to proposal by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...moved(dealId, 'meeting', 'proposal', { gigId, closerId }),
       { type: 'GigMoved', gigId, at: T0, dueAt: T0 + 72 * HOUR },
     ]);
-    w.when({ type: 'ReleaseGig', gigId }).then([
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: `Gig ${gigId} (closer) released; the deal returns to matching.`,
-        },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ReleaseGig', gigId }).then(gigReleased(dealId, 'meeting', gigId));
   });
 });
 
@@ -748,41 +480,16 @@ describe('D-35 gig pricing and brief', () => {
     w.agentTo(dealId, 'meeting');
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.075 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.075 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0001' } },
     );
   });
@@ -792,41 +499,16 @@ describe('D-35 gig pricing and brief', () => {
     const setterDeal = setter.createDeal({ mandate: { staffing: { setter: 'human' }, fees: { setterUsd: 400 } } });
     const before = setter.deal(setterDeal);
     setter.when({ type: 'AdvanceDeal', dealId: setterDeal, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId: setterDeal, humanTrack: true },
+      escalated(
+        { id: setterDeal, account: before.account, activity: before.activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId: setterDeal,
-            role: 'setter',
-            brief: {
-              account: before.account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity: before.activity,
-            },
-            pricing: { kind: 'fee', amountCents: 40_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 40_000 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId: setterDeal,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0001' } },
     );
 
@@ -836,40 +518,17 @@ describe('D-35 gig pricing and brief', () => {
     const dark = nurturer.deal(nurturerDeal);
     // gone_dark put the deal on the human track already: no HumanTrackSet
     nurturer.when({ type: 'AdvanceDeal', dealId: nurturerDeal, proposal: {} }).then(
-      [
+      escalated(
+        { id: nurturerDeal, account: dark.account, activity: dark.activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId: nurturerDeal,
-            role: 'nurturer',
-            brief: {
-              account: dark.account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: ['gone_dark'],
-              floorCents: 8_000_000,
-              activity: dark.activity,
-            },
-            pricing: { kind: 'fee', amountCents: 17_525 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'nurturer',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 17_525 },
+          setsTrack: false,
+          signals: ['gone_dark'],
         },
-        {
-          type: 'ActivityRecorded',
-          dealId: nurturerDeal,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The nurturer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'nurturer', gigId: 'gig_0001' } },
     );
   });

@@ -5,6 +5,7 @@ import type { PayoutLine } from '../../src/domain/records.ts';
 import type { Refusal } from '../../src/domain/refusal.ts';
 import { type Settlement, settle } from '../../src/domain/settlement.ts';
 import type { Stage } from '../../src/domain/stages.ts';
+import { closedWon } from './builders.ts';
 import { claimedCloserGig, claimedNurturerGig, claimedSetterGig, T0, World } from './world.ts';
 
 function settlementOf(w: World, dealId: string): Settlement {
@@ -169,18 +170,7 @@ describe('D-24 Register and ledger', () => {
     assert.equal(settlement.closerCommissionCents, 0);
     assert.equal(settlement.netToSellerCents, 10_000_000 - 500_000);
     won.then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 10_000_000, closedBy: 'human' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'human',
-          stage: 'closed_won',
-          note: `Closed won at $100,000.00 by the human (${closerId}, gig ${gigId})`,
-        },
-        acted: true,
-      },
+      ...closedWon(dealId, 10_000_000, '$100,000.00', { gigId, closerId }),
       { type: 'GigFulfilled', gigId, outcome: 'closed_won', finalValueCents: 10_000_000, at: T0 },
       // no payout event for $0
     ]);

@@ -1,6 +1,7 @@
 // Signals: D-13 (dedupe, gone_dark and its effects, activity by service).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { signalsReported, stallReported, wentDark } from './builders.ts';
 import { claimedCloserGig, claimedSetterGig, DAY, T0, World } from './world.ts';
 
 describe('D-13 signals', () => {
@@ -8,20 +9,9 @@ describe('D-13 signals', () => {
     const w = new World();
     const dealId = w.createDeal();
     // only gone_dark puts a deal on the human track: no HumanTrackSet
-    w.when({ type: 'ReportSignals', dealId, signals: ['procurement_involved', 'legal_review'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['procurement_involved', 'legal_review'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Signals reported: procurement_involved, legal_review.',
-        },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ReportSignals', dealId, signals: ['procurement_involved', 'legal_review'] }).then(
+      signalsReported(dealId, 'sourced', ['procurement_involved', 'legal_review']),
+    );
   });
 
   it('D-13: no duplicates: repeats within a call and signals already present are dropped', () => {
@@ -32,15 +22,7 @@ describe('D-13 signals', () => {
       type: 'ReportSignals',
       dealId,
       signals: ['legal_review', 'procurement_involved', 'legal_review'],
-    }).then([
-      { type: 'SignalsAdded', dealId, signals: ['legal_review'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'sourced', note: 'Signals reported: legal_review.' },
-        acted: true,
-      },
-    ]);
+    }).then(signalsReported(dealId, 'sourced', ['legal_review']));
   });
 
   it('D-13: reporting only signals already present decides nothing (no activity entry)', () => {
@@ -59,25 +41,8 @@ describe('D-13 signals', () => {
     const dark = w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] });
     assert.equal(dark.state().deals.get(dealId)?.stallDueAt, undefined, 'a dark deal has no stall timer');
     dark.then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: 'Signals reported: gone_dark.' },
-        acted: true,
-      },
-      { type: 'HumanTrackSet', dealId, humanTrack: true },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'meeting', ['gone_dark']),
+      ...wentDark(dealId, 'meeting', { setsTrack: true }),
     ]);
   });
 
@@ -87,31 +52,8 @@ describe('D-13 signals', () => {
     w.agentTo(dealId, 'meeting');
     const gigId = w.escalate(dealId);
     w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark', 'budget_cut'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark', 'budget_cut'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: 'Signals reported: gone_dark, budget_cut.' },
-        acted: true,
-      },
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) released: the deal went dark.` },
-        acted: true,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'meeting', ['gone_dark', 'budget_cut']),
+      ...wentDark(dealId, 'meeting', { released: { gigId, role: 'closer' } }),
     ]);
   });
 
@@ -119,76 +61,24 @@ describe('D-13 signals', () => {
     const { w, dealId, gigId } = claimedSetterGig();
     // released, not fulfilled: no payout
     w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'sourced', note: 'Signals reported: gone_dark.' },
-        acted: true,
-      },
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'sourced', note: `Gig ${gigId} (setter) released: the deal went dark.` },
-        acted: true,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'sourced', ['gone_dark']),
+      ...wentDark(dealId, 'sourced', { released: { gigId, role: 'setter' } }),
     ]);
   });
 
   it('D-13: gone_dark on a deal already on the human track does not repeat HumanTrackSet', () => {
     const { w, dealId, gigId } = claimedCloserGig('meeting');
     w.when({ type: 'ReportSignals', dealId, signals: ['gone_dark'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: 'Signals reported: gone_dark.' },
-        acted: true,
-      },
-      { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) released: the deal went dark.` },
-        acted: true,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: true,
-      },
+      ...signalsReported(dealId, 'meeting', ['gone_dark']),
+      ...wentDark(dealId, 'meeting', { released: { gigId, role: 'closer' } }),
     ]);
   });
 
   it('D-13: signals other than gone_dark leave gigs and the track alone', () => {
     const { w, dealId } = claimedCloserGig('proposal');
-    w.when({ type: 'ReportSignals', dealId, signals: ['budget_cut'] }).then([
-      { type: 'SignalsAdded', dealId, signals: ['budget_cut'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'proposal', note: 'Signals reported: budget_cut.' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ReportSignals', dealId, signals: ['budget_cut'] }).then(
+      signalsReported(dealId, 'proposal', ['budget_cut']),
+    );
   });
 
   it('D-13: a Seller\u2019s signal report is an act: it restarts the stall clock', () => {
@@ -233,30 +123,8 @@ describe('D-13 signals', () => {
     for (let i = 0; i < 8; i++) w.signals(dealId, ...Array.from({ length: 32 }, (_, j) => `s_${i * 32 + j}`));
     w.tick(15 * DAY);
     w.when({ type: 'StallDeal', dealId }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 15 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'HumanTrackSet', dealId, humanTrack: true },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 15 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'sourced', { at: T0 + 15 * DAY }),
+      ...wentDark(dealId, 'sourced', { at: T0 + 15 * DAY, acted: false, setsTrack: true }),
     ]);
   });
 });

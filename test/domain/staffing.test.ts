@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_STAFFING } from '../../src/domain/mandate.ts';
 import { needsHuman, ruleCallsForHuman } from '../../src/domain/staffing.ts';
-import { claimedCloserGig, claimedNurturerGig, DAY, T0, World } from './world.ts';
+import { closedWon, entry, escalated, moved } from './builders.ts';
+import { claimedCloserGig, claimedNurturerGig, T0, World } from './world.ts';
 
 const deal = (listValueCents: number, signals: string[] = []) => ({ listValueCents, signals });
 
@@ -42,15 +43,7 @@ describe('D-10 staffing rules', () => {
     assert.deepEqual(w.deal(dealId).mandate.staffing, DEFAULT_STAFFING);
     w.agentTo(dealId, 'negotiation');
     // closed by the agent, never on the human track: no HumanTrackSet
-    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
-      { type: 'DealMoved', dealId, to: 'closed_won', finalValueCents: 10_000_000, closedBy: 'agent' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'closed_won', note: 'Closed won at $100,000.00 by the agent' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(closedWon(dealId, 10_000_000, '$100,000.00'));
   });
 
   it('D-10: a humanIf below its size threshold lets the agent work the stage', () => {
@@ -71,41 +64,17 @@ describe('D-10 staffing rules', () => {
     const { account, activity } = w.deal(dealId);
     // the deal stays at proposal: no DealMoved
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'proposal',
-              signals: ['legal_review'],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'closer',
+          stage: 'proposal',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: true,
+          signals: ['legal_review'],
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'proposal',
-            note: 'The closer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0001' } },
     );
   });
@@ -119,40 +88,17 @@ describe('D-10 staffing rules', () => {
     const { account, activity } = w.deal(dealId);
     // gone_dark set the human track already; the deal stays at qualified
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'nurturer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'qualified',
-              signals: ['gone_dark'],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 15_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'nurturer',
+          stage: 'qualified',
+          pricing: { kind: 'fee', amountCents: 15_000 },
+          setsTrack: false,
+          signals: ['gone_dark'],
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'qualified',
-            note: 'The nurturer role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'nurturer', gigId: 'gig_0001' } },
     );
   });
@@ -199,40 +145,16 @@ describe('D-11 the human track never moves the deal on a deal advance', () => {
     const { account, activity } = w.deal(dealId);
     // humanTrack is already set: no HumanTrackSet; the deal stays at meeting
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'closer',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'meeting',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'commission', pct: 0.1 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'closer',
+          stage: 'meeting',
+          pricing: { kind: 'commission', pct: 0.1 },
+          setsTrack: false,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'meeting',
-            note: 'The closer role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'closer', gigId: 'gig_0002' } },
     );
   });
@@ -242,41 +164,16 @@ describe('D-11 the human track never moves the deal on a deal advance', () => {
     const dealId = w.createDeal({ mandate: { staffing: { setter: 'human' } } });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0001',
-            status: 'open',
-            dealId,
-            role: 'setter',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 25_000 },
-            postedAt: T0,
-            openedAt: T0,
-            timerDueAt: T0 + 14 * DAY,
-          },
+          gigId: 'gig_0001',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 25_000 },
+          setsTrack: true,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0001 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0001' } },
     );
   });
@@ -312,24 +209,9 @@ describe('D-12 de-escalation', () => {
     // the deal stays at meeting: no DealMoved
     w.when({ type: 'Deescalate', dealId }).then([
       { type: 'GigReleased', gigId, at: T0 },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) released by de-escalation.` },
-        acted: true,
-      },
+      entry(dealId, 'service', 'meeting', 'The closer gig was released by de-escalation.', { gigId }),
       { type: 'HumanTrackSet', dealId, humanTrack: false },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'meeting',
-          note: 'The Seller de-escalated the deal: the staffing rules apply again.',
-        },
-        acted: true,
-      },
+      entry(dealId, 'service', 'meeting', 'The Seller de-escalated the deal: the staffing rules apply again.'),
     ]);
   });
 
@@ -340,29 +222,11 @@ describe('D-12 de-escalation', () => {
     assert.equal(w.deal(dealId).humanTrack, true);
     w.when({ type: 'Deescalate', dealId }).then([
       { type: 'HumanTrackSet', dealId, humanTrack: false },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'proposal',
-          note: 'The Seller de-escalated the deal: the staffing rules apply again.',
-        },
-        acted: true,
-      },
+      entry(dealId, 'service', 'proposal', 'The Seller de-escalated the deal: the staffing rules apply again.'),
     ]);
     w.run({ type: 'Deescalate', dealId });
     assert.equal(w.deal(dealId).humanTrack, false);
-    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then([
-      { type: 'DealMoved', dealId, to: 'negotiation' },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'agent', stage: 'negotiation', note: 'Advanced proposal to negotiation by the agent' },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(moved(dealId, 'proposal', 'negotiation'));
   });
 
   it('D-12: a human staffing rule still escalates after de-escalation (a fresh gig)', () => {
@@ -372,41 +236,17 @@ describe('D-12 de-escalation', () => {
     w.run({ type: 'Deescalate', dealId });
     const { account, activity } = w.deal(dealId);
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }, { now: T0 + 1 }).then(
-      [
-        { type: 'HumanTrackSet', dealId, humanTrack: true },
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'setter',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 25_000 },
-            postedAt: T0 + 1,
-            openedAt: T0 + 1,
-            timerDueAt: T0 + 1 + 14 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 25_000 },
+          setsTrack: true,
+          at: T0 + 1,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0 + 1,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0002' } },
     );
   });

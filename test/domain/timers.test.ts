@@ -1,6 +1,7 @@
 // Platform timers: claim expiry and lapse of open gigs (D-16), deal stalls (D-17).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { claimExpired, entry, escalated, gigClaimed, stallReported, wentDark } from './builders.ts';
 import { claimedCloserGig, claimedNurturerGig, DAY, HOUR, T0, World } from './world.ts';
 
 describe('D-16 claim expiry and lapse', () => {
@@ -8,20 +9,9 @@ describe('D-16 claim expiry and lapse', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
     const due = T0 + 72 * HOUR;
     w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due - 1 }).thenRefused('conflict', 'NOT_DUE');
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due }).then([
-      { type: 'GigReopened', gigId, at: due, dueAt: due + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: due,
-          by: 'service',
-          stage: 'meeting',
-          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
-        },
-        acted: false,
-      },
-    ]);
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: due }).then(
+      claimExpired(dealId, 'meeting', { gigId, closerId }, { at: due }),
+    );
   });
 
   it('D-16: the claim timer honours the configured claimTtl', () => {
@@ -30,15 +20,9 @@ describe('D-16 claim expiry and lapse', () => {
     const dealId = w.createDeal({ mandate: { staffing: { closer: 'human' } } });
     w.agentTo(dealId, 'meeting');
     const gigId = w.escalate(dealId);
-    w.when({ type: 'ClaimGig', gigId, closerId }, { claimTtlMs: 2 * HOUR }).then([
-      { type: 'GigClaimed', gigId, closerId, at: T0, dueAt: T0 + 2 * HOUR },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) claimed by ${closerId}.` },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ClaimGig', gigId, closerId }, { claimTtlMs: 2 * HOUR }).then(
+      gigClaimed(dealId, 'meeting', { gigId, closerId }, { dueAt: T0 + 2 * HOUR }),
+    );
   });
 
   it('D-16: a move by the claimant restarts the claim timer', () => {
@@ -46,20 +30,9 @@ describe('D-16 claim expiry and lapse', () => {
     w.tick(48 * HOUR).gigAdvance(gigId, 'proposal');
     assert.equal(w.gig(gigId).timerDueAt, T0 + 120 * HOUR);
     w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 72 * HOUR }).thenRefused('conflict', 'NOT_DUE');
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).then([
-      { type: 'GigReopened', gigId, at: T0 + 120 * HOUR, dueAt: T0 + 120 * HOUR + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 120 * HOUR,
-          by: 'service',
-          stage: 'proposal',
-          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
-        },
-        acted: false,
-      },
-    ]);
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 120 * HOUR }).then(
+      claimExpired(dealId, 'proposal', { gigId, closerId }, { at: T0 + 120 * HOUR }),
+    );
   });
 
   it('D-16: a manual expire reopens a claimed gig at any time, closer cleared; another closer may claim it', () => {
@@ -67,49 +40,19 @@ describe('D-16 claim expiry and lapse', () => {
     const reopened = w.when({ type: 'ReopenGig', gigId, platform: false });
     assert.equal(reopened.state().gigs.get(gigId)?.closerId, undefined);
     // the reopened gig lapses after stallTimeoutDays unclaimed
-    reopened.then([
-      { type: 'GigReopened', gigId, at: T0, dueAt: T0 + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0,
-          by: 'service',
-          stage: 'proposal',
-          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
-        },
-        acted: false,
-      },
-    ]);
+    reopened.then(claimExpired(dealId, 'proposal', { gigId, closerId }));
     w.run({ type: 'ReopenGig', gigId, platform: false });
     const other = w.enrol('Other Fictional');
-    w.when({ type: 'ClaimGig', gigId, closerId: other }).then([
-      { type: 'GigClaimed', gigId, closerId: other, at: T0, dueAt: T0 + 72 * HOUR },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: { at: T0, by: 'service', stage: 'proposal', note: `Gig ${gigId} (closer) claimed by ${other}.` },
-        acted: true,
-      },
-    ]);
+    w.when({ type: 'ClaimGig', gigId, closerId: other }).then(
+      gigClaimed(dealId, 'proposal', { gigId, closerId: other }),
+    );
   });
 
   it('D-16: an expiry records a service entry that is not an act', () => {
     const { w, gigId, dealId, closerId } = claimedCloserGig('meeting');
-    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 80 * HOUR }).then([
-      { type: 'GigReopened', gigId, at: T0 + 80 * HOUR, dueAt: T0 + 80 * HOUR + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 80 * HOUR,
-          by: 'service',
-          stage: 'meeting',
-          note: `The claim of ${closerId} on gig ${gigId} expired; the gig is open again.`,
-        },
-        acted: false,
-      },
-    ]);
+    w.when({ type: 'ReopenGig', gigId, platform: true }, { now: T0 + 80 * HOUR }).then(
+      claimExpired(dealId, 'meeting', { gigId, closerId }, { at: T0 + 80 * HOUR }),
+    );
   });
 
   it('D-16: an open gig lapses (stored expired) only once stallTimeoutDays pass unclaimed', () => {
@@ -120,17 +63,13 @@ describe('D-16 claim expiry and lapse', () => {
     w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY - 1 }).thenRefused('conflict', 'NOT_DUE');
     w.when({ type: 'ExpireGig', gigId }, { now: T0 + 7 * DAY }).then([
       { type: 'GigExpired', gigId, at: T0 + 7 * DAY },
-      {
-        type: 'ActivityRecorded',
+      entry(
         dealId,
-        entry: {
-          at: T0 + 7 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: `Gig ${gigId} (setter) expired unclaimed after 7 days; the next advance posts a fresh gig.`,
-        },
-        acted: false,
-      },
+        'service',
+        'sourced',
+        'The setter gig expired unclaimed after 7 days; the next advance posts a fresh gig.',
+        { at: T0 + 7 * DAY, acted: false, gigId },
+      ),
     ]);
   });
 
@@ -142,40 +81,18 @@ describe('D-16 claim expiry and lapse', () => {
     const { account, activity } = w.deal(dealId);
     // still on the human track: no HumanTrackSet
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
+      escalated(
+        { id: dealId, account, activity },
         {
-          type: 'GigPosted',
-          gig: {
-            id: 'gig_0002',
-            status: 'open',
-            dealId,
-            role: 'setter',
-            brief: {
-              account,
-              listValueCents: 10_000_000,
-              stage: 'sourced',
-              signals: [],
-              floorCents: 8_000_000,
-              activity,
-            },
-            pricing: { kind: 'fee', amountCents: 25_000 },
-            postedAt: T0 + 14 * DAY,
-            openedAt: T0 + 14 * DAY,
-            timerDueAt: T0 + 28 * DAY,
-          },
+          gigId: 'gig_0002',
+          role: 'setter',
+          stage: 'sourced',
+          pricing: { kind: 'fee', amountCents: 25_000 },
+          setsTrack: false,
+          at: T0 + 14 * DAY,
+          timerDueAt: T0 + 28 * DAY,
         },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: {
-            at: T0 + 14 * DAY,
-            by: 'service',
-            stage: 'sourced',
-            note: 'The setter role needs a human: gig gig_0002 posted to the closer marketplace.',
-          },
-          acted: true,
-        },
-      ],
+      ),
       { escalation: { role: 'setter', gigId: 'gig_0002' } },
     );
   });
@@ -195,30 +112,8 @@ describe('D-17 stall timeout', () => {
     const stalled = w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY });
     assert.equal(stalled.state().deals.get(dealId)?.stallDueAt, undefined);
     stalled.then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'HumanTrackSet', dealId, humanTrack: true },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'sourced', { at: T0 + 14 * DAY }),
+      ...wentDark(dealId, 'sourced', { at: T0 + 14 * DAY, acted: false, setsTrack: true }),
     ]);
   });
 
@@ -228,71 +123,16 @@ describe('D-17 stall timeout', () => {
     const stalled = w.when({ type: 'StallDeal', dealId }, { now: T0 + 20 * DAY });
     assert.equal(stalled.state().deals.get(dealId)?.lastActedAt, T0);
     stalled.then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 20 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'HumanTrackSet', dealId, humanTrack: true },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 20 * DAY,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'sourced', { at: T0 + 20 * DAY }),
+      ...wentDark(dealId, 'sourced', { at: T0 + 20 * DAY, acted: false, setsTrack: true }),
     ]);
   });
 
   it('D-17: a stall has the effects of gone_dark (D-13): a claimed closer gig is released', () => {
     const { w, dealId, gigId } = claimedCloserGig('proposal');
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'proposal',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'GigReleased', gigId, at: T0 + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'proposal',
-          note: `Gig ${gigId} (closer) released: the deal went dark.`,
-        },
-        acted: false,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'proposal',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'proposal', { at: T0 + 14 * DAY }),
+      ...wentDark(dealId, 'proposal', { at: T0 + 14 * DAY, acted: false, released: { gigId, role: 'closer' } }),
     ]);
   });
 
@@ -303,30 +143,8 @@ describe('D-17 stall timeout', () => {
     assert.equal(w.deal(dealId).stallDueAt, T0 + 24 * DAY);
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).thenRefused('conflict', 'NOT_DUE');
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 24 * DAY }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 24 * DAY,
-          by: 'service',
-          stage: 'qualified',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'HumanTrackSet', dealId, humanTrack: true },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 24 * DAY,
-          by: 'service',
-          stage: 'qualified',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'qualified', { at: T0 + 24 * DAY }),
+      ...wentDark(dealId, 'qualified', { at: T0 + 24 * DAY, acted: false, setsTrack: true }),
     ]);
   });
 
@@ -339,41 +157,8 @@ describe('D-17 stall timeout', () => {
     assert.equal(w.deal(dealId).stallDueAt, due);
     // the reopened gig is open, of the closer role: the stall releases it
     w.when({ type: 'StallDeal', dealId }, { now: T0 + 14 * DAY }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'meeting',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      { type: 'GigReleased', gigId, at: T0 + 14 * DAY },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'meeting',
-          note: `Gig ${gigId} (closer) released: the deal went dark.`,
-        },
-        acted: false,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: T0 + 14 * DAY,
-          by: 'service',
-          stage: 'meeting',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'meeting', { at: T0 + 14 * DAY }),
+      ...wentDark(dealId, 'meeting', { at: T0 + 14 * DAY, acted: false, released: { gigId, role: 'closer' } }),
     ]);
   });
 
@@ -388,29 +173,8 @@ describe('D-17 stall timeout', () => {
     assert.equal(w.deal(dealId).stallDueAt, due, 'lapse is not an act');
     // on the human track already, its gig expired: nothing to release
     w.when({ type: 'StallDeal', dealId }).then([
-      { type: 'SignalsAdded', dealId, signals: ['gone_dark'] },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: due,
-          by: 'service',
-          stage: 'sourced',
-          note: 'No activity for 14 days: the platform reported gone_dark.',
-        },
-        acted: false,
-      },
-      {
-        type: 'ActivityRecorded',
-        dealId,
-        entry: {
-          at: due,
-          by: 'service',
-          stage: 'sourced',
-          note: 'Deal stalled: human track, nurturer role; it returns to matching under the nurturer.',
-        },
-        acted: false,
-      },
+      ...stallReported(dealId, 'sourced', { at: due }),
+      ...wentDark(dealId, 'sourced', { at: due, acted: false }),
     ]);
   });
 

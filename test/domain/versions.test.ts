@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evolveAll, initialState } from '../../src/domain/state.ts';
-import { HOUR, T0, World } from './world.ts';
+import { gigClaimed, moved } from './builders.ts';
+import { World } from './world.ts';
 
 describe('deal versions from the decider’s events (D-47)', () => {
   it('a created deal is at 1 and has no DealVersioned; each later decision adds exactly one', () => {
@@ -15,16 +16,7 @@ describe('deal versions from the decider’s events (D-47)', () => {
     assert.ok(!w.history.some((e) => e.type === 'DealVersioned'));
     // the whole decision: the version ends it
     w.when({ type: 'AdvanceDeal', dealId, proposal: {} }).then(
-      [
-        { type: 'DealMoved', dealId, to: 'qualified' },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: { at: T0, by: 'agent', stage: 'qualified', note: 'Advanced sourced to qualified by the agent' },
-          acted: true,
-        },
-        { type: 'DealVersioned', dealId, version: 2 },
-      ],
+      [...moved(dealId, 'sourced', 'qualified'), { type: 'DealVersioned', dealId, version: 2 }],
       { withVersions: true },
     );
     w.advance(dealId);
@@ -37,19 +29,9 @@ describe('deal versions from the decider’s events (D-47)', () => {
     const closerId = w.enrol();
     const claim = w.when({ type: 'ClaimGig', gigId, closerId });
     assert.equal(claim.state().deals.get(dealId)?.version, 5);
-    claim.then(
-      [
-        { type: 'GigClaimed', gigId, closerId, at: T0, dueAt: T0 + 72 * HOUR },
-        {
-          type: 'ActivityRecorded',
-          dealId,
-          entry: { at: T0, by: 'service', stage: 'meeting', note: `Gig ${gigId} (closer) claimed by ${closerId}.` },
-          acted: true,
-        },
-        { type: 'DealVersioned', dealId, version: 5 },
-      ],
-      { withVersions: true },
-    );
+    claim.then([...gigClaimed(dealId, 'meeting', { gigId, closerId }), { type: 'DealVersioned', dealId, version: 5 }], {
+      withVersions: true,
+    });
   });
 
   it('a refused decision has no events, so no version', () => {

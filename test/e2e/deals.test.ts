@@ -593,7 +593,9 @@ describe('staffing and escalation (D-10, D-11)', () => {
     assert.equal(escalation.deal.humanTrack, true);
     const entry = escalation.deal.activity.at(-1);
     assert.equal(entry?.by, 'service');
-    assert.match(entry?.note ?? '', /gig_0001/);
+    // D-272: the gig in a field of its own; the words name no id.
+    assert.equal(entry?.gigId, 'gig_0001');
+    assert.doesNotMatch(entry?.note ?? '', /gig_\d/);
     assert.deepEqual(
       escalation.suggestedClosers.map((m) => m.closer.id),
       [ADA, MILO],
@@ -853,7 +855,8 @@ describe('re-engagement (D-18)', () => {
     assert.equal(revived.activity[0].by, 'service');
     assert.equal(revived.activity[0].stage, 'sourced');
     assert.match(revived.activity[0].note, /re-engage/i);
-    assert.match(revived.activity[0].note, new RegExp(original.id));
+    // D-272: the lost deal is named by the lineage, not by the words.
+    assert.doesNotMatch(revived.activity[0].note, /deal_\d/);
     for (const key of ['humanTrack', 'finalValueUsd', 'closedBy']) assert.equal(key in revived, false, key);
     assert.deepEqual(await getDeal(t, revived.id), revived);
     assert.deepEqual(await getDeal(t, original.id), lost, 'the original stays unchanged');

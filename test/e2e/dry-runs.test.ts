@@ -27,15 +27,10 @@ const ID_FIELDS = new Set(['id', 'dealId', 'gigId', 'closerId', 'revivedFrom']);
 
 /**
  * What a dry run shows of a record the real call made: every id field naming one of `created`
- * null, and in the activity's words the number no id has (`gig_0000`) in its place.
+ * null. No words name an id (D-272), so every text is the real call's.
  */
 function asDryRunShowsIt(value: unknown, created: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => asDryRunShowsIt(item, created));
-  if (typeof value === 'string') {
-    let text = value;
-    for (const id of created) text = text.replaceAll(id, `${id.slice(0, id.indexOf('_'))}_0000`);
-    return text;
-  }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
@@ -110,8 +105,10 @@ describe('dry runs (D-48)', () => {
       ['deal.created', 'deal.stage_changed', 'deal.stage_changed', 'deal.escalated', 'gig.posted'],
     );
     assert.deepEqual(dry.body.events[3].data, { dealId: null, role: 'closer', gigId: null });
-    // The activity's words name the would-be gig by the number no id has.
-    assert.match(dry.body.deal.activity.at(-1).note, /gig gig_0000 posted/);
+    // The entry about the would-be gig names it in its field, null (D-272); its words name no id.
+    const posted = dry.body.deal.activity.at(-1);
+    assert.equal(posted.note, 'The closer role needs a human: a gig posted to the closer marketplace.');
+    assert.equal(posted.gigId, null);
   });
 
   it('a dry-run close below the floor is the real call’s 422 with the gate’s message; an accepted one shows the settlement the close then makes', async () => {

@@ -133,7 +133,7 @@ describe('timers: claim expiry after CLAIM_TTL_HOURS (D-16)', () => {
       const last = stored.activity.at(-1);
       assert.equal(last?.by, 'service');
       assert.equal(last?.at, iso(T0 + 72 * HOUR));
-      assert.match(last?.note ?? '', new RegExp(gig.id));
+      assert.equal(last?.gigId, gig.id);
       // Back in the pool.
       const reclaimed = await claim(t, gig.id, MILO);
       assert.equal(reclaimed.gig.closerId, MILO);
@@ -215,7 +215,7 @@ describe('timers: an open gig nobody claims lapses to expired (D-16)', () => {
       assert.equal(stored.stage, 'meeting');
       assert.deepEqual(stored.signals, ['procurement_involved'], 'the deal did not stall');
       assert.equal(stored.activity.at(-1)?.by, 'service');
-      assert.match(stored.activity.at(-1)?.note ?? '', new RegExp(gig.id));
+      assert.equal(stored.activity.at(-1)?.gigId, gig.id);
       // An expired gig cannot be claimed; the next advance posts a fresh one.
       assertError(await t.post(`/closers/gigs/${gig.id}/claim`, { closerId: ADA }), 409, 'GIG_NOT_OPEN');
       const next = await escalateDeal(t, deal.id);
@@ -320,7 +320,7 @@ describe('timers: a deal with no activity for stallTimeoutDays goes dark (D-17)'
       assert.equal((await getGig(t, gig.id)).status, 'released');
       const dark = await getDeal(t, deal.id);
       assert.deepEqual(dark.signals, ['gone_dark']);
-      assert.ok(dark.activity.some((e) => e.by === 'service' && e.note.includes(gig.id) && /released/.test(e.note)));
+      assert.ok(dark.activity.some((e) => e.by === 'service' && e.gigId === gig.id && /released/.test(e.note)));
       // Nothing was paid for a released gig, and the Register is untouched.
       assert.deepEqual((await getCloser(t, ADA)).record, { gigs: 0, wins: 0, grossClosedUsd: 0 });
       const next = await escalateDeal(t, deal.id);

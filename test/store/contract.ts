@@ -256,6 +256,36 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.transaction(async (uow) => assert.equal(await uow.takeNumber('deal'), 3));
     });
 
+    it('numbers a unit’s provisional ids at once: the real id of each, in the order given (D-273)', async () => {
+      // Provisional ids, as a decision calls its new records (domain/ids.ts).
+      const [deal, gig, closer, secondGig] = ['deal_1', 'gig_1', 'closer_1', 'gig_2'].map((k) =>
+        k.replace('_', `_9${'0'.repeat(16)}`),
+      );
+      const renames = await store.transaction(async (uow) => {
+        await uow.takeNumber('gig');
+        const given = await uow.numberIds([
+          { kind: 'deal', id: deal },
+          { kind: 'gig', id: gig },
+          { kind: 'closer', id: closer },
+          { kind: 'gig', id: secondGig },
+        ]);
+        // Taken by then: what the unit puts next is written under those ids.
+        assert.deepEqual(await uow.nextNumbers(), { deal: 2, gig: 4, closer: 2 });
+        await putCreated(uow, sampleDeal(given.get(deal) as string));
+        return given;
+      });
+      assert.deepEqual(
+        [...renames],
+        [
+          [deal, 'deal_0001'],
+          [gig, 'gig_0002'],
+          [closer, 'closer_0001'],
+          [secondGig, 'gig_0003'],
+        ],
+      );
+      assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.id, 'deal_0001');
+    });
+
     it('rolls back every write of a unit of work that throws; a number it took is never handed out again', async () => {
       await store.transaction(async (uow) => {
         await uow.takeNumber('deal');

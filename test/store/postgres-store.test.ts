@@ -8,7 +8,6 @@ import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Caller } from '../../src/domain/access.ts';
-import type { IdKind } from '../../src/domain/ids.ts';
 import type { Deal, Gig } from '../../src/domain/records.ts';
 import type { WriteOperation } from '../../src/operations/operation.ts';
 import { renderings } from '../../src/operations/run.ts';
@@ -26,7 +25,6 @@ import {
   type SqlSession,
   sqlState,
 } from '../../src/store/postgres/sql-database.ts';
-import type { UnitOfWork } from '../../src/store/store.ts';
 import { type Store, StoreBusyError, StoreUnavailableError } from '../../src/store/store.ts';
 import { NO_TELEMETRY } from '../../src/telemetry.ts';
 import { writeAnswers } from '../../src/views/answers.ts';
@@ -41,13 +39,6 @@ import {
   testPool,
 } from '../support/postgres.ts';
 import { describeStoreContract, putCreated, sampleCloser, sampleDeal, sampleGig, sampleLine } from './contract.ts';
-
-/** A provisional id whose number the unit's write takes (the store answers no renames). */
-async function numberedByTheWrite(uow: UnitOfWork, kind: IdKind): Promise<string> {
-  const id = provisionalIds()[kind];
-  assert.equal(await uow.numberIds([{ kind, id }]), undefined);
-  return id;
-}
 
 /**
  * The database `pg` with every statement of its sessions passed through `query` (which sends it
@@ -470,20 +461,18 @@ if (server.skip !== undefined) {
     });
   });
 
-  describe('postgres store: ids reserved, their numbers taken by the write', () => {
+  describe('postgres store: the numbers of new records, taken before they are written (D-273)', () => {
     let schema: TestSchema;
     let store: Store;
     const sent: string[] = [];
-    const sentParams: (readonly unknown[] | undefined)[] = [];
     const T0 = Date.UTC(2026, 0, 5);
     before(async () => {
-      schema = await createTestSchema(baseUrl, 'reserve');
+      schema = await createTestSchema(baseUrl, 'numbers');
       const pg = new PgDatabase(schema.url, { poolSize: 1 });
       store = await openSqlStore(
         schema,
         intercepted(pg, (text, params, session) => {
           sent.push(text.replace(/\s+/g, ' ').trim());
-          sentParams.push(params);
           return session.query(text, params);
         }),
       );
@@ -493,36 +482,40 @@ if (server.skip !== undefined) {
       await schema.drop();
     });
 
-    it('writes a created deal and gig in one statement that takes their numbers, and returns them renamed', async () => {
+    it('takes a new deal’s and gig’s numbers in one statement, then writes them as they are: no text renamed', async () => {
       const before = sent.length;
       const counted = countWrites(Number(new URL(schema.url).port || 5432));
+      const [dealId, gigId] = [provisionalIds().deal, provisionalIds().gig];
       const result = await store.transaction(async (uow) => {
-        const dealId = await numberedByTheWrite(uow, 'deal');
-        const gigId = await numberedByTheWrite(uow, 'gig');
-        assert.match(dealId, /^deal_9\d{17}$/, 'a provisional id with the shape of a deal id');
+        const renames = await uow.numberIds([
+          { kind: 'deal', id: dealId },
+          { kind: 'gig', id: gigId },
+        ]);
+        const [deal, gig] = [renames.get(dealId) as string, renames.get(gigId) as string];
+        // A text that holds a provisional id is words: only id fields name records (D-272).
+        const note = `${dealId} and ${gigId}`;
         await uow.putDeal(
-          sampleDeal(dealId, {
-            activity: [{ at: T0, by: 'service', stage: 'sourced', note: `${dealId} and ${gigId}` }],
-          }),
+          sampleDeal(deal, { activity: [{ at: T0, by: 'service', stage: 'sourced', note, gigId: gig }] }),
         );
-        await uow.putGig(sampleGig(gigId, dealId));
-        await uow.publish([{ type: 'gig.posted', at: T0, data: { gig: sampleGig(gigId, dealId) } }], T0);
-        return { dealId, gigId, deal: await uow.getDeal(dealId) };
+        await uow.putGig(sampleGig(gig, deal));
+        await uow.publish([{ type: 'gig.posted', at: T0, data: { gig: sampleGig(gig, deal) } }], T0);
+        return { deal, gig, read: await uow.getDeal(deal) };
       });
       // The connection's first unit also holds it to the platform (D-57), in the same write.
       const unit = sent.slice(before).filter((text) => text !== HOLD_PRINCIPAL);
       assert.deepEqual(
         unit.map((text) => text.split(' ')[0]),
-        ['BEGIN', 'WITH', 'COMMIT'],
-        'no statement for the numbers',
+        ['BEGIN', 'SELECT', 'WITH', 'COMMIT'],
+        'the numbers, then the write',
       );
-      assert.equal(counted.stop(), 1, 'BEGIN, the write and COMMIT in one write to the socket');
-      assert.equal(result.dealId, 'deal_0001');
-      assert.equal(result.gigId, 'gig_0001');
-      assert.equal(result.deal?.id, 'deal_0001');
-      assert.equal(result.deal?.activity[0].note, 'deal_0001 and gig_0001');
+      assert.equal(unit[1], 'SELECT take_number($1) AS n0, take_number($2) AS n1');
+      assert.ok(!unit.some((text) => text.includes('replace(')), 'no text replaced on the server');
+      assert.equal(counted.stop(), 2, 'BEGIN with the numbers, then the write with COMMIT');
+      assert.deepEqual([result.deal, result.gig], ['deal_0001', 'gig_0001']);
+      assert.equal(result.read?.activity[0].gigId, 'gig_0001');
       const deal = await store.read((r) => r.getDeal('deal_0001'));
-      assert.equal(deal?.activity[0].note, 'deal_0001 and gig_0001', 'the document written with the ids');
+      assert.equal(deal?.activity[0].note, `${dealId} and ${gigId}`, 'the words written as they were');
+      assert.equal(deal?.activity[0].gigId, 'gig_0001');
       const gigs = await store.read((r) => r.gigsOfDeal('deal_0001'));
       assert.deepEqual(
         gigs.map((g) => [g.id, g.dealId]),
@@ -532,39 +525,25 @@ if (server.skip !== undefined) {
       assert.deepEqual((event.event.data as { gig: Gig }).gig.id, 'gig_0001');
     });
 
-    it('a statement after a reservation sends the real id; a unit that fails takes no number at all', async () => {
-      // The sequencer run the last test's event asked for, over before this test counts statements.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await store.events({ after: 0, limit: 1 });
-      const before = sent.length;
-      const read = await store.transaction(async (uow) => {
-        const dealId = await numberedByTheWrite(uow, 'deal');
-        await uow.putDeal(sampleDeal(dealId));
-        // A read that names the stand-in goes to the server with the real id, once the write
-        // has taken the number.
-        return uow.payoutsOfDeal(dealId);
-      });
-      assert.deepEqual(read, []);
-      assert.deepEqual(
-        sent.slice(before).map((text) => text.split(' ')[0]),
-        ['BEGIN', 'WITH', 'SELECT', 'COMMIT'],
-      );
-      assert.deepEqual(sentParams[before + 2], ['deal_0002']);
-      // A record put after the numbers were taken is written with its id too.
-      await store.transaction(async (uow) => {
-        const dealId = await numberedByTheWrite(uow, 'deal');
-        await uow.payoutsOfDeal(dealId);
-        await uow.putDeal(sampleDeal(dealId, { stage: 'qualified' }));
-      });
-      assert.equal((await store.read((r) => r.getDeal('deal_0003')))?.stage, 'qualified');
+    it('a unit that fails after taking its numbers leaves a gap; one that fails before takes none', async () => {
       await assert.rejects(
         store.transaction(async (uow) => {
-          await numberedByTheWrite(uow, 'deal');
+          assert.deepEqual(
+            [...(await uow.numberIds([{ kind: 'deal', id: provisionalIds().deal }])).values()],
+            ['deal_0002'],
+          );
           throw new Error('refused');
         }),
         /refused/,
       );
-      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 4, 'no gap'));
+      await assert.rejects(
+        store.transaction(async () => {
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      // D-28: a number once taken is never handed out again.
+      await store.transaction(async (uow) => assert.equal((await uow.nextNumbers()).deal, 3, 'one gap'));
     });
   });
 
@@ -615,8 +594,8 @@ if (server.skip !== undefined) {
           'every statement is prepared',
         );
         assert.ok(
-          [...sent].some((text) => text.startsWith('WITH n0')),
-          "the write that takes the new deal's number is among them",
+          [...sent].some((text) => text.startsWith('SELECT take_number')),
+          "the statement that takes the new deal's number is among them",
         );
       } finally {
         await store.close();

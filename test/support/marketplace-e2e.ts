@@ -8,6 +8,9 @@ export interface ActivityView {
   by: 'service' | 'agent' | 'human';
   stage: string;
   note: string;
+  /** D-272: the gig and closer an entry is about, in fields (the words name no id). */
+  gigId?: string;
+  closerId?: string;
 }
 
 export interface AccountView {

@@ -74,8 +74,7 @@ export const emptyOutbox = (): OutboxColumns => ({
 /**
  * An array parameter as PostgreSQL's array literal, written here rather than by the driver:
  * PGlite does not quote a JSON text inside one. Every element is quoted (its `"` and `\`
- * escaped), null is NULL. A stand-in id in an element is then renamed like any text's
- * (reserved-ids.ts).
+ * escaped), null is NULL.
  */
 export function arrayLiteral(values: readonly (string | number | null)[]): string {
   let out = '{';

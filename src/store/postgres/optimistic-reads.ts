@@ -3,11 +3,10 @@
 // unit's write to check (check-unchanged.ts). A record the cache lacks is read under a lock, as
 // every unit reads, with its version, once the unit has begun (sql-unit-reads.ts): a miss costs
 // what a unit cost before. And what the cache keeps once a unit committed.
-import { compareIds, renameIds } from '../../domain/ids.ts';
+import { compareIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { Expectations } from './check-unchanged.ts';
 import type { RecordCache, Versioned } from './record-cache.ts';
-import type { Renames } from './reserved-ids.ts';
 
 const versionsOf = (gigs: readonly Versioned<Gig>[]) => new Map(gigs.map((g) => [g.record.id, g.version]));
 
@@ -82,7 +81,6 @@ export interface Committed {
   /** The versions served from the cache and read in the transaction, if the unit was optimistic. */
   expected?: Expectations;
   known?: Known;
-  renames: Renames;
 }
 
 /**
@@ -92,8 +90,7 @@ export interface Committed {
  * without knowing it whole, are forgotten.
  */
 export function remember(cache: RecordCache, unit: Committed): void {
-  const { principal, xid, put, expected, known, renames } = unit;
-  const name = (id: string) => renames.get(id) ?? id;
+  const { principal, xid, put, expected, known } = unit;
   const versionOf = (
     written: ReadonlySet<string>,
     id: string,
@@ -102,15 +99,15 @@ export function remember(cache: RecordCache, unit: Committed): void {
   ) => (written.has(id) ? xid : (served?.get(id) ?? read?.get(id)));
   for (const [id, deal] of unit.deals) {
     const version = versionOf(put.deals, id, expected?.deals, known?.deals);
-    if (version !== undefined) cache.setDeal(principal, { record: renameIds(deal, renames), version });
-    else if (put.deals.has(id)) cache.forget(principal, { deals: [name(id)], closers: [] });
+    if (version !== undefined) cache.setDeal(principal, { record: deal, version });
+    else if (put.deals.has(id)) cache.forget(principal, { deals: [id], closers: [] });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();
   for (const [id, gig] of unit.gigs) {
     if (!sets.has(gig.dealId)) sets.set(gig.dealId, unit.gigSetsKnown.has(gig.dealId) ? [] : undefined);
     const set = sets.get(gig.dealId);
     const version = versionOf(put.gigs, id, expected?.gigSets.get(gig.dealId), known?.gigSets.get(gig.dealId));
-    if (set && version !== undefined) set.push({ record: renameIds(gig, renames), version });
+    if (set && version !== undefined) set.push({ record: gig, version });
     else sets.set(gig.dealId, undefined);
   }
   for (const dealId of unit.gigSetsKnown) if (!sets.has(dealId)) sets.set(dealId, []);
@@ -118,15 +115,15 @@ export function remember(cache: RecordCache, unit: Committed): void {
     if (set)
       cache.setGigsOf(
         principal,
-        name(dealId),
+        dealId,
         set.sort((a, b) => compareIds(a.record.id, b.record.id)),
       );
-    else cache.forgetGigsOf(principal, name(dealId));
+    else cache.forgetGigsOf(principal, dealId);
   }
   for (const [id, closer] of unit.closers) {
     const served = expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id);
     const version = put.closers.has(id) ? xid : (served ?? known?.closers.get(id));
-    if (version !== undefined) cache.setCloser(principal, { record: renameIds(closer, renames), version });
-    else if (put.closers.has(id)) cache.forget(principal, { deals: [], closers: [name(id)] });
+    if (version !== undefined) cache.setCloser(principal, { record: closer, version });
+    else if (put.closers.has(id)) cache.forget(principal, { deals: [], closers: [id] });
   }
 }

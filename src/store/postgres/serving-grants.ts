@@ -21,7 +21,7 @@ const TABLE_RIGHTS: ReadonlyMap<string, string | undefined> = new Map([
   ['schema_migrations', undefined],
 ]);
 
-/** Numbers taken (nextval) and the next one read (the reservation of ids, reserved-ids.ts); never set. */
+/** Numbers taken (nextval, sql-numbers.ts) and the next one read (nextNumbers); never set. */
 const SEQUENCE_RIGHTS = 'USAGE, SELECT';
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -1,8 +1,6 @@
 // Refused proposals on PostgreSQL (D-61, migration 014): a page of records, the tallies behind
-// the summary, and the statements a unit of work records one with. The record is written with
-// the unit's last statement (sql-unit-of-work.ts flush), its number taken by that write
-// (reserved-ids.ts), so a refusal costs its unit no round trip of its own.
-import { randomInt } from 'node:crypto';
+// the summary, and the statements a unit of work records one with. Its number is taken at once
+// (sql-numbers.ts); the record is written with the unit's last statement (sql-unit-of-work.ts flush).
 import {
   KEPT_PER_DEAL,
   type RefusedProposal,
@@ -11,18 +9,10 @@ import {
 } from '../../domain/proposals.ts';
 import type { RefusalCode } from '../../domain/refusal.ts';
 import type { ProposalFilter, ProposalReader, ProposalUnit, TallyScope } from '../proposals.ts';
+import { takeIds } from './sql-numbers.ts';
 import { parameters } from './sql-parameters.ts';
 
 type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
-
-const PROCESS_DIGITS = randomInt(1e9).toString().padStart(9, '0');
-let counter = 0;
-
-/** A record's id until its write takes its number: `prop_9` and seventeen digits, never a real one. */
-export function proposalStandIn(): string {
-  counter = (counter + 1) % 1e8;
-  return `prop_9${PROCESS_DIGITS}${counter.toString().padStart(8, '0')}`;
-}
 
 export class SqlProposalReader implements ProposalReader {
   constructor(protected readonly send: Send) {}
@@ -102,7 +92,8 @@ export class SqlProposalUnit extends SqlProposalReader implements ProposalUnit {
   }
 
   async record(draft: RefusedProposalDraft): Promise<RefusedProposal> {
-    const record: RefusedProposal = { id: proposalStandIn(), ...draft };
+    const [id] = await takeIds(this.send, ['prop']);
+    const record: RefusedProposal = { id, ...draft };
     this.buffer(record);
     return record;
   }

@@ -11,9 +11,9 @@
 //   still deadlock, or fail to serialize, are rolled back and run again, a bounded number of
 //   times; then StoreBusyError (503 STORE_BUSY).
 // - Ids come from sequences (migration 008), taken only once the gate accepted: no row that
-//   every creating transaction locks. The service reserves them (reserved-ids.ts) and the
-//   unit's write takes the numbers, so a create is BEGIN, one statement and COMMIT, sent
-//   together: one round trip.
+//   every creating transaction locks. A unit takes all its numbers in one statement
+//   (sql-numbers.ts, D-273), then writes its records with their real ids: a create is BEGIN
+//   with that statement, then its write with COMMIT: two round trips.
 // - Puts are buffered and written as one multi-row upsert per table, before the next read of
 //   the records and at commit, so a sell (a create and several moves) is one write.
 // - A unit of work keeps the records it holds (read under a row lock, or put by it): no one
@@ -36,7 +36,6 @@
 // (BEGIN with the first statement, the last write with COMMIT, reads started at once) into one
 // round trip. The server still runs them one after another, each seeing what the last did.
 
-import { renameIds } from '../../domain/ids.ts';
 import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork, UnitOptions } from '../store.ts';
 import { StoreBusyError } from '../store.ts';
@@ -194,7 +193,7 @@ export class SqlStore implements Store {
             await uow.commit();
             if (uow.published) this.sequencer.soon();
             if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
-            return renameIds(result, uow.renames);
+            return result;
           } catch (error) {
             await uow.abandon();
             throw error;

@@ -1,10 +1,10 @@
 // A unit of work on PostgreSQL SQL: one READ COMMITTED transaction whose reads of records lock
-// them, whose puts are buffered and written together, and which takes ids from the sequences,
-// those it reserved with its write (sql-store.ts says how the whole keeps its correctness across
-// instances). An optimistic one (UnitOptions.optimistic, D-250) takes its records from the
-// instance's cache while it can, and begins its transaction only when it must (sql-unit-reads.ts):
-// with its write, which then checks them unchanged (check-unchanged.ts), or before a read the
-// cache cannot serve or any other statement, which the checks then precede.
+// them, whose puts are buffered and written together, and which takes ids from the sequences
+// once the gate has accepted (sql-numbers.ts; sql-store.ts says how the whole keeps its
+// correctness across instances). An optimistic one (UnitOptions.optimistic, D-250) takes its
+// records from the instance's cache while it can, and begins its transaction only when it must
+// (sql-unit-reads.ts): with its write, which then checks them unchanged (check-unchanged.ts), or
+// before a read the cache cannot serve or any other statement, which the checks then precede.
 import type { IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
@@ -14,10 +14,10 @@ import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../sto
 import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-writes.ts';
 import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
-import { type Renames, type Reserved, renamesOfRow, renameValues, takingNumbers } from './reserved-ids.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
+import { takeIds } from './sql-numbers.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
 import { ignore } from './sql-reader.ts';
 import { SqlUnitReads } from './sql-unit-reads.ts';
@@ -48,18 +48,15 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   published = false;
   /** Whether this unit put or deleted a webhook (the store tells this instance's watchers at commit). */
   webhooksChanged = false;
-  /** Ids handed out whose numbers the next statement takes (reserved-ids.ts). */
-  private reserved: Reserved[] = [];
-  /** The real id of each stand-in handed out, once taken: the store renames the unit's result. */
-  readonly renames: Renames = new Map();
   /** The write's transaction id (XID), once a write of an optimistic unit answered it. */
   private xid: string | undefined;
 
   /**
    * The unit's last write and COMMIT, sent together, behind BEGIN and the checks if the unit sent
-   * nothing else (a create, a move: one round trip in all). Should the write or a check fail, the
-   * transaction is aborted and the server answers that COMMIT by rolling back; the first error is
-   * the one thrown. Then the cache keeps what the unit leaves known.
+   * nothing else (a move: one round trip in all; a create sent the statement of its numbers
+   * first). Should the write or a check fail, the transaction is aborted and the server answers
+   * that COMMIT by rolling back; the first error is the one thrown. Then the cache keeps what the
+   * unit leaves known.
    */
   async commit(): Promise<void> {
     this.beginNow();
@@ -76,7 +73,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
       gigSetsKnown: new Set([...this.dealsWithGigs, ...this.newDeals]),
       expected: this.reads?.expected,
       known: this.reads?.known,
-      renames: this.renames,
     });
   }
 
@@ -120,25 +116,18 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   override get proposals(): ProposalUnit {
-    // Numbered by the unit's write, as a created deal is (reserved-ids.ts); written with its last statement.
+    // Numbered at once (sql-numbers.ts); written with the unit's last statement.
     return new SqlProposalUnit(
       (text, params) => this.send(text, params),
       (record) => {
-        this.reserved.push({ kind: 'prop', standIn: record.id });
         this.pendingProposals.push(record);
       },
     );
   }
 
   protected override send<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
-    // A statement after ids were reserved waits for their numbers (taken by the flush), so that
-    // what it sends names the records by their ids.
-    if (this.reserved.length > 0) return this.flush().then(() => this.send<R>(text, params));
     const written = this.flush();
-    const rows = this.session.query<R>(
-      text,
-      this.renames.size > 0 && params ? renameValues(params, this.renames) : params,
-    );
+    const rows = this.session.query<R>(text, params);
     // The write's error is the one to report: the read behind it fails only because of it.
     return written.then(
       () => rows,
@@ -152,7 +141,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
   flush(): Promise<void> {
     const statements: string[] = [];
-    let params: unknown[] = [];
+    const params: unknown[] = [];
     const deals = [...this.pendingDeals.values()];
     const gigs = [...this.pendingGigs.values()];
     const closers = [...this.pendingClosers.values()];
@@ -162,7 +151,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
     if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
-    if (statements.length === 0 && this.reserved.length === 0) return Promise.resolve();
+    if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
@@ -170,9 +159,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.pendingEvents = emptyOutbox();
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
-    // Records put after an earlier statement took their numbers carry the stand-ins still.
-    if (this.renames.size > 0) params = renameValues(params, this.renames);
-    if (this.reserved.length > 0) return this.flushTakingNumbers(statements, params);
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
       const sql = `${withClause(statements)} SELECT ${XID}`;
@@ -183,17 +169,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     const last = statements.pop() as string;
     const sql = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
     return this.session.query(sql, params).then(ignore);
-  }
-
-  /** The write that also takes the numbers of the ids reserved so far (reserved-ids.ts). */
-  private flushTakingNumbers(statements: string[], params: unknown[]): Promise<void> {
-    const reserved = this.reserved;
-    this.reserved = [];
-    const sql = takingNumbers(statements, params, reserved, this.reads ? [XID] : []);
-    return this.session.query<Record<string, string | number>>(sql, params).then(([row]) => {
-      for (const [standIn, id] of renamesOfRow(reserved, row)) this.renames.set(standIn, id);
-      if (this.reads) this.xid = String(row.xid);
-    });
   }
 
   async nextNumbers() {
@@ -209,13 +184,18 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return takeNumber((text, params) => this.session.query(text, params), kind);
   }
 
-  /** The numbers are taken by the unit's write (reserved-ids.ts): nothing is renamed now. */
+  /** The numbers taken now, in one statement (sql-numbers.ts), before anything names the records. */
   async numberIds(provisional: readonly { kind: IdKind; id: string }[]) {
-    for (const { kind, id } of provisional) {
-      this.reserved.push({ kind, standIn: id });
-      if (kind === 'deal') this.newDeals.add(id);
+    const kinds: IdKind[] = [];
+    for (const { kind } of provisional) kinds.push(kind);
+    const ids = await takeIds((text, params) => this.send(text, params), kinds);
+    const renames = new Map<string, string>();
+    for (let i = 0; i < provisional.length; i++) {
+      renames.set(provisional[i].id, ids[i]);
+      // Its gigs are all this unit's puts: the cache may keep the set whole.
+      if (kinds[i] === 'deal') this.newDeals.add(ids[i]);
     }
-    return undefined;
+    return renames;
   }
 
   async putDeal(deal: Deal) {
@@ -285,7 +265,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   async putAnswer(key: string, answer: StoredAnswer) {
     // Buffered like the puts: written in the unit's last statement, so that a keyed write costs
-    // no statement of its own (and its answer gets the ids the write takes, D-193).
+    // no statement of its own (its ids were taken before it was made, D-273).
     this.pendingAnswers.set(key, answer);
   }
 

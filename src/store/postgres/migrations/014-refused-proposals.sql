@@ -38,7 +38,7 @@ CREATE INDEX proposal_counts_by_seller ON proposal_counts (seller_id) WHERE sell
 ALTER TABLE refused_proposals SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 ALTER TABLE proposal_counts SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 
--- The numbers are taken by the write that records one (reserved-ids.ts), as a deal's are.
+-- A refused proposal's number is taken when it is recorded (sql-numbers.ts), as a deal's is.
 CREATE OR REPLACE FUNCTION take_number(kind text) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN
   CASE kind
