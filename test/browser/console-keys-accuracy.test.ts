@@ -7,8 +7,8 @@
 // whatever its keys are named.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import type { Browser } from 'playwright-core';
+import { browserSkip, launchChromium, type Size, signedInConsole } from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import { as, bearer, freshDeal, makeKey, makeSeller, OP, startKeysServer } from '../support/keys.ts';
 
@@ -24,17 +24,7 @@ describe('the console in keys mode says what is true, in Chromium (D-260, D-262,
     await t?.close();
   });
 
-  /** A fresh browser signed in with a key; answers once the header says who. */
-  async function signedIn(key: string, size: Size = 'wide'): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: WIDTHS[size] });
-    const page = await context.newPage();
-    failOnScriptError(page);
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('region', { name: 'Signed in' }).waitFor();
-    return { context, page };
-  }
+  const signedIn = (key: string, size: Size = 'wide') => signedInConsole(browser, t.url, key, size);
 
   it('a missing deal’s page says what the session may see, and no demo reset', async () => {
     const mine = await makeKey(t, OP, { name: 'missing', principal: await makeSeller(t, 'Here Fictional Sales') });

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { browserSkip, consolePage, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { browserSkip, consolePage, launchChromium, type Size, signedInConsole } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import {
   as,
@@ -356,16 +356,7 @@ describe('refused proposals in the console in keys mode, in Chromium (D-61)', { 
     await t?.close();
   });
 
-  async function signedIn(key: string, size: Size = 'wide'): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: WIDTHS[size] });
-    const page = await context.newPage();
-    failOnScriptError(page);
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('region', { name: 'Signed in' }).waitFor();
-    return { context, page };
-  }
+  const signedIn = (key: string, size: Size = 'wide') => signedInConsole(browser, t.url, key, size);
 
   it('a Seller sees one row per key, its reckless agent’s refusal against that key, and nothing of another Seller', async () => {
     const summaryOf = async (keyId: string): Promise<Summary> =>

@@ -5,10 +5,9 @@
 // keyed replay says it again; a dry run and a deal that moved say nothing of the kind.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
+import { type DemoMcp, demoMcp } from '../support/mcp-client.ts';
 
 const CLOSER_HUMAN = { staffing: { closer: 'human' } };
 
@@ -30,20 +29,17 @@ function escalation(result: CallToolResult): { words: string; body: any } {
 
 describe('an escalation over MCP says that nothing moved (D-270)', () => {
   let t: TestServer;
-  let client: Client;
+  let mcp: DemoMcp;
   before(async () => {
     t = await startTestServer();
-    client = new Client({ name: 'e2e-mcp-escalation', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
-    await client.listTools(); // the client then checks each structured result against its tool's schema
+    mcp = await demoMcp(t, 'e2e-mcp-escalation');
   });
   after(async () => {
-    await client.close();
+    await mcp.client.close();
     await t.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   it('advance_deal on a deal whose closer is a human: the words say it did not move, why, and the gig', async () => {
     const sold = escalation(await call('sell', { account: account(), listValueUsd: 50_000, mandate: CLOSER_HUMAN }));
@@ -102,12 +98,12 @@ describe('an escalation over MCP says that nothing moved (D-270)', () => {
   });
 
   it('the descriptions of sell and advance_deal say how an escalation reads', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     for (const tool of tools) {
       const says = /An escalation is no error result .* its first text block says in words that the deal did not move/;
       if (tool.name === 'sell' || tool.name === 'advance_deal') assert.match(tool.description ?? '', says, tool.name);
       else assert.doesNotMatch(tool.description ?? '', says, tool.name);
     }
-    assert.match(client.getInstructions() ?? '', /an escalation is no error, but its first text block says/);
+    assert.match(mcp.client.getInstructions() ?? '', /an escalation is no error, but its first text block says/);
   });
 });

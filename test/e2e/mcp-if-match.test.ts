@@ -6,29 +6,25 @@
 // its schema, and nothing moves.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { account, startTestServer, type TestServer } from '../support/http.ts';
+import { type DemoMcp, demoMcp } from '../support/mcp-client.ts';
 
 const textOf = (result: CallToolResult) => (result.content as { type: string; text: string }[])[0].text;
 
 describe('ifMatch on the demo MCP door takes the version as HTTP names it too (D-268)', () => {
   let t: TestServer;
-  let client: Client;
+  let mcp: DemoMcp;
   before(async () => {
     t = await startTestServer();
-    client = new Client({ name: 'e2e-mcp-if-match', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
-    await client.listTools(); // the client then checks each structured result against its tool's schema
+    mcp = await demoMcp(t, 'e2e-mcp-if-match');
   });
   after(async () => {
-    await client.close();
+    await mcp.client.close();
     await t.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   async function freshDeal(): Promise<string> {
     const created = await t.post(`${t.prefix}/deals`, { account: account(), listValueUsd: 8_000 });
@@ -96,7 +92,7 @@ describe('ifMatch on the demo MCP door takes the version as HTTP names it too (D
   });
 
   it('the tools publish what ifMatch takes: an integer, or text of a version, its ETag or *', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     const schema = tools.find((tool) => tool.name === 'advance_deal')?.inputSchema.properties?.ifMatch as any;
     assert.deepEqual(
       schema.anyOf.map((branch: any) => branch.type),

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,6 +39,26 @@ export async function consolePage(browser: Browser, base: string, path = '', siz
   failOnScriptError(page);
   await page.goto(`${base}/console${path}`);
   return page;
+}
+
+/**
+ * A fresh browser context signed in to the console at `base` with a key (keys mode); answers once
+ * the header says who is signed in. Closing the context is the caller's.
+ */
+export async function signedInConsole(
+  browser: Browser,
+  base: string,
+  key: string,
+  size: Size = 'wide',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: WIDTHS[size] });
+  const page = await context.newPage();
+  failOnScriptError(page);
+  await page.goto(`${base}/console`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('region', { name: 'Signed in' }).waitFor();
+  return { context, page };
 }
 
 /** A script error on the page fails the test. */
