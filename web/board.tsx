@@ -16,7 +16,7 @@ import { dealOf, type LiveEvent, useLive } from './live.ts';
 import { plural, STAGE_LABELS, signalWords, stageLabel } from './words.ts';
 
 /** The filters the service applies (GET /pipeline/deals's query). */
-type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean };
+type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean; q?: string };
 type Payout = NonNullable<Closer['payouts']>[number];
 
 /** `seller`: the deal's Seller by name, on the operator's board (D-262). */
@@ -49,6 +49,13 @@ export function Board() {
   // The operator's Sellers (none for anyone else): the cards' names and the Seller filter's.
   const sellers = useSellerNames();
   const [seller, setSeller] = useState('');
+  // The search box's text, asked of the service (`q`, D-67) once typing pauses.
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const q = text.trim() === '' ? undefined : text.trim().slice(0, 100);
+    const pause = setTimeout(() => setFilter((f) => (f.q === q ? f : { ...f, q })), 250);
+    return () => clearTimeout(pause);
+  }, [text]);
   const [error, setError] = useState<{ words: string; raw: string } | undefined>();
   const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -65,7 +72,7 @@ export function Board() {
       setError({ words: unreachableWords(e), raw: String(e) });
       retry.current = setTimeout(load, 2000);
     }
-  }, [filter.stage, filter.role, filter.humanTrack]);
+  }, [filter.stage, filter.role, filter.humanTrack, filter.q]);
   useEffect(() => {
     load();
     return () => clearTimeout(retry.current);
@@ -87,11 +94,12 @@ export function Board() {
         if (!deal) return rest;
         const keep =
           (filter.stage === undefined || deal.stage === filter.stage) &&
-          (filter.humanTrack === undefined || Boolean(deal.humanTrack) === filter.humanTrack);
+          (filter.humanTrack === undefined || Boolean(deal.humanTrack) === filter.humanTrack) &&
+          (filter.q === undefined || deal.account.name.toLowerCase().includes(filter.q.toLowerCase()));
         return keep ? [...rest, deal].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1)) : rest;
       });
     },
-    [load, filter.stage, filter.role, filter.humanTrack],
+    [load, filter.stage, filter.role, filter.humanTrack, filter.q],
   );
   useLive(onEvent);
 
@@ -109,13 +117,27 @@ export function Board() {
     .filter((p) => p.kind === 'commission' && (!seller || shownIds.has(p.dealId)))
     .reduce((sum, p) => sum + p.amountUsd, 0);
   const unfiltered =
-    filter.stage === undefined && filter.role === undefined && filter.humanTrack === undefined && !seller;
+    filter.stage === undefined &&
+    filter.role === undefined &&
+    filter.humanTrack === undefined &&
+    filter.q === undefined &&
+    !seller;
 
   return (
     <>
       <h1>Pipeline</h1>
       {shown ? <Summary deals={shown} commissions={commissions} /> : null}
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Search{' '}
+          <input
+            type="search"
+            placeholder="Account name"
+            maxLength={100}
+            value={text}
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        </label>
         <label>
           Stage{' '}
           <select value={filter.stage ?? ''} onChange={(e) => select('stage', e.currentTarget.value)}>

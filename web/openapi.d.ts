@@ -4921,6 +4921,11 @@ export interface operations {
                  */
                 closerId?: string;
                 /**
+                 * @description deals whose account's name contains this text, without regard to case
+                 * @example acme
+                 */
+                q?: string;
+                /**
                  * @description records per page
                  * @example 20
                  */

@@ -115,7 +115,7 @@ const listDeals = page({
     name: 'list_deals',
     title: 'Demo store: list deals',
     description: (prefix) =>
-      `${DEMO_STORE} deals in id order, filtered by stage, owning role, human track or closer, a page at a time ` +
+      `${DEMO_STORE} deals in id order, filtered by stage, owning role, human track, closer or a text in the account's name (q), a page at a time ` +
       `(GET ${prefix}/deals). Answers {deals, nextCursor?}: pass nextCursor as cursor for the next page. No match ` +
       'is an empty list. A cursor this service did not give out is an error result (400 INVALID_CURSOR) carrying ' +
       'the HTTP error body {error, code}.',

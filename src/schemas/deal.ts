@@ -156,6 +156,14 @@ export const DealListQuery = Type.Object(
     }),
     humanTrack: Type.Optional(Type.Boolean({ description: 'true: on the human track; false: not on it' })),
     closerId: Type.Optional(Type.String({ description: 'deals with a gig of this closer', examples: ['closer_0001'] })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "deals whose account's name contains this text, without regard to case",
+        examples: ['acme'],
+      }),
+    ),
     ...pageParams('deal'),
   },
   { additionalProperties: false },

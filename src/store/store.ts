@@ -20,6 +20,8 @@ export interface DealFilter {
   humanTrack?: boolean;
   /** Deals with a gig of this closer. */
   closerId?: string;
+  /** Deals whose account name contains this text, without regard to case (D-67). */
+  q?: string;
   /** D-54: deals of this Seller. */
   sellerId?: string;
   afterId?: string;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkip, consolePage, launchChromium, type Size } from '../support/browser.ts';
-import { startTestServer, type TestServer } from '../support/http.ts';
+import { account, startTestServer, type TestServer } from '../support/http.ts';
 import { ADA, createDeal, negotiatingCloserGig } from '../support/marketplace-e2e.ts';
 
 /** The numbers a person sees beside a list's items (Chromium's list markers, as read out), in order. */
@@ -54,6 +54,27 @@ describe('the console says what is true, in Chromium (D-228, D-231, D-261, D-263
   it('a missing deal’s page in the demo says a demo reset may have wiped it', async () => {
     const page = await open('#/deals/deal_9999');
     await page.getByRole('alert').getByText('There is no deal 9999: it may have been wiped by a demo reset.').waitFor();
+    await page.close();
+  });
+
+  it('the board’s search box finds deals by their account name, without regard to case (D-67)', async () => {
+    await t.post(`${t.prefix}/deals`, {
+      account: { ...account(), name: 'Zephyr Search Fictional' },
+      listValueUsd: 9_000,
+    });
+    await t.post(`${t.prefix}/deals`, {
+      account: { ...account(), name: 'ZEPHYR Labs Fictional' },
+      listValueUsd: 9_000,
+    });
+    await t.post(`${t.prefix}/deals`, { account: { ...account(), name: 'Quasar Fictional' }, listValueUsd: 9_000 });
+    const page = await open();
+    await page.getByRole('link', { name: 'Quasar Fictional' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('zephyr');
+    await page.getByRole('link', { name: 'Quasar Fictional' }).waitFor({ state: 'detached' });
+    const cards = page.getByRole('region', { name: 'sourced' }).getByRole('link');
+    assert.deepEqual((await cards.allTextContents()).sort(), ['ZEPHYR Labs Fictional', 'Zephyr Search Fictional']);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('no such account');
+    await page.getByText('No deal matches these filters.').waitFor();
     await page.close();
   });
 

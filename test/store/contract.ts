@@ -201,6 +201,32 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       });
     });
 
+    it('finds deals by a text in their account name, without regard to case, with the other filters (D-67)', async () => {
+      const named = (n: number, name: string, stage: Deal['stage'] = 'sourced') =>
+        sampleDeal(`deal_${String(n).padStart(4, '0')}`, { account: { ...sampleDeal('x').account, name }, stage });
+      await store.transaction(async (uow) => {
+        await uow.putDeal(named(1, 'Acme Fictional Corp'));
+        await uow.putDeal(named(2, 'Globex Fictional'));
+        await uow.putDeal(named(3, 'ACME Fictional Labs', 'negotiation'));
+        await uow.putDeal(named(4, 'Fictional 100% Co_op'));
+        await uow.putDeal(named(5, 'Société Fictive'));
+      });
+      await store.read(async (r) => {
+        const ids = async (filter: Parameters<typeof r.listDeals>[0]) => (await r.listDeals(filter)).map((d) => d.id);
+        assert.deepEqual(await ids({ q: 'acme', limit: 10 }), ['deal_0001', 'deal_0003']);
+        assert.deepEqual(await ids({ q: 'aCmE fictional', limit: 10 }), ['deal_0001', 'deal_0003']);
+        assert.deepEqual(await ids({ q: 'acme', stage: 'negotiation', limit: 10 }), ['deal_0003']);
+        assert.deepEqual(await ids({ q: 'acme', afterId: 'deal_0001', limit: 10 }), ['deal_0003']);
+        assert.deepEqual(await ids({ q: 'acme', limit: 1 }), ['deal_0001']);
+        // The text is a text: % and _ are no patterns.
+        assert.deepEqual(await ids({ q: '100%', limit: 10 }), ['deal_0004']);
+        assert.deepEqual(await ids({ q: '_', limit: 10 }), ['deal_0004']);
+        assert.deepEqual(await ids({ q: '%', limit: 10 }), ['deal_0004']);
+        assert.deepEqual(await ids({ q: 'SOCIÉTÉ', limit: 10 }), ['deal_0005']);
+        assert.deepEqual(await ids({ q: 'initech', limit: 10 }), []);
+      });
+    });
+
     it('lists gigs in id order, filtered by status, and the gigs of one deal', async () => {
       await store.transaction(async (uow) => {
         await uow.putGig(sampleGig('gig_0002', 'deal_0001', { status: 'released' }));

@@ -29,7 +29,14 @@ export class MemoryReader implements StoreReader {
     const { deals, stages } = this.data;
     let after = filter.afterId === undefined ? -1 : (deals.numberOf(filter.afterId) ?? -1);
     const { role, humanTrack, closerId, sellerId } = filter;
-    if (role === undefined && humanTrack === undefined && closerId === undefined && sellerId === undefined) {
+    const q = filter.q?.toLowerCase();
+    if (
+      role === undefined &&
+      humanTrack === undefined &&
+      closerId === undefined &&
+      sellerId === undefined &&
+      q === undefined
+    ) {
       return stages.page(filter.stage, after, filter.limit).map((n) => deals.at(n) as Deal);
     }
     // Other filters read the stage's deals in batches until the page is full.
@@ -42,6 +49,7 @@ export class MemoryReader implements StoreReader {
         if (humanTrack !== undefined && (deal.humanTrack === true) !== humanTrack) continue;
         if (closerId !== undefined && !this.hasGigOf(deal.id, closerId)) continue;
         if (sellerId !== undefined && deal.sellerId !== sellerId) continue;
+        if (q !== undefined && !deal.account.name.toLowerCase().includes(q)) continue;
         found.push(deal);
         if (found.length === filter.limit) return found;
       }

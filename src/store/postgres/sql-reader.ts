@@ -123,6 +123,9 @@ export class SqlReader implements StoreReader {
       where.push(`id IN (SELECT deal_id FROM gigs WHERE closer_id = ${param(filter.closerId)})`);
     }
     if (filter.sellerId !== undefined) where.push(`seller_id = ${param(filter.sellerId)}`);
+    // D-67: a substring of the account's name, without regard to case (strpos: no pattern
+    // characters to escape, as LIKE would have).
+    if (filter.q !== undefined) where.push(`strpos(lower(doc->'account'->>'name'), lower(${param(filter.q)})) > 0`);
     if (filter.afterId !== undefined && filter.stage === undefined) where.push(afterId(param(filter.afterId)));
     const limit = param(filter.limit);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')} ` : '';
