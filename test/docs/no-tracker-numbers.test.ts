@@ -14,7 +14,7 @@ const CODE = ['src', 'test', 'web', 'scripts', 'bench', 'bin', '.ci'];
 
 /**
  * A tracker number: "issue" or "issues" and a number (`#` optional), unless the verb issues that
- * many of something ("issue 3 keys"); a pull request's number; `#` and one or two digits on its
+ * many of something (the verb, a count and keys); a pull request's number; `#` and one or two digits on its
  * own (a CSS colour has three hex digits or more, a URL's fragment follows a word, `&#39;` is an
  * entity); or any `(#n)`.
  */
@@ -89,7 +89,7 @@ describe('no tracker numbers: the repository explains itself in a clone', () => 
       'color: #333; background: #f0f0f0',
       "border: 1px solid #000000; content: '&#39;'",
       'https://example.com/page#12',
-      'the operator may issue 3 keys, or issue 12 new keys',
+      say('the operator may issue', ' 3 keys, or issue', ' 12 new keys'),
       'a cursor this service issued; issue a new key instead',
       'D-27: the seeded closers',
       'a session of 12 hours, sessions 12 hours old',
