@@ -67,7 +67,11 @@ function numberedMap<T extends { id: string }>(
 }
 
 /** A list with each item renamed: the same list when none changed. */
-function numberedList<T>(items: readonly T[], renames: Renames, numbered: (item: T, renames: Renames) => T): T[] {
+function numberedList<T>(
+  items: readonly T[],
+  renames: Renames,
+  numbered: (item: T, renames: Renames) => T,
+): readonly T[] {
   let out: T[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = numbered(items[i], renames);
@@ -75,7 +79,7 @@ function numberedList<T>(items: readonly T[], renames: Renames, numbered: (item:
     out ??= [...items];
     out[i] = item;
   }
-  return out ?? (items as T[]);
+  return out ?? items;
 }
 
 /** The real id of `value` if it is a provisional id the store numbered, else `value`. */
@@ -139,21 +143,9 @@ function numberedEntry(entry: ActivityEntry, renames: Renames): ActivityEntry {
   return { ...entry, ...(gigId !== undefined ? { gigId } : {}), ...(closerId !== undefined ? { closerId } : {}) };
 }
 
-/** Entries in place, the array kept when none changed. */
-function numberedEntries(entries: readonly ActivityEntry[], renames: Renames): readonly ActivityEntry[] {
-  let out: ActivityEntry[] | undefined;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = numberedEntry(entries[i], renames);
-    if (entry === entries[i]) continue;
-    out ??= [...entries];
-    out[i] = entry;
-  }
-  return out ?? entries;
-}
-
 function numberedDeal(deal: Deal, renames: Renames): Deal {
   const id = renames.get(deal.id);
-  const activity = numberedEntries(deal.activity, renames);
+  const activity = numberedList(deal.activity, renames, numberedEntry);
   // A lineage names a deal that was lost before this unit: never a provisional id.
   if (id === undefined && activity === deal.activity) return deal;
   return { ...deal, id: id ?? deal.id, activity };
@@ -163,7 +155,7 @@ function numberedGig(gig: Gig, renames: Renames): Gig {
   const id = renames.get(gig.id);
   const dealId = renames.get(gig.dealId);
   const closerId = gig.closerId === undefined ? undefined : renames.get(gig.closerId);
-  const activity = numberedEntries(gig.brief.activity, renames);
+  const activity = numberedList(gig.brief.activity, renames, numberedEntry);
   if (id === undefined && dealId === undefined && closerId === undefined && activity === gig.brief.activity) return gig;
   return {
     ...gig,

@@ -7,8 +7,8 @@
 // or console route, which keys mode leaves open.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access, Caller } from '../domain/access.ts';
-import { authorize, type Credential, type Denial } from '../domain/authorization.ts';
-import type { Authentication, KeyRing } from '../service/key-ring.ts';
+import { type Authorization, authorize, type Credential, type Denial } from '../domain/authorization.ts';
+import type { KeyRing } from '../service/key-ring.ts';
 import { denialAnswer } from '../views/authorization-refusals.ts';
 import { type ConsoleSessions, isOwnOrigin, servedOverHttps } from './console-session.ts';
 
@@ -78,21 +78,22 @@ export function requireKeys(
       const token = bearerToken(request.headers.authorization);
       // A key the ring holds is decided at once: no promise, no turn of the event loop.
       const held = token === undefined ? undefined : ring.held(token);
+      // The denial, once decided (after the address's rate limit, for a 401), or the caller.
+      const settle = async (decided: Authorization) => {
+        if (decided.ok) request.caller = decided.caller;
+        else await deny(request, reply, decided.denial);
+        if (!reply.sent) done();
+      };
       if (held !== undefined) {
         const decided = authorize({ kind: 'key', caller: held.ok ? held.caller : undefined }, access);
         if (decided.ok) {
           request.caller = decided.caller;
           done();
-          return;
-        }
+        } else settle(decided).catch(done);
+        return;
       }
-      credentialOf(request, token, held)
-        .then(async (credential) => {
-          const decided = authorize(credential, access);
-          if (decided.ok) request.caller = decided.caller;
-          else await deny(request, reply, decided.denial);
-          if (!reply.sent) done();
-        })
+      credentialOf(request, token)
+        .then((credential) => settle(authorize(credential, access)))
         .catch(done);
     };
   }
@@ -101,13 +102,9 @@ export function requireKeys(
    * What the request presents: a bearer key (read from the store when the ring does not hold
    * it), or, with no `Authorization` at all, the console's session cookie (D-59, D-234), or nothing.
    */
-  async function credentialOf(
-    request: FastifyRequest,
-    token: string | undefined,
-    held: Authentication | undefined,
-  ): Promise<Credential> {
+  async function credentialOf(request: FastifyRequest, token: string | undefined): Promise<Credential> {
     if (token !== undefined) {
-      const found = held ?? (await ring.authenticate(token));
+      const found = await ring.authenticate(token);
       return { kind: 'key', caller: found.ok ? found.caller : undefined };
     }
     const header = request.headers.authorization;
