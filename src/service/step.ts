@@ -88,9 +88,7 @@ function addCreated(events: readonly PipelineEvent[], provisional: Record<IdKind
     const { kind, creates } = WRITES[event.type];
     if (!creates || kind === 'ledger') continue;
     const id = provisional[kind];
-    let known = false;
-    for (const c of created) known ||= c.id === id;
-    if (!known) created.push({ kind, id });
+    if (!created.some((c) => c.id === id)) created.push({ kind, id });
   }
 }
 
