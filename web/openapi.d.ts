@@ -362,7 +362,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Correct a deal's account name, industry or list value
+         * @description A JSON merge (`application/json` or `application/merge-patch+json`) of `{account?: {name?, industry?}, listValueUsd?}`. Each field that differs is a change: one activity entry names them all and `deal.updated` publishes them. The floor follows the new list value from then on; a posted gig’s brief stays as it was. A body that changes nothing answers the deal as it is. A closed deal cannot be edited (409 DEAL_TERMINAL).
+         */
+        patch: operations["editDeal"];
         trace?: never;
     };
     "/pipeline/deals/{id}/advance": {
@@ -867,7 +871,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The demo's MCP server: tools sell, list_deals, get_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
+         * The demo's MCP server: tools sell, list_deals, get_deal, edit_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
          * @description Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: application/json, text/event-stream; no session, no SSE stream (GET and DELETE answer 405).
          */
         post: operations["mcpDemo"];
@@ -1595,7 +1599,7 @@ export interface components {
             /** @description the events the real call would publish, in order (not published: they have no seq) */
             events: {
                 /** @description a public event type */
-                type: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /** @description as the event’s data in the feed (`Event`), with the ids the real call would hand out null */
                 data: {
                     [key: string]: unknown;
@@ -1638,6 +1642,45 @@ export interface components {
             };
             data: {
                 deal: components["schemas"]["Deal"];
+            };
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "deal.updated";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+            };
+            data: {
+                dealId: string;
+                /** @description each field the edit changed, its value before and after (D-67) */
+                changes: {
+                    "account.name"?: {
+                        from: string;
+                        to: string;
+                    };
+                    "account.industry"?: {
+                        from: string | null;
+                        to: string | null;
+                    };
+                    listValueUsd?: {
+                        /** @description list value before */
+                        from: number;
+                        /** @description list value after */
+                        to: number;
+                    };
+                };
             };
         } | {
             /** @description `evt_` and the seq */
@@ -2063,7 +2106,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -2086,7 +2129,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -6228,6 +6271,346 @@ export interface operations {
                      * @example {
                      *       "error": "The request did not arrive in full in time.",
                      *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editDeal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description the version of the deal this move was decided on (its `ETag`, quoted): if the deal is at another version now, 412 PRECONDITION_FAILED and nothing changes; `*` accepts any version
+                 * @example "3"
+                 */
+                "if-match"?: string;
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change, as a JSON merge: the account’s name or industry, the list value. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account": {
+                 *         "name": "Northwind Fictional GmbH"
+                 *       },
+                 *       "listValueUsd": 125000
+                 *     }
+                 */
+                "application/json": {
+                    account?: {
+                        name?: string;
+                        /** @description used for closer matching; null removes it */
+                        industry?: string | null;
+                    };
+                    /** @description list value (USD, rounded half-up to the cent; at least 0.005, which rounds to 0.01) */
+                    listValueUsd?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The version of the deal the answer carries, quoted (`"5"`): send it back as `If-Match` to move only that version. Absent on a dry run’s answer.
+                     * @example "5"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "deal_0001",
+                     *       "version": 5,
+                     *       "account": {
+                     *         "name": "Northwind Fictional",
+                     *         "industry": "saas",
+                     *         "actor": "B2B"
+                     *       },
+                     *       "listValueUsd": 120000,
+                     *       "stage": "closed_won",
+                     *       "signals": [],
+                     *       "mandate": {
+                     *         "staffing": {
+                     *           "setter": "agent",
+                     *           "closer": "human",
+                     *           "nurturer": "human"
+                     *         },
+                     *         "commissionPct": 0.1,
+                     *         "maxCommissionPct": 0.12,
+                     *         "floorPct": 0.8,
+                     *         "fees": {
+                     *           "setterUsd": 250,
+                     *           "nurturerUsd": 150
+                     *         },
+                     *         "stallTimeoutDays": 14
+                     *       },
+                     *       "activity": [
+                     *         {
+                     *           "at": "2026-01-05T09:00:00.000Z",
+                     *           "by": "service",
+                     *           "stage": "sourced",
+                     *           "note": "Deal created at sourced; mandate resolved."
+                     *         },
+                     *         {
+                     *           "at": "2026-01-05T09:00:00.000Z",
+                     *           "by": "agent",
+                     *           "stage": "qualified",
+                     *           "note": "Agent advanced sourced to qualified."
+                     *         },
+                     *         {
+                     *           "at": "2026-01-05T09:00:00.000Z",
+                     *           "by": "agent",
+                     *           "stage": "meeting",
+                     *           "note": "Agent advanced qualified to meeting."
+                     *         },
+                     *         {
+                     *           "at": "2026-01-06T14:30:00.000Z",
+                     *           "by": "human",
+                     *           "stage": "closed_won",
+                     *           "note": "Closed won at $110,000.00."
+                     *         }
+                     *       ],
+                     *       "humanTrack": true,
+                     *       "finalValueUsd": 110000,
+                     *       "closedBy": "human"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deal"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown deal id, of any shape or length (also after a reset or restart of the demo).",
+                     *       "code": "DEAL_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the record is not in a state that allows this operation */
+            409: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Any move, signal or advance on a `closed_won` / `closed_lost` deal: a closed deal never moves again.",
+                     *       "code": "DEAL_TERMINAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: `If-Match` names a version the deal is no longer at (`current` holds its version and stage); nothing changed */
+            412: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Deal deal_0001 is at version 6 (negotiation), not 5: it changed since it was read. Read it again and decide on what it is now.",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "current": {
+                     *         "version": 6,
+                     *         "stage": "negotiation"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11850,7 +12233,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /**
                  * @description events about this deal
                  * @example deal_0001
@@ -12234,7 +12617,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description the event types to receive; absent: every type */
-                    types?: ("deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+                    types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
                 };
             };
         };
@@ -13062,7 +13445,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
                 /**
                  * @description events about this deal
                  * @example deal_0001

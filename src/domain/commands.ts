@@ -1,4 +1,5 @@
 // What callers may ask of the pipeline. Every command is ruled on by decide().
+import type { DealEdit } from './deal-edit.ts';
 import type { Account } from './records.ts';
 
 export interface ProposalInput {
@@ -13,6 +14,8 @@ export type PipelineCommand =
   | { type: 'AdvanceDeal'; dealId: string; proposal: ProposalInput }
   | { type: 'ReportSignals'; dealId: string; signals: readonly string[] }
   | { type: 'Deescalate'; dealId: string }
+  /** D-67: a Seller corrects the account or the list value. */
+  | { type: 'EditDeal'; dealId: string; edit: DealEdit }
   | { type: 'Reengage'; dealId: string }
   | { type: 'EnrolCloser'; name: string; industries: readonly string[] }
   | { type: 'ClaimGig'; gigId: string; closerId: string }

@@ -3,6 +3,7 @@
 // share in decision.ts, the gate in gate.ts. Pure: the clock and the next free ids come in
 // through the context.
 import type { DecisionContext, PipelineCommand } from './commands.ts';
+import { editDeal } from './deal-edit.ts';
 import { advanceDeal, createDeal, deescalate, reengage, reportSignals } from './decide-deal.ts';
 import { advanceGig, claimGig, clearGoneDark, expireGig, releaseGig, reopenGig } from './decide-gig.ts';
 import { accept, type Decision, reject, withClaimedGig, withDeal, withLiveDeal } from './decision.ts';
@@ -40,6 +41,8 @@ function decideCommand(state: PipelineState, command: PipelineCommand, ctx: Deci
       );
     case 'Deescalate':
       return withLiveDeal(state, command.dealId, (deal) => deescalate(state, deal, ctx));
+    case 'EditDeal':
+      return withLiveDeal(state, command.dealId, (deal) => editDeal(deal, command.edit, ctx.now));
     case 'Reengage':
       return withDeal(state, command.dealId, (deal) => reengage(deal, ctx));
     case 'EnrolCloser':

@@ -1,5 +1,6 @@
 // Everything the gate can decide is one of these facts. evolve() applies them; nothing else
 // changes a record.
+import type { DealChange } from './deal-changes.ts';
 import type { IdKind } from './ids.ts';
 import type { ActivityEntry, Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Stage } from './stages.ts';
@@ -18,6 +19,8 @@ export type PipelineEvent =
   | { type: 'SignalsAdded'; dealId: string; signals: readonly string[] }
   | { type: 'SignalsCleared'; dealId: string; signals: readonly string[] }
   | { type: 'HumanTrackSet'; dealId: string; humanTrack: boolean }
+  /** D-67: the account or list value corrected; only what differs. */
+  | { type: 'DealEdited'; dealId: string; changes: readonly DealChange[] }
   /**
    * D-47: the last event of every accepted decision that changed a deal it did not create (or one
    * of that deal's gigs): the deal's version, one more. So the version is a fold of the events.
@@ -45,6 +48,7 @@ export const WRITES: Record<PipelineEvent['type'], { kind: IdKind | 'ledger'; cr
   SignalsAdded: { kind: 'deal', creates: false },
   SignalsCleared: { kind: 'deal', creates: false },
   HumanTrackSet: { kind: 'deal', creates: false },
+  DealEdited: { kind: 'deal', creates: false },
   DealVersioned: { kind: 'deal', creates: false },
   GigPosted: { kind: 'gig', creates: true },
   GigClaimed: { kind: 'gig', creates: false },

@@ -119,6 +119,7 @@ function numberedEvent(event: PipelineEvent, renames: Renames): PipelineEvent {
     case 'SignalsAdded':
     case 'SignalsCleared':
     case 'HumanTrackSet':
+    case 'DealEdited':
     case 'DealVersioned': {
       const dealId = real(event.dealId, renames);
       return dealId === event.dealId ? event : { ...event, dealId };

@@ -1,6 +1,7 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
 // the store writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
+import type { DealChange } from './deal-changes.ts';
 import type { PipelineEvent } from './events.ts';
 import type { RefusedProposal } from './proposals.ts';
 import type { ActorRef, Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
@@ -25,6 +26,8 @@ export type PublicEventDraft = EventAudience & PublicEventBody;
 
 type PublicEventBody =
   | { type: 'deal.created'; at: number; data: { deal: Deal } }
+  /** D-67: the fields an edit changed (rendered as `{<field>: {from, to}}`). */
+  | { type: 'deal.updated'; at: number; data: { dealId: string; changes: readonly DealChange[] } }
   | { type: 'deal.stage_changed'; at: number; data: { dealId: string; from: Stage; to: Stage; by: Actor } }
   | { type: 'deal.escalated'; at: number; data: { dealId: string; role: Role; gigId: string } }
   | { type: 'deal.signals_reported'; at: number; data: { dealId: string; signals: readonly string[]; by: Reporter } }
@@ -60,6 +63,7 @@ export type PublicEventType = PublicEventDraft['type'];
 /** Every public event type (D-40), in the order the docs list them. */
 export const PUBLIC_EVENT_TYPES = [
   'deal.created',
+  'deal.updated',
   'deal.stage_changed',
   'deal.escalated',
   'deal.signals_reported',
@@ -178,6 +182,9 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         }
         continue;
       }
+      case 'DealEdited':
+        published.push({ type: 'deal.updated', at: now, data: { dealId: event.dealId, changes: event.changes } });
+        continue;
       case 'HumanTrackSet':
         if (!event.humanTrack) published.push({ type: 'deal.deescalated', at: now, data: { dealId: event.dealId } });
         continue;

@@ -1,4 +1,5 @@
 // The part of the world one decision looks at, and evolve(): the only way records change.
+import { edited } from './deal-changes.ts';
 import type { PipelineEvent } from './events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from './records.ts';
 import { GONE_DARK, isTerminal } from './stages.ts';
@@ -168,6 +169,13 @@ function apply(draft: Draft, event: PipelineEvent) {
     case 'HumanTrackSet':
       draft.deal(event.dealId).humanTrack = event.humanTrack;
       return;
+    case 'DealEdited': {
+      const deal = draft.deal(event.dealId);
+      const after = edited(deal, event.changes);
+      deal.account = after.account;
+      deal.listValueCents = after.listValueCents;
+      return;
+    }
     case 'DealVersioned':
       draft.deal(event.dealId).version = event.version;
       return;

@@ -86,6 +86,7 @@ const ETAG_OPERATIONS = new Set([
   'advanceDeal',
   'reportSignals',
   'deescalateDeal',
+  'editDeal',
   'reengageDeal',
   'claimGig',
   'advanceGig',

@@ -92,27 +92,32 @@ export function parseBody(text: string): unknown {
 
 export function acceptJsonOnly(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    let parsed: unknown;
-    try {
-      parsed = parseBody(text as string);
-    } catch (error) {
-      if (error instanceof BodyRefusal) return done(error, undefined);
-      // Checked only here, where JSON.parse has already refused it: most bodies are not blank.
-      if ((text as string).trim() === '') return done(null, undefined);
-      const problem = error instanceof Error ? error.message : String(error);
-      done(
-        Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
-        undefined,
-      );
-      return;
-    }
-    // Fastify hands an absent body to the validator as null, so a JSON `null` would pass where the
-    // body is optional: refuse it here, as any other body that is not an object (D-5).
-    if (parsed === null) {
-      done(Object.assign(new Error(NULL_BODY), { statusCode: 400, code: 'INVALID_BODY' }), undefined);
-      return;
-    }
-    done(null, parsed);
-  });
+  // D-67: a PATCH's JSON merge may say so (RFC 7396); it is JSON all the same.
+  app.addContentTypeParser(
+    ['application/json', 'application/merge-patch+json'],
+    { parseAs: 'string' },
+    (_request, text, done) => {
+      let parsed: unknown;
+      try {
+        parsed = parseBody(text as string);
+      } catch (error) {
+        if (error instanceof BodyRefusal) return done(error, undefined);
+        // Checked only here, where JSON.parse has already refused it: most bodies are not blank.
+        if ((text as string).trim() === '') return done(null, undefined);
+        const problem = error instanceof Error ? error.message : String(error);
+        done(
+          Object.assign(new Error(`The body is not valid JSON: ${problem}`), { statusCode: 400, code: 'INVALID_JSON' }),
+          undefined,
+        );
+        return;
+      }
+      // Fastify hands an absent body to the validator as null, so a JSON `null` would pass where the
+      // body is optional: refuse it here, as any other body that is not an object (D-5).
+      if (parsed === null) {
+        done(Object.assign(new Error(NULL_BODY), { statusCode: 400, code: 'INVALID_BODY' }), undefined);
+        return;
+      }
+      done(null, parsed);
+    },
+  );
 }

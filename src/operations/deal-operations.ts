@@ -6,6 +6,7 @@ import {
   CreateDealBody,
   DealListQuery,
   DealSchema,
+  EditDealBody,
   ProposalBody,
   SettlementSchema,
   SignalsBody,
@@ -147,6 +148,39 @@ const getDeal = read({
   },
 });
 
+const editDeal = write({
+  ...onDeal,
+  method: 'PATCH',
+  id: 'editDeal',
+  path: '/deals/{id}',
+  summary: "Correct a deal's account name, industry or list value",
+  description:
+    'A JSON merge (`application/json` or `application/merge-patch+json`) of `{account?: {name?, industry?}, ' +
+    'listValueUsd?}`. Each field that differs is a change: one activity entry names them all and `deal.updated` ' +
+    'publishes them. The floor follows the new list value from then on; a posted gig’s brief stays as it was. ' +
+    'A body that changes nothing answers the deal as it is. A closed deal cannot be edited (409 DEAL_TERMINAL).',
+  body: EditDealBody,
+  responses: { 200: Type.Ref(DealSchema) },
+  errors: [400, 404, 409, 412],
+  scope: WRITE_DEALS,
+  command: (service, { id, body, ifMatch, caller }) =>
+    service.deals.editDeal(id, body as Static<typeof EditDealBody>, ifMatch, caller),
+  answer: (answers) => answers.editDeal,
+  tool: {
+    name: 'edit_deal',
+    title: 'Demo store: correct a deal',
+    description: (prefix) =>
+      `${DEMO_STORE} correct a deal's account name, industry or list value (PATCH ${prefix}/deals/{id}); answers ` +
+      'the updated Deal. Give only what changes: {account?: {name?, industry?}, listValueUsd?} (industry null ' +
+      'removes it). The negotiation floor follows the new list value; a gig already posted keeps the brief it ' +
+      'was posted with. Refused: a closed_won or closed_lost deal (409 DEAL_TERMINAL); an unknown id (404 ' +
+      `DEAL_NOT_FOUND). A refusal is an error result (isError) whose text is the HTTP error body {error, code, ...} ` +
+      `and changes nothing. ${IF_MATCH_NOTE} ${KEY_NOTE}`,
+    // Not destructive: an edit is corrected by another; the same edit twice changes nothing more.
+    annotations: hints(false, true),
+  },
+});
+
 const advanceDeal = write({
   ...onDeal,
   id: 'advanceDeal',
@@ -260,6 +294,7 @@ export const DEAL_OPERATIONS = [
   sell,
   listDeals,
   getDeal,
+  editDeal,
   advanceDeal,
   reportSignals,
   getSettlement,

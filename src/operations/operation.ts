@@ -49,7 +49,7 @@ export interface ToolSpec {
 interface Common {
   /** The contract's operationId. */
   id: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   mount: Mount;
   /** The path under the mount, in the contract's form (`/deals/{id}`). */
   path: string;

@@ -14,7 +14,7 @@ import {
   UsdInput,
 } from './common.ts';
 import { DEAL_EXAMPLE, MANDATE_EXAMPLE, SETTLEMENT_EXAMPLE } from './examples.ts';
-import { CREATE_DEAL_EXAMPLE, PROPOSAL_EXAMPLE, SIGNALS_EXAMPLE } from './request-examples.ts';
+import { CREATE_DEAL_EXAMPLE, EDIT_DEAL_EXAMPLE, PROPOSAL_EXAMPLE, SIGNALS_EXAMPLE } from './request-examples.ts';
 
 export const AccountSchema = Type.Object(
   {
@@ -125,6 +125,32 @@ export const CreateDealBody = Type.Object(
     mandate: Type.Optional(MandateInputSchema),
   },
   { additionalProperties: false, examples: [CREATE_DEAL_EXAMPLE] },
+);
+
+/** D-67: a JSON merge (RFC 7396) of what a Seller may correct; `industry: null` removes it. */
+export const EditDealBody = Type.Object(
+  {
+    account: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(AccountSchema.properties.name),
+          industry: Type.Optional(
+            Type.Union([AccountSchema.properties.industry, Type.Null()], {
+              description: 'used for closer matching; null removes it',
+            }),
+          ),
+        },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+    ),
+    listValueUsd: Type.Optional(UsdInput('list value')),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The fields to change, as a JSON merge: the account’s name or industry, the list value.',
+    examples: [EDIT_DEAL_EXAMPLE],
+  },
 );
 
 export const ProposalBody = optionalBody(

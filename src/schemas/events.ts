@@ -22,6 +22,22 @@ const Mover = Type.Union([Type.Literal('agent'), Type.Literal('human'), Type.Lit
 /** The `data` of each event type. */
 const DATA: Record<(typeof PUBLIC_EVENT_TYPES)[number], TSchema> = {
   'deal.created': Type.Object({ deal: Type.Ref(DealSchema) }),
+  'deal.updated': Type.Object({
+    ...Ids,
+    changes: Type.Object(
+      {
+        'account.name': Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+        'account.industry': Type.Optional(
+          Type.Object({
+            from: Type.Union([Type.String(), Type.Null()]),
+            to: Type.Union([Type.String(), Type.Null()]),
+          }),
+        ),
+        listValueUsd: Type.Optional(Type.Object({ from: Usd('list value before'), to: Usd('list value after') })),
+      },
+      { description: 'each field the edit changed, its value before and after (D-67)' },
+    ),
+  }),
   'deal.stage_changed': Type.Object({ ...Ids, from: StageSchema, to: StageSchema, by: Mover }),
   'deal.escalated': Type.Object({ ...Ids, role: RoleSchema, gigId: Type.String() }),
   'deal.signals_reported': Type.Object({

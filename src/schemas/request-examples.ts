@@ -11,6 +11,9 @@ export const CREATE_DEAL_EXAMPLE = {
   mandate: { staffing: { closer: 'human' } },
 };
 
+/** A correction of DEAL_EXAMPLE (D-67): the account's legal name, a higher list value. */
+export const EDIT_DEAL_EXAMPLE = { account: { name: `${DEAL_EXAMPLE.account.name} GmbH` }, listValueUsd: 125_000 };
+
 export const PROPOSAL_EXAMPLE = { advanceTo: 'qualified', note: 'Budget confirmed on the discovery call.' };
 
 export const SIGNALS_EXAMPLE = { signals: ['procurement_involved'] };

@@ -4,6 +4,7 @@
 
 import { actorOf, type Caller } from '../domain/access.ts';
 import type { ProposalInput } from '../domain/commands.ts';
+import type { DealEdit } from '../domain/deal-edit.ts';
 import type { PipelineEvent } from '../domain/events.ts';
 import type { Deal } from '../domain/records.ts';
 import { initialState } from '../domain/state.ts';
@@ -85,6 +86,11 @@ export class DealCommands {
 
   deescalate(dealId: string, ifMatch?: IfMatch, caller?: Caller): UnitCommand<Deal> {
     return this.onDeal(dealId, ifMatch, { type: 'Deescalate', dealId }, caller);
+  }
+
+  /** D-67: a Seller corrects the account or the list value; the answer is the deal after it. */
+  editDeal(dealId: string, edit: DealEdit, ifMatch?: IfMatch, caller?: Caller): UnitCommand<Deal> {
+    return this.onDeal(dealId, ifMatch, { type: 'EditDeal', dealId, edit }, caller);
   }
 
   /** A closed_lost deal opens a new one with lineage: the answer is the new deal. */

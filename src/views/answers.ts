@@ -77,6 +77,7 @@ export function writeAnswers(prefix: string) {
       answer(result, (o) => ({ status: 200, body: outcomeView(o), etag: etagOf(dealOf(o)) })),
     reportSignals: deal,
     deescalateDeal: deal,
+    editDeal: deal,
     reengageDeal: (result: Result<Deal>) => answer(result, created),
     enrolCloser: (result: Result<CloserWithLedger>) =>
       answer(result, (c) => ({

@@ -1,5 +1,6 @@
 // Public events (D-40) → the JSON of the feed, the stream, the webhooks and the MCP tool: the
 // domain's cents and epoch milliseconds become USD and ISO 8601, records their API views.
+import type { DealChange } from '../domain/deal-changes.ts';
 import { centsToUsd } from '../domain/money.ts';
 import type { EventFilter, StoredEvent } from '../store/store.ts';
 import { proposalView } from './proposals.ts';
@@ -13,6 +14,8 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
       const { finalValueCents, ...rest } = event.data;
       return finalValueCents === undefined ? rest : { ...rest, finalValueUsd: centsToUsd(finalValueCents) };
     }
+    case 'deal.updated':
+      return { dealId: event.data.dealId, changes: changesView(event.data.changes) };
     case 'gig.posted':
       return { gig: gigView(event.data.gig) };
     case 'payout.posted': {
@@ -32,6 +35,16 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
     default:
       return event.data;
   }
+}
+
+/** D-67: each change under the API's name for its field, money in USD. */
+export function changesView(changes: readonly DealChange[]): Record<string, { from: unknown; to: unknown }> {
+  const view: Record<string, { from: unknown; to: unknown }> = {};
+  for (const change of changes) {
+    if (change.field === 'listValue') view.listValueUsd = { from: centsToUsd(change.from), to: centsToUsd(change.to) };
+    else view[change.field] = { from: change.from, to: change.to };
+  }
+  return view;
 }
 
 export function eventView({ seq, event }: StoredEvent) {

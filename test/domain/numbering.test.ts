@@ -76,6 +76,7 @@ const ONE_OF_EACH: { [T in PipelineEvent['type']]: Extract<PipelineEvent, { type
   SignalsAdded: { type: 'SignalsAdded', dealId: DEAL, signals: ['gone_dark'] },
   SignalsCleared: { type: 'SignalsCleared', dealId: DEAL, signals: ['gone_dark'] },
   HumanTrackSet: { type: 'HumanTrackSet', dealId: DEAL, humanTrack: true },
+  DealEdited: { type: 'DealEdited', dealId: DEAL, changes: [{ field: 'listValue', from: 100, to: 200 }] },
   DealVersioned: { type: 'DealVersioned', dealId: DEAL, version: 2 },
   GigPosted: { type: 'GigPosted', gig },
   GigClaimed: { type: 'GigClaimed', gigId: GIG, closerId: CLOSER, at: AT, dueAt: AT },

@@ -73,6 +73,12 @@ const SPECS: Record<string, Spec> = {
   sell: { body: () => dealBody('Matrix sale') },
   listDeals: {},
   getDeal: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
+  editDeal: {
+    subject: (fx) => freshDeal(fx.t, A(fx)),
+    unknown: 'deal_9999',
+    owned: true,
+    body: () => ({ listValueUsd: 21_000 }),
+  },
   advanceDeal: { subject: (fx) => freshDeal(fx.t, A(fx)), unknown: 'deal_9999', owned: true, body: () => ({}) },
   reportSignals: {
     subject: (fx) => freshDeal(fx.t, A(fx)),

@@ -33,6 +33,7 @@ const SHOWN = {
   operator: ['get_deal', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
   seller: [
     'advance_deal',
+    'edit_deal',
     'get_deal',
     'list_deals',
     'list_events',
@@ -302,7 +303,7 @@ describe('the demo MCP door in the demo: no key, every tool, no metadata', () =>
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 12);
+      assert.equal(tools.length, 13);
     } finally {
       await client.close();
     }

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { COMMAND } from '../../src/command.ts';
-import { CreateDealBody, DealListQuery, ProposalBody, SignalsBody } from '../../src/schemas/deal.ts';
+import { CreateDealBody, DealListQuery, EditDealBody, ProposalBody, SignalsBody } from '../../src/schemas/deal.ts';
 import { EventFeedQuery } from '../../src/schemas/events.ts';
 import { ClaimBody, GigAdvanceBody, GigListQuery, ReleaseBody, ReviveBody } from '../../src/schemas/marketplace.ts';
 import { DealsQuery } from '../../src/schemas/root.ts';
@@ -64,6 +64,7 @@ const DEMO_TOOL_NAMES = [
   'advance_deal',
   'advance_gig',
   'claim_gig',
+  'edit_deal',
   'get_deal',
   'list_deals',
   'list_events',
@@ -87,6 +88,7 @@ const ANNOTATIONS: Record<string, ReturnType<typeof hints>> = {
   read: hints(true, false, true),
   sell: hints(false, false, false),
   advance_deal: hints(false, true, false),
+  edit_deal: hints(false, false, true),
   report_signals: hints(false, true, true),
   claim_gig: hints(false, false, true),
   advance_gig: hints(false, true, true),
@@ -98,6 +100,7 @@ const ANNOTATIONS: Record<string, ReturnType<typeof hints>> = {
 const HTTP_SCHEMAS = [
   ['sell', CreateDealBody],
   ['advance_deal', ProposalBody],
+  ['edit_deal', EditDealBody],
   ['report_signals', SignalsBody],
   ['list_deals', DealListQuery],
   ['claim_gig', ClaimBody],
@@ -333,6 +336,7 @@ describe('MCP over streamable HTTP: the demo door, POST /demo/mcp', () => {
       'advance_deal',
       'advance_gig',
       'claim_gig',
+      'edit_deal',
       'release_gig',
       'report_signals',
       'revive_gig',

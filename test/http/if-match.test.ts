@@ -30,6 +30,7 @@ describe('If-Match at the HTTP door: 412 on a stale version, and nothing changed
     assert.deepEqual(
       conditional.map((op) => op.id),
       [
+        'editDeal',
         'advanceDeal',
         'reportSignals',
         'reengageDeal',

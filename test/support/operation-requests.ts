@@ -94,6 +94,7 @@ export const READY: Record<string, (t: InjectServer) => Promise<Ready>> = {
   sell: async () => ({ body: dealBody() }),
   listDeals: async () => ({}),
   getDeal: async (t) => ({ id: await createDeal(t) }),
+  editDeal: async (t) => ({ id: await createDeal(t), body: { listValueUsd: 45_000 } }),
   advanceDeal: async (t) => ({ id: await createDeal(t), body: { advanceTo: 'qualified' } }),
   reportSignals: async (t) => ({ id: await createDeal(t), body: { signals: ['budget_cut'] } }),
   getSettlement: async (t) => ({ id: await wonDeal(t) }),
