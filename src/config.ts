@@ -74,6 +74,17 @@ export interface Config {
   allowedHosts?: string[];
   /** D-49: origins besides the service's own whose pages may write to the demo (normalized). */
   allowedOrigins: string[];
+  /**
+   * D-64: keys mode's outgoing mail goes through this SMTP server (SMTP_URL, `smtp://` or
+   * `smtps://`, with its credentials); unset, every message is written to the log instead.
+   */
+  smtpUrl?: string;
+  /** D-64: the sender of every message (MAIL_FROM). */
+  mailFrom: string;
+  /** D-64: the first delay of a failed message's retries (30 s); each later one doubles (tests shorten it). */
+  mailRetryBaseMs: number;
+  /** D-64: the origin the links in mail point to (PUBLIC_URL, normalized); unset: the request's own. */
+  publicUrl?: string;
 }
 
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -226,6 +237,64 @@ function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
   });
 }
 
+/**
+ * D-64: SMTP_URL, `smtp://` or `smtps://` with a host. A refusal names the variable and never
+ * repeats the value, which holds a password.
+ */
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SMTP_URL;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const example = 'e.g. smtp://user:password@mail.example.com:587 or smtps://user:password@mail.example.com';
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw.trim())?.[1];
+    throw new Error(
+      `SMTP_URL must be smtp://… or smtps://… with a host (${example}), got ${scheme ? `a ${scheme}: url` : 'something else'}`,
+    );
+  }
+  return raw.trim();
+}
+
+/** D-64: MAIL_FROM, an address with an optional name (`Name <address>`), on one line. */
+function mailFrom(env: NodeJS.ProcessEnv): string {
+  const raw = env.MAIL_FROM;
+  if (raw === undefined || raw.trim() === '') return 'Sales pipeline <no-reply@localhost>';
+  const value = raw.trim();
+  const address = /^(?:[^<>\r\n]*<([^<>\s@]+@[^<>\s@]+)>|([^<>\s@]+@[^<>\s@]+))$/;
+  if (!address.test(value)) {
+    throw new Error(
+      `MAIL_FROM must be an address, with an optional name (e.g. "Sales pipeline <no-reply@example.com>"), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** D-64: PUBLIC_URL, the http(s) origin links in mail point to: lower case, no default port. */
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PUBLIC_URL;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const entry = raw.trim();
+  const match = ORIGIN.exec(entry);
+  const scheme = match?.[1].toLowerCase();
+  if (match === null || (scheme !== 'http' && scheme !== 'https') || !validPort(match[3])) {
+    const why =
+      /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/./i.test(entry) || entry.endsWith('/')
+        ? ' (no path, not even a trailing slash)'
+        : '';
+    throw new Error(
+      `PUBLIC_URL must be an http or https origin, scheme://host[:port] (e.g. https://pipeline.example.com), got ${JSON.stringify(raw)}${why}`,
+    );
+  }
+  const [, , host, port] = match;
+  const implied = (scheme === 'http' && port === '80') || (scheme === 'https' && port === '443');
+  return `${scheme}://${host.toLowerCase()}${port === undefined || implied ? '' : `:${port}`}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dealPrefix = env.DEAL_PREFIX ?? '/pipeline';
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(dealPrefix)) {
@@ -270,5 +339,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keysPerPrincipal: integer(env, 'KEYS_PER_PRINCIPAL', DEFAULT_KEYS_PER_PRINCIPAL, 1, 10_000),
     allowedHosts: allowedHosts(env),
     allowedOrigins: allowedOrigins(env),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env),
+    mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    publicUrl: publicUrl(env),
   };
 }

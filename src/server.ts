@@ -3,12 +3,15 @@
 // in-process tests compose one that never listens (composeServer).
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
+import { logTransport, type MailTransport, smtpTransport } from './delivery/mail-transport.ts';
+import { MailWorker } from './delivery/mail-worker.ts';
 import { WebhookWorker } from './delivery/webhook-worker.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
 import { defaultAllowedHosts } from './http/origin-guard.ts';
 import { RootCatalog } from './public/catalog.ts';
 import { type Clock, createPipelineService, type PipelineService } from './service/pipeline-service.ts';
+import { TokenSeal } from './service/token-seal.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
 import type { Telemetry } from './telemetry.ts';
@@ -19,6 +22,8 @@ export interface RunningServer {
   store: Store;
   config: Config;
   url: string;
+  /** D-64: keys mode's mail worker (none in the demo, which sends no mail). */
+  mail?: MailWorker;
   close(): Promise<void>;
 }
 
@@ -80,6 +85,7 @@ export async function composeServer(options: ServerOptions = {}): Promise<Compos
     auth: config.auth,
     ...(config.operatorKey !== undefined ? { operatorKey: config.operatorKey } : {}),
     keysPerPrincipal: config.keysPerPrincipal,
+    ...(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {}),
   });
   await service.platform.seedIfEmpty();
   if (service.keyRing) {
@@ -163,17 +169,44 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const stopWatching = store.watchWebhooks(() => webhooks.wake());
   webhooks.start();
 
+  // D-64: keys mode sends its mail outbox after the commits that fill it, through SMTP_URL or,
+  // unset, into the log. Only a commit that wrote mail wakes the worker (the service says so):
+  // every other request costs it nothing; the worker's own poll finds another instance's mail.
+  let mail: { worker: MailWorker; transport: MailTransport; stopWaking: () => void } | undefined;
+  if (config.auth === 'keys' && config.operatorKey !== undefined) {
+    const transport = config.smtpUrl !== undefined ? smtpTransport(config.smtpUrl) : logTransport(app.log);
+    const worker = new MailWorker(
+      store,
+      systemClock,
+      new TokenSeal(config.operatorKey),
+      transport,
+      { from: config.mailFrom, retryBaseMs: config.mailRetryBaseMs },
+      app.log,
+    );
+    app.log.info(
+      config.smtpUrl !== undefined
+        ? `mail is sent through ${transport.describe()}`
+        : 'mail goes to the log (SMTP_URL is unset)',
+    );
+    mail = { worker, transport, stopWaking: service.onMail(() => worker.wake()) };
+    worker.start();
+  }
+
   return {
     app,
     service,
     store,
     config,
     url: `http://${host}:${port}`,
+    ...(mail ? { mail: mail.worker } : {}),
     async close() {
       if (timer) clearInterval(timer);
       stopWaking();
       stopWatching();
       await webhooks.stop();
+      mail?.stopWaking();
+      await mail?.worker.stop();
+      await mail?.transport.close?.();
       // Stops taking requests, waits for those in flight (and so their units of work) and ends
       // the event streams; then the timers' run in progress, if any, finishes.
       // A kept-alive connection whose request was in flight when closing began stays open once

@@ -119,6 +119,86 @@ describe('the webhook settings', () => {
   });
 });
 
+describe('the mail settings (D-64)', () => {
+  it('defaults: no SMTP server (mail goes to the log), a sender on localhost, a 30 s retry base, no public url', () => {
+    const config = loadConfig({});
+    assert.equal(config.smtpUrl, undefined);
+    assert.equal(config.mailFrom, 'Sales pipeline <no-reply@localhost>');
+    assert.equal(config.mailRetryBaseMs, 30_000);
+    assert.equal(config.publicUrl, undefined);
+    assert.equal(loadConfig({ SMTP_URL: '', PUBLIC_URL: ' ' }).smtpUrl, undefined, 'empty is unset');
+  });
+
+  it('reads SMTP_URL, smtp:// or smtps://, with its credentials', () => {
+    for (const url of [
+      'smtp://user:pass@mail.example.com:587',
+      'smtps://user:p%40ss@mail.example.com',
+      'smtp://127.0.0.1:2525',
+    ])
+      assert.equal(loadConfig({ SMTP_URL: url }).smtpUrl, url);
+  });
+
+  it('refuses any other SMTP_URL, naming the variable and never repeating the password', () => {
+    for (const url of [
+      'http://user:secret-pw@mail.example.com',
+      'mail.example.com:587',
+      'smtp:mail.example.com',
+      'smtp://',
+      'user:secret-pw@mail',
+    ]) {
+      assert.throws(
+        () => loadConfig({ SMTP_URL: url }),
+        (error: Error) =>
+          /^SMTP_URL must be smtp:\/\/… or smtps:\/\/…/.test(error.message) && !error.message.includes('secret-pw'),
+        url,
+      );
+    }
+  });
+
+  it('reads MAIL_FROM, an address with an optional name, and refuses anything else', () => {
+    assert.equal(loadConfig({ MAIL_FROM: 'no-reply@example.com' }).mailFrom, 'no-reply@example.com');
+    assert.equal(
+      loadConfig({ MAIL_FROM: 'Pipeline <no-reply@example.com>' }).mailFrom,
+      'Pipeline <no-reply@example.com>',
+    );
+    for (const value of [
+      'Pipeline',
+      'no-reply',
+      'Pipeline <no-reply>',
+      'a@b.c\r\nBcc: x@y.z',
+      'Pipeline <a@b.c> extra',
+    ])
+      assert.throws(() => loadConfig({ MAIL_FROM: value }), /^Error: MAIL_FROM must be an address/, value);
+  });
+
+  it('reads MAIL_RETRY_BASE_MS and refuses one out of 10..3,600,000', () => {
+    assert.equal(loadConfig({ MAIL_RETRY_BASE_MS: '50' }).mailRetryBaseMs, 50);
+    for (const value of ['0', '9', '3600001', '2.5', 'soon'])
+      assert.throws(() => loadConfig({ MAIL_RETRY_BASE_MS: value }), /^Error: MAIL_RETRY_BASE_MS must be/, value);
+  });
+
+  it('reads PUBLIC_URL as an origin: lower case, without the default port', () => {
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://Pipeline.Example.com' }).publicUrl, 'https://pipeline.example.com');
+    assert.equal(
+      loadConfig({ PUBLIC_URL: 'https://pipeline.example.com:443' }).publicUrl,
+      'https://pipeline.example.com',
+    );
+    assert.equal(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).publicUrl, 'http://localhost:3000');
+    assert.equal(loadConfig({ PUBLIC_URL: 'HTTP://[::1]:80' }).publicUrl, 'http://[::1]');
+  });
+
+  it('refuses a PUBLIC_URL that is not an http(s) origin, saying why', () => {
+    for (const value of ['pipeline.example.com', 'ftp://example.com', 'https://', 'https://example.com:99999'])
+      assert.throws(
+        () => loadConfig({ PUBLIC_URL: value }),
+        /^Error: PUBLIC_URL must be an http or https origin/,
+        value,
+      );
+    for (const value of ['https://example.com/', 'https://example.com/app'])
+      assert.throws(() => loadConfig({ PUBLIC_URL: value }), /no path, not even a trailing slash/, value);
+  });
+});
+
 describe('DEMO_CONTROLS (D-3, D-253)', () => {
   const keys = { AUTH: 'keys', OPERATOR_KEY: 'config-test-operator-key-0123456789abcdef' };
 

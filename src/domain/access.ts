@@ -4,6 +4,7 @@
 // to everyone, exactly as the specification's demo.
 import type { EventAudience, PublicEventType } from './public-events.ts';
 import type { ActorRef, Deal, Gig } from './records.ts';
+import type { UserRole } from './users.ts';
 
 export type { ActorRef } from './records.ts';
 
@@ -17,8 +18,18 @@ export const SELLER_SCOPES = [
   'events:read',
   'webhooks:manage',
   'keys:manage',
+  // D-62: managing the Seller's people; D-70: deciding held proposals.
+  'users:manage',
+  'approvals:decide',
 ] as const;
-export const CLOSER_SCOPES = ['gigs:read', 'gigs:work', 'events:read', 'webhooks:manage', 'keys:manage'] as const;
+export const CLOSER_SCOPES = [
+  'gigs:read',
+  'gigs:work',
+  'events:read',
+  'webhooks:manage',
+  'keys:manage',
+  'users:manage',
+] as const;
 export const OPERATOR_SCOPES = ['admin'] as const;
 
 export type KeyScope =
@@ -47,18 +58,33 @@ export function isKeyScope(scope: string): scope is KeyScope {
   return (ALL_SCOPES as readonly string[]).includes(scope);
 }
 
-/** A request's caller in keys mode: the principal its key belongs to, the key, its scopes. */
+/**
+ * A request's caller in keys mode: the principal it acts as and its scopes, and who it is: a key
+ * (`keyId`), or a person (`userId`, `name`, `role`; D-62) signed in to the console.
+ */
 export interface Caller {
   readonly principal: string;
   readonly kind: PrincipalKind;
-  readonly keyId: string;
+  /** The key of the request, or the key a console session was signed in with; absent for a person. */
+  readonly keyId?: string;
   readonly scopes: ReadonlySet<KeyScope>;
   /** The console session the request came with (D-63, D-76), when it came with one and not a key. */
   readonly sessionId?: string;
+  /** D-62: the person, when a person's session made the request. */
+  readonly userId?: string;
+  readonly name?: string;
+  readonly role?: UserRole;
 }
 
-export const actorOf = (caller: Caller | undefined): ActorRef | undefined =>
-  caller === undefined ? undefined : { principal: caller.principal, keyId: caller.keyId };
+/** D-56, D-65: who did it, as records and events carry it: the key, or the person by name. */
+export function actorOf(caller: Caller | undefined): ActorRef | undefined {
+  if (caller === undefined) return undefined;
+  if (caller.userId !== undefined) return { principal: caller.principal, userId: caller.userId, name: caller.name };
+  return { principal: caller.principal, keyId: caller.keyId };
+}
+
+/** D-65: whether a person (not a key) is acting: a Seller's person is a human executor. */
+export const isPerson = (caller: Caller | undefined): boolean => caller?.userId !== undefined;
 
 /**
  * What an operation asks of its caller (declared once per operation in the table): `open` to

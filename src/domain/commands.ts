@@ -11,7 +11,8 @@ export interface ProposalInput {
 export type PipelineCommand =
   /** sellerId: the Seller that will own it (keys mode, D-51); absent in the demo. */
   | { type: 'CreateDeal'; account: Account; listValueUsd: number; mandate?: unknown; sellerId?: string }
-  | { type: 'AdvanceDeal'; dealId: string; proposal: ProposalInput }
+  /** executor: `human` when a Seller's own person proposes it (D-65); the agent otherwise. */
+  | { type: 'AdvanceDeal'; dealId: string; proposal: ProposalInput; executor?: 'agent' | 'human' }
   | { type: 'ReportSignals'; dealId: string; signals: readonly string[] }
   | { type: 'Deescalate'; dealId: string }
   /** D-67: a Seller corrects the account or the list value. */

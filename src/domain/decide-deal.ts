@@ -82,18 +82,28 @@ export function reengage(deal: Deal, ctx: DecisionContext): Decision {
   return accept([{ type: 'DealCreated', deal: ownedBy(revived, deal.sellerId) }]);
 }
 
-export function advanceDeal(state: PipelineState, deal: Deal, proposal: ProposalInput, ctx: DecisionContext): Decision {
+/**
+ * The agent's advance, or a Seller's own person's (D-65: `human`, its close owing no commission:
+ * no gig, so no closer's line). Either way the gate rules, and a deal that needs a human escalates.
+ */
+export function advanceDeal(
+  state: PipelineState,
+  deal: Deal,
+  proposal: ProposalInput,
+  ctx: DecisionContext,
+  executor: 'agent' | 'human' = 'agent',
+): Decision {
   if (isTerminal(deal.stage)) {
     return reject(refuse.terminal(deal));
   }
   if (needsHuman(deal)) return escalate(state, deal, ctx);
 
-  // The built-in agent works the stage: it proposes, the gate rules.
+  // The built-in agent (or the Seller's person) works the stage: it proposes, the gate rules.
   const to = proposal.advanceTo ?? nextStage(deal.stage) ?? deal.stage;
   const valueCents = to === 'closed_won' ? usdToCents(proposal.valueUsd ?? centsToUsd(deal.listValueCents)) : undefined;
   const ruling = rule(deal, { to, valueCents });
   if (!ruling.ok) return reject(ruling.refusal);
-  return accept(moveEvents(deal, ruling.to, ruling.valueCents, 'agent', proposal.note, ctx.now));
+  return accept(moveEvents(deal, ruling.to, ruling.valueCents, executor, proposal.note, ctx.now));
 }
 
 /** D-11: the deal does not move; the caller gets the active gig, or a fresh one is posted. */

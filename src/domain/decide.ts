@@ -30,7 +30,9 @@ function decideCommand(state: PipelineState, command: PipelineCommand, ctx: Deci
     case 'CreateDeal':
       return createDeal(command, ctx);
     case 'AdvanceDeal':
-      return withDeal(state, command.dealId, (deal) => advanceDeal(state, deal, command.proposal, ctx));
+      return withDeal(state, command.dealId, (deal) =>
+        advanceDeal(state, deal, command.proposal, ctx, command.executor ?? 'agent'),
+      );
     case 'ReportSignals':
       return withLiveDeal(state, command.dealId, (deal) => reportSignals(state, deal, command.signals, 'seller', ctx));
     case 'StallDeal':

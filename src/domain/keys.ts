@@ -56,6 +56,8 @@ export interface ApiKey {
   /** Refused from this time on (machine time); set by its creator or by a roll's grace period. */
   readonly expiresAt?: number;
   readonly revokedAt?: number;
+  /** D-66: the person who made it (a key made with a key names none). */
+  readonly createdBy?: string;
   /** At most a minute behind (the service writes it in batches). */
   readonly lastUsedAt?: number;
   /** The key OPERATOR_KEY made at start: revoked when OPERATOR_KEY changes. */

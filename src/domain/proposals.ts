@@ -65,7 +65,7 @@ export function proposalOf(
 ): { by: Executor; gigId?: string; proposal: ProposedMove } | undefined {
   switch (command.type) {
     case 'AdvanceDeal':
-      return { by: 'agent', proposal: moveOf(command.proposal) };
+      return { by: command.executor ?? 'agent', proposal: moveOf(command.proposal) };
     case 'AdvanceGig':
       return { by: 'human', gigId: command.gigId, proposal: moveOf(command) };
     case 'ClearGoneDark':

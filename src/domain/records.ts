@@ -29,10 +29,17 @@ export interface Mandate {
 
 export type Actorship = 'service' | 'agent' | 'human';
 
-/** D-56: who did it (keys mode): the principal and the key of the request, as entries and events carry it. */
+/**
+ * D-56, D-65: who did it (keys mode), as entries and events carry it: the principal and the key of
+ * the request, or the principal and the person (its id and name) whose console session made it.
+ */
 export interface ActorRef {
   readonly principal: string;
-  readonly keyId: string;
+  /** The key of the request (a key's, or a console session signed in with a key). */
+  readonly keyId?: string;
+  /** The person (D-65), with the name it had when it acted. */
+  readonly userId?: string;
+  readonly name?: string;
 }
 
 export interface ActivityEntry {

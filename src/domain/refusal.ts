@@ -10,7 +10,11 @@ export type RefusalKind =
   | 'limit'
   | 'forbidden'
   | 'rule'
-  | 'denied';
+  | 'denied'
+  /** D-63: a sign-in that names no one it may sign in (401). */
+  | 'credentials'
+  /** D-63: an email locked by failed sign-ins (429, with Retry-After). */
+  | 'throttled';
 
 export const REFUSAL_KINDS = {
   INVALID_BODY: 'invalid',
@@ -21,6 +25,13 @@ export const REFUSAL_KINDS = {
   SELLER_NOT_FOUND: 'not_found',
   KEY_NOT_FOUND: 'not_found',
   PRINCIPAL_NOT_FOUND: 'not_found',
+  USER_NOT_FOUND: 'not_found',
+  EMAIL_TAKEN: 'conflict',
+  LAST_ADMIN: 'conflict',
+  WEAK_PASSWORD: 'invalid',
+  TOKEN_INVALID: 'invalid',
+  INVALID_CREDENTIALS: 'credentials',
+  TOO_MANY_ATTEMPTS: 'throttled',
   KEY_REVOKED: 'conflict',
   TOO_MANY_KEYS: 'conflict',
   INSUFFICIENT_SCOPE: 'denied',
@@ -63,6 +74,8 @@ export interface Refusal {
   readonly current?: { readonly version: number; readonly stage: string };
   /** INSUFFICIENT_SCOPE: the scope that would allow it (D-55). */
   readonly requiredScope?: string;
+  /** TOO_MANY_ATTEMPTS: seconds until it may be tried again (the answer's Retry-After). */
+  readonly retryAfterSeconds?: number;
 }
 
 export const refuse = {
@@ -107,6 +120,19 @@ export const refuse = {
   noCloser: (id: string): Refusal => refuse.notFound('CLOSER_NOT_FOUND', `No closer ${id}.`),
   noSeller: (id: string): Refusal => refuse.notFound('SELLER_NOT_FOUND', `No seller ${id}.`),
   noKey: (id: string): Refusal => refuse.notFound('KEY_NOT_FOUND', `No key ${id}.`),
+  noUser: (id: string): Refusal => refuse.notFound('USER_NOT_FOUND', `No user ${id}.`),
+  /** D-63: the one answer to a wrong password, an unknown email and a disabled person alike. */
+  credentials: (): Refusal => ({
+    kind: 'credentials',
+    code: 'INVALID_CREDENTIALS',
+    message: 'The email or the password is not right.',
+  }),
+  throttled: (retryAfterSeconds: number): Refusal => ({
+    kind: 'throttled',
+    code: 'TOO_MANY_ATTEMPTS',
+    message: `Too many failed sign-ins for this email: try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+    retryAfterSeconds,
+  }),
   /** D-7: any move, signal or advance on a closed deal. */
   terminal: (deal: { id: string; stage: string }): Refusal =>
     refuse.conflict('DEAL_TERMINAL', `Deal ${deal.id} is ${deal.stage}; terminal is forever.`),

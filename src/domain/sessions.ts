@@ -11,8 +11,10 @@ export interface ConsoleSession {
   readonly hash: string;
   /** `operator`, a Seller id or a closer id: whom the session acts as. */
   readonly principal: string;
-  /** The key it was signed in with: revoking that key ends the session too. */
-  readonly keyId: string;
+  /** The key it was signed in with: revoking that key ends the session too. Absent for a person's. */
+  readonly keyId?: string;
+  /** D-63: the person who signed in with a password; disabling them ends the session too. */
+  readonly userId?: string;
   readonly createdAt: number;
   /** Machine epoch ms. */
   readonly expiresAt: number;

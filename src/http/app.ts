@@ -36,6 +36,7 @@ import { eventStreamRoutes } from './routes/event-stream.ts';
 import { machineRoutes } from './routes/machine.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { peopleSessionRoutes } from './routes/people-session.ts';
 import { protectedResourceRoutes } from './routes/protected-resource.ts';
 import { rootRoutes } from './routes/root.ts';
 import { indexRoute } from './routes/utility.ts';
@@ -253,7 +254,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(sessions ? { live: (caller: Caller) => (sessions as ConsoleSessions).callerLive(caller) } : {}),
   });
   await app.register(consoleRoutes, { dealPrefix: options.dealPrefix, auth, demoControls });
-  if (sessions) await app.register(consoleSessionRoutes, { service: options.service, sessions });
+  if (sessions) {
+    await app.register(consoleSessionRoutes, { service: options.service, sessions });
+    await app.register(peopleSessionRoutes, { service: options.service });
+  }
   if (metrics) await app.register(metricsRoutes, { metrics });
   await app.register(mcpRoutes, { service: options.service, catalog: options.catalog, dealPrefix: options.dealPrefix });
   if (auth === 'keys') await app.register(protectedResourceRoutes); // D-224: the MCP door's RFC 9728 metadata

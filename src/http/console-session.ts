@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../domain/access.ts';
 import { type ConsoleSession, isSessionLive } from '../domain/sessions.ts';
+import type { User } from '../domain/users.ts';
 import { sha256 } from '../service/accounts.ts';
 import type { KeyRing } from '../service/key-ring.ts';
 
@@ -105,12 +106,16 @@ export class ConsoleSessions {
     if (session === undefined) return undefined;
     const ended = this.ended(session);
     if (ended !== undefined) return ended;
-    const found = this.ring.heldById(session.keyId);
+    if (session.userId !== undefined) {
+      const user = this.ring.heldUser(session.userId);
+      return user === undefined ? undefined : this.personal(session, user);
+    }
+    const found = this.ring.heldById(session.keyId as string);
     if (found === undefined) return undefined;
     return found.ok ? { ok: true, caller: { ...found.caller, sessionId: session.id }, session } : KEY_ENDED;
   }
 
-  /** `held`, reading the store for a session or key the ring does not hold. */
+  /** `held`, reading the store for a session, key or person the ring does not hold. */
   async check(value: string): Promise<SessionCheck> {
     const held = this.held(value);
     if (held !== undefined) return held;
@@ -118,8 +123,18 @@ export class ConsoleSessions {
     if (session === undefined) return MALFORMED;
     const ended = this.ended(session);
     if (ended !== undefined) return ended;
-    const found = await this.ring.authenticateId(session.keyId);
+    if (session.userId !== undefined) {
+      const user = await this.ring.findUser(session.userId);
+      return user === undefined ? ENDED : this.personal(session, user);
+    }
+    const found = await this.ring.authenticateId(session.keyId as string);
     return found.ok ? { ok: true, caller: { ...found.caller, sessionId: session.id }, session } : KEY_ENDED;
+  }
+
+  /** D-62, D-63: a person's session stands while the person is enabled; it acts with their role. */
+  private personal(session: ConsoleSession, user: User): SessionCheck {
+    if (user.disabledAt !== undefined) return ENDED;
+    return { ok: true, caller: { ...this.ring.callerOfUser(user), sessionId: session.id }, session };
   }
 
   /**
@@ -128,7 +143,9 @@ export class ConsoleSessions {
    * A long-lived door (an event stream) asks it before every write and on a timer.
    */
   callerLive(caller: Caller): boolean {
-    if (!this.ring.stands(caller.keyId)) return false;
+    if (caller.userId !== undefined) {
+      if (!this.ring.userStands(caller.userId)) return false;
+    } else if (!this.ring.stands(caller.keyId as string)) return false;
     return caller.sessionId === undefined || this.ring.sessionLive(caller.sessionId);
   }
 
@@ -144,6 +161,7 @@ export class ConsoleSessions {
 }
 
 const KEY_ENDED = { ok: false, reason: 'key' } as const;
+const ENDED = { ok: false, reason: 'ended' } as const;
 
 /**
  * Whether an `Origin` is the service's own (D-49, D-194): `http://` or `https://` followed by the

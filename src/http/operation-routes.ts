@@ -2,6 +2,7 @@
 // operation, its schema (and so the contract) and its handler made from the declaration. What
 // a caller sends beside the body (an Idempotency-Key, ?dryRun, If-Match) is read here and
 // handed to the run the MCP door hands it to (src/operations/run.ts).
+
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IfMatch } from '../domain/version.ts';
@@ -16,6 +17,7 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import { RefusedError } from '../service/result.ts';
 import { type Answer, writeAnswers } from '../views/answers.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
+import { servedOverHttps } from './console-session.ts';
 import { checkIdempotencyKey, idempotencyKeyOf } from './idempotency-key.ts';
 import { nextUrl } from './paging.ts';
 
@@ -40,11 +42,17 @@ function ifMatchOf(request: Request): IfMatch | undefined {
 function callOf(request: Request, op: Operation): Call {
   const call: Call = { id: request.params?.id ?? '', body: request.body, query: request.query ?? {} };
   if (request.caller !== undefined) call.caller = request.caller;
+  if (op.kind === 'write' && op.origin) call.origin = requestOrigin(request);
   if (op.kind === 'write' && op.ifMatch) {
     const ifMatch = ifMatchOf(request);
     if (ifMatch !== undefined) call.ifMatch = ifMatch;
   }
   return call;
+}
+
+/** The origin the request was made to, as its page would call it (behind a TLS proxy too). */
+function requestOrigin(request: Request): string {
+  return `${servedOverHttps(request) ? 'https' : 'http'}://${request.host}`;
 }
 
 function send(reply: FastifyReply, answer: Answer) {

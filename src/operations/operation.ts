@@ -35,6 +35,8 @@ export interface Call<B = unknown, Q = unknown> {
   query: Q;
   ifMatch?: IfMatch;
   caller?: Caller;
+  /** The origin the request was made to (PUBLIC_URL's when set), for links in mail (D-64). */
+  origin?: string;
 }
 
 /** How an operation is offered as an MCP tool of the demo door. */
@@ -86,6 +88,8 @@ export interface WriteOperation<T = unknown> extends Common {
   ifMatch?: true;
   /** D-48: `?dryRun=true` (HTTP) or dryRun: true (MCP) answers what it would do. */
   dryRunnable?: true;
+  /** It needs the request's origin (a mail's link: D-64). */
+  origin?: true;
   command(service: PipelineService, call: Call): UnitCommand<T> | Promise<UnitCommand<T>>;
   answer(answers: WriteAnswers): (result: Result<T>) => Answer;
 }

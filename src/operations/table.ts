@@ -6,6 +6,7 @@ import { EVENT_OPERATIONS } from './event-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import type { Operation } from './operation.ts';
 import { PROPOSAL_OPERATIONS } from './proposal-operations.ts';
+import { USER_OPERATIONS } from './user-operations.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   ...DEMO_OPERATIONS,
@@ -14,6 +15,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...MARKETPLACE_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...USER_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

@@ -43,6 +43,9 @@ export const KeySchema = Type.Object(
     replacedBy: Type.Optional(
       Type.String({ description: 'a rolled key: the key its roll made to replace it, `key_<NNNN>` (D-260)' }),
     ),
+    createdBy: Type.Optional(
+      Type.String({ description: 'the person who made it, `usr_<NNNN>` (D-66); absent for a key made with a key' }),
+    ),
   },
   {
     additionalProperties: false,

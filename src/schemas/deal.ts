@@ -230,12 +230,28 @@ export const MandateSchema = Type.Object(
 );
 
 /** D-56: who made the request that wrote an entry or an event (keys mode only). */
-export const ActorRefSchema = Type.Object(
+export const ActorRefSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
+        keyId: Type.String({ description: 'the key the request carried, `key_<NNNN>`' }),
+      },
+      { additionalProperties: false, description: 'a key' },
+    ),
+    Type.Object(
+      {
+        principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
+        userId: Type.String({ description: 'the person, `usr_<NNNN>`' }),
+        name: Type.String({ description: "the person's name when it acted" }),
+      },
+      { additionalProperties: false, description: 'a person signed in to the console (D-65)' },
+    ),
+  ],
   {
-    principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
-    keyId: Type.String({ description: 'the key the request carried, `key_<NNNN>`' }),
+    description:
+      'keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers)',
   },
-  { description: 'keys mode: the principal and key of the request that wrote it (absent for the platform timers)' },
 );
 
 export const ActivitySchema = Type.Object({

@@ -45,3 +45,6 @@ export const SELLER_EXAMPLE = { name: DEAL_EXAMPLE.account.name };
 export const KEY_EXAMPLE = { name: 'pricing agent', scopes: ['deals:read', 'deals:propose'] };
 
 export const ROLL_EXAMPLE = { graceSeconds: 3600 };
+
+/** A Seller admin invites a rep (D-62). */
+export const INVITE_EXAMPLE = { email: 'dana@acme-robotics.example', name: 'Dana Fictional', role: 'rep' };

@@ -105,7 +105,9 @@ export class Accounts {
             refuse.rule('KEY_EXPIRY_PAST', 'A key must expire in the future.', ['expiresAt: must be in the future']),
           );
         await this.roomForOneMore(uow, principal);
-        return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt });
+        // D-66: a key made by a person names them.
+        const createdBy = caller.userId;
+        return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt, createdBy });
       },
       committed: ({ key }) => this.learned(key),
       secretOf: ({ drawn }) => drawn,
@@ -138,7 +140,13 @@ export class Accounts {
         // before any key is written: the principal's lock is always taken before the keys' own.
         await this.roomForOneMore(uow, old.principal, { id: old.id, live: isLive(rolled, now) });
         // The new key lives no longer than the old one was to (a roll never extends a key's life).
-        const input = { name: old.name, principal: old.principal, scopes: old.scopes, expiresAt: oldExpiry };
+        const input = {
+          name: old.name,
+          principal: old.principal,
+          scopes: old.scopes,
+          expiresAt: oldExpiry,
+          createdBy: caller.userId,
+        };
         const issued = await this.issue(uow, input);
         // The old key names its successor (D-260): written once the new key has its id.
         const replaced = { ...rolled, replacedBy: issued.key.id };
@@ -224,7 +232,13 @@ export class Accounts {
 
   private async issue(
     uow: UnitOfWork,
-    input: { name: string; principal: string; scopes: readonly KeyScope[]; expiresAt: number | undefined },
+    input: {
+      name: string;
+      principal: string;
+      scopes: readonly KeyScope[];
+      expiresAt: number | undefined;
+      createdBy?: string;
+    },
   ): Promise<IssuedKey> {
     if (this.seal === undefined) throw new Error('keys are made in keys mode only');
     const drawn = this.seal.draw(kindOf(input.principal) ?? 'seller');
@@ -238,6 +252,7 @@ export class Accounts {
       scopes: input.scopes,
       createdAt: this.clock.now(),
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+      ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
     };
     await uow.accounts.putKey(key);
     return { key, text, drawn };

@@ -2,7 +2,7 @@
 // needs, asks the pure decider through the step (steps.ts), and answers the records as they are
 // after it. No HTTP here, no rules either: the rules are src/domain's.
 
-import { actorOf, type Caller } from '../domain/access.ts';
+import { actorOf, type Caller, isPerson } from '../domain/access.ts';
 import type { ProposalInput } from '../domain/commands.ts';
 import type { DealEdit } from '../domain/deal-edit.ts';
 import type { PipelineEvent } from '../domain/events.ts';
@@ -73,7 +73,9 @@ export class DealCommands {
     return {
       work: async (uow) => {
         const { state, now } = await this.steps.onDeal(uow, dealId, ifMatch, caller);
-        const command = { type: 'AdvanceDeal' as const, dealId, proposal };
+        // D-65: a Seller's own person is a human executor; a key is the agent.
+        const executor = isPerson(caller) ? ('human' as const) : ('agent' as const);
+        const command = { type: 'AdvanceDeal' as const, dealId, proposal, executor };
         const advanced = await this.steps.apply(uow, state, command, now, actorOf(caller));
         return this.outcome(uow, advanced, dealId, caller);
       },

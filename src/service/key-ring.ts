@@ -9,6 +9,7 @@
 import { type Caller, type KeyScope, kindOf } from '../domain/access.ts';
 import { type ApiKey, couldBeKey, isLive } from '../domain/keys.ts';
 import { type ConsoleSession, isSessionLive } from '../domain/sessions.ts';
+import { roleScopes, type User } from '../domain/users.ts';
 import type { Store } from '../store/store.ts';
 import { sha256 } from './accounts.ts';
 
@@ -37,6 +38,10 @@ export class KeyRing {
   private sessionsByHash = new Map<string, ConsoleSession>();
   private sessionsById = new Map<string, ConsoleSession>();
   private sessionMark = 0;
+  /** D-62: the people, by id, and the mark of their last read: a disabling is known as a revocation is. */
+  private usersById = new Map<string, User>();
+  private readonly userCallers = new Map<string, Caller>();
+  private userMark = 0;
   private lastRead = 0;
   private reading: Promise<void> | undefined;
   private used = new Map<string, number>();
@@ -106,7 +111,8 @@ export class KeyRing {
    * stream asks before each write. A key the ring does not hold is not: a stream's key was held
    * when the stream opened, so only a reset that deleted it (a closer's) lets it go.
    */
-  stands(keyId: string): boolean {
+  stands(keyId: string | undefined): boolean {
+    if (keyId === undefined) return false;
     const key = this.byId.get(keyId);
     return key !== undefined && isLive(key, this.clock.now());
   }
@@ -161,6 +167,51 @@ export class KeyRing {
     this.sessionsById.set(session.id, session);
   }
 
+  /** A person by id, or undefined when the ring does not hold them (`findUser` reads the store). */
+  heldUser(userId: string): User | undefined {
+    return this.usersById.get(userId);
+  }
+
+  /** `heldUser`, reading the store once (shared, as for a key) for a person not held. */
+  async findUser(userId: string): Promise<User | undefined> {
+    const held = this.usersById.get(userId);
+    if (held !== undefined) return held;
+    await this.readSoon();
+    return this.usersById.get(userId);
+  }
+
+  /** Whether a person is held and enabled (D-76: a stream of theirs still stands). */
+  userStands(userId: string): boolean {
+    const user = this.usersById.get(userId);
+    return user !== undefined && user.disabledAt === undefined;
+  }
+
+  /** A person changed by this instance: known at once, without waiting for the next read. */
+  learnUser(user: User): void {
+    this.usersById.set(user.id, user);
+    this.userCallers.delete(user.id);
+  }
+
+  /**
+   * D-62: a person's caller: its principal, its role's scopes, and who it is (id, name, role),
+   * made once per person until they change.
+   */
+  callerOfUser(user: User): Caller {
+    let caller = this.userCallers.get(user.id);
+    if (caller === undefined) {
+      caller = {
+        principal: user.principal,
+        kind: kindOf(user.principal) ?? 'seller',
+        scopes: new Set<KeyScope>(roleScopes(user.role)),
+        userId: user.id,
+        name: user.name,
+        role: user.role,
+      };
+      this.userCallers.set(user.id, caller);
+    }
+    return caller;
+  }
+
   /**
    * Reads every key again and holds only those: after a demo reset (of this instance or, told
    * by the store, of another), which deletes closers' keys, a change no read of changes shows.
@@ -210,8 +261,13 @@ export class KeyRing {
       try {
         const since = full ? 0 : this.mark;
         const sessionsSince = full ? 0 : this.sessionMark;
-        const [{ keys, mark }, changed] = await this.store.read((reader) =>
-          Promise.all([reader.accounts.keysChangedSince(since), reader.accounts.sessionsChangedSince(sessionsSince)]),
+        const usersSince = full ? 0 : this.userMark;
+        const [{ keys, mark }, changed, people] = await this.store.read((reader) =>
+          Promise.all([
+            reader.accounts.keysChangedSince(since),
+            reader.accounts.sessionsChangedSince(sessionsSince),
+            reader.people.usersChangedSince(usersSince),
+          ]),
         );
         if (full) {
           this.byHash = new Map(keys.map((key) => [key.hash, key]));
@@ -221,9 +277,15 @@ export class KeyRing {
           this.sessionsById = new Map();
         } else for (const key of keys) this.learn(key);
         for (const session of changed.sessions) this.learnSession(session);
+        if (full) {
+          this.usersById = new Map();
+          this.userCallers.clear();
+        }
+        for (const user of people.users) this.learnUser(user);
         this.forgetExpiredSessions();
         this.mark = mark;
         this.sessionMark = changed.mark;
+        this.userMark = people.mark;
       } finally {
         this.lastRead = this.clock.now();
         this.reading = undefined;

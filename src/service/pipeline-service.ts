@@ -13,11 +13,14 @@ import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
 import { KeyRing } from './key-ring.ts';
 import { KeySeal } from './key-seal.ts';
+import { PasswordHasher } from './passwords.ts';
+import { People } from './people.ts';
 import { Platform } from './platform.ts';
 import { type Clock, PlatformClock } from './platform-clock.ts';
 import { Queries } from './queries.ts';
 import { Sessions } from './sessions.ts';
 import { HOUR_MS, Steps } from './steps.ts';
+import { TokenSeal } from './token-seal.ts';
 import type { UnitCommand } from './unit-command.ts';
 import { WebhookService } from './webhook-service.ts';
 
@@ -44,6 +47,10 @@ export interface ServiceConfig {
   operatorKey?: string;
   /** D-75: live keys one principal may hold (KEYS_PER_PRINCIPAL). */
   keysPerPrincipal?: number;
+  /** D-64: the origin links in mail point to (PUBLIC_URL); unset, the request's own. */
+  publicUrl?: string;
+  /** D-63: password hashes run at most this many at a time (tests and the bench may set it). */
+  passwordHashers?: number;
 }
 
 export interface PipelineService {
@@ -58,6 +65,10 @@ export interface PipelineService {
   readonly accounts: Accounts;
   /** The console's stored sessions (D-63). */
   readonly sessions: Sessions;
+  /** People: invitations, roles, sign-in by password, resets (D-62, D-63). */
+  readonly people: People;
+  /** Told after a commit that wrote mail (the mail worker listens, D-64). */
+  onMail(listener: () => void): () => void;
   /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
   readonly keyRing?: KeyRing;
   /** Runs a command plainly: what the service's own callers use (the sandbox, the simulation). */
@@ -82,6 +93,24 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
   const steps = new Steps(platformClock, clock, { claimTtlMs: config.claimTtlHours * HOUR_MS, telemetry });
   const seal = config.auth === 'keys' ? new KeySeal(config.operatorKey ?? randomBytes(32).toString('hex')) : undefined;
   const runner = new UnitRunner(store, clock, seal);
+  const sessions = new Sessions(store, clock, (session) => keyRing?.learnSession(session));
+  const mailListeners = new Set<() => void>();
+  const secret = config.operatorKey ?? randomBytes(32).toString('hex');
+  const people = new People(
+    store,
+    clock,
+    new PasswordHasher(config.passwordHashers),
+    new TokenSeal(secret),
+    sessions,
+    {
+      user: (user) => keyRing?.learnUser(user),
+      session: (session) => keyRing?.learnSession(session),
+      mail: () => {
+        for (const listener of mailListeners) listener();
+      },
+    },
+    config.publicUrl,
+  );
   const retention = config.eventRetentionHours ?? DEFAULT_EVENT_RETENTION_HOURS;
   return {
     runner,
@@ -110,7 +139,12 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
       seal,
       config.keysPerPrincipal,
     ),
-    sessions: new Sessions(store, clock, (session) => keyRing?.learnSession(session)),
+    sessions,
+    people,
+    onMail: (listener) => {
+      mailListeners.add(listener);
+      return () => mailListeners.delete(listener);
+    },
     ...(keyRing ? { keyRing } : {}),
     run: async (command) => runner.result(await command),
     close: async () => {

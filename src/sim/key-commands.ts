@@ -230,7 +230,7 @@ async function authenticate(world: World): Promise<{ ok: true }> {
     world.found.push({
       invariant: 'keys',
       message: `${JSON.stringify(token.slice(0, 14))}… (not a live key) authenticated as ${got.caller.keyId} of ${got.caller.principal}`,
-      ids: [got.caller.keyId],
+      ids: [got.caller.keyId ?? got.caller.principal],
     });
   }
   return { ok: true };

@@ -6,6 +6,8 @@ import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records
 import type { Role, Stage } from '../domain/stages.ts';
 import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
+import type { MailReader, MailUnit } from './mail.ts';
+import type { PeopleReader, PeopleUnit } from './people.ts';
 import type { ProposalReader, ProposalUnit } from './proposals.ts';
 import type { WebhookReader, WebhookUnit } from './webhooks.ts';
 
@@ -73,6 +75,10 @@ export interface StoreReader {
   readonly accounts: AccountReader;
   /** Refused proposals (D-61; src/store/proposals.ts). */
   readonly proposals: ProposalReader;
+  /** Users, their tokens, failed sign-ins (D-62, D-63; src/store/people.ts). */
+  readonly people: PeopleReader;
+  /** The mail outbox (D-64; src/store/mail.ts). */
+  readonly mail: MailReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -96,6 +102,8 @@ export interface UnitOfWork extends StoreReader {
   readonly webhooks: WebhookUnit;
   readonly accounts: AccountUnit;
   readonly proposals: ProposalUnit;
+  readonly people: PeopleUnit;
+  readonly mail: MailUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).

@@ -20,5 +20,6 @@ export function keyView(key: ApiKey, text?: string, lastUsed?: number) {
     lastUsedAt: used === 0 ? null : iso(used),
     ...(key.revokedAt !== undefined ? { revokedAt: iso(key.revokedAt) } : {}),
     ...(key.replacedBy !== undefined ? { replacedBy: key.replacedBy } : {}),
+    ...(key.createdBy !== undefined ? { createdBy: key.createdBy } : {}),
   };
 }

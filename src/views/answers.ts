@@ -3,6 +3,7 @@
 // its bytes are what is stored and replayed (D-37), so all three agree by construction.
 
 import type { Deal, Seller } from '../domain/records.ts';
+import type { User } from '../domain/users.ts';
 import type { Webhook } from '../domain/webhooks.ts';
 import type { IssuedKey } from '../service/accounts.ts';
 import type { Answer, RenderedAnswer } from '../service/idempotency.ts';
@@ -14,6 +15,7 @@ import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
+import { userView } from './users.ts';
 import { webhookCreatedView } from './webhooks.ts';
 
 /** Where the closer marketplace is served (the deal service's prefix is configuration). */
@@ -98,6 +100,9 @@ export function writeAnswers(prefix: string) {
     createWebhook: (result: Result<Webhook>) =>
       answer(result, (hook) => ({ status: 201, body: webhookCreatedView(hook), location: `/webhooks/${hook.id}` })),
     deleteWebhook: (result: Result<true>) => answer(result, () => ({ status: 204, body: undefined })),
+    createdUser: (result: Result<User>) =>
+      answer(result, (user) => ({ status: 201, body: userView(user), location: `/users/${user.id}` })),
+    user: (result: Result<User>) => answer(result, (user) => ({ status: 200, body: userView(user) })),
     createSeller: (result: Result<Seller>) =>
       answer(result, (seller) => ({ status: 201, body: sellerView(seller), location: `/sellers/${seller.id}` })),
     /** A new key (created or rolled): the only answer that ever holds its text. */

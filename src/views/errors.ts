@@ -17,6 +17,8 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   forbidden: 422,
   rule: 422,
   denied: 403,
+  credentials: 401,
+  throttled: 429,
 };
 
 interface Entry {
@@ -47,6 +49,14 @@ export const ERRORS = {
     status: 400,
     when: 'a request header that is not of its documented form, e.g. a `Last-Event-ID` that is not a non-negative integer; `violations` lists each problem',
   },
+  WEAK_PASSWORD: {
+    status: 400,
+    when: 'a password that is shorter than 12 or longer than 256 characters, or that contains the part of the email before the @; `violations` names the rule. Nothing was changed',
+  },
+  TOKEN_INVALID: {
+    status: 400,
+    when: 'an invitation or password-reset token that is unknown, already used or expired (an invitation lasts 72 hours, a reset link 1 hour): ask for a new one',
+  },
   INVALID_CURSOR: { status: 400, when: 'a `cursor` that this service did not issue (cursors are opaque)' },
   MALFORMED_REQUEST: {
     status: 400,
@@ -63,6 +73,10 @@ export const ERRORS = {
   UNAUTHENTICATED: {
     status: 401,
     when: "keys mode: the request carries no key, or its `Authorization` is not `Bearer <key>` (a key is never taken from the query string), or the console's session cookie it carries instead has ended (signed out, or 12 hours passed) or was not made by this service: sign in again; `WWW-Authenticate` names the scheme. Nothing was changed",
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    when: 'a sign-in whose email and password do not sign anyone in: a wrong password, an unknown email and a disabled person get this same answer, in the same time',
   },
   INVALID_KEY: {
     status: 401,
@@ -104,6 +118,10 @@ export const ERRORS = {
     status: 404,
     when: "a key's `principal` that names no Seller or closer (or one the caller may not name)",
   },
+  USER_NOT_FOUND: {
+    status: 404,
+    when: 'unknown user id, of any shape or length, or a person of another principal; `GET /users/me` with a key (a key is no person)',
+  },
   METHOD_NOT_ALLOWED: { status: 405, when: 'a known path with a method it does not serve; `Allow` lists the methods' },
   DEAL_TERMINAL: {
     status: 409,
@@ -131,6 +149,14 @@ export const ERRORS = {
     when: 'a key was asked for (made or rolled) while its principal already holds `KEYS_PER_PRINCIPAL` keys that are neither revoked nor expired; revoke one first (a roll with `graceSeconds: 0` replaces its key at once)',
   },
   KEY_REVOKED: { status: 409, when: 'a roll of a key that was revoked or has expired: issue a new key instead' },
+  EMAIL_TAKEN: {
+    status: 409,
+    when: 'a person invited with an email another person of the deployment already has (emails are compared without regard to case)',
+  },
+  LAST_ADMIN: {
+    status: 409,
+    when: "disabling a Seller's last enabled admin, or giving it another role: a Seller always keeps one person who can manage its people",
+  },
   NOT_DUE: {
     status: 409,
     when: 'internal: a platform timer that is no longer due is skipped, never answered',
@@ -188,6 +214,10 @@ export const ERRORS = {
   RATE_LIMITED: {
     status: 429,
     when: 'more requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again',
+  },
+  TOO_MANY_ATTEMPTS: {
+    status: 429,
+    when: 'ten failed sign-ins for one email within 15 minutes lock that email for 15 minutes, on every instance; `Retry-After` says when to try again',
   },
   TOO_MANY_STREAMS: {
     status: 429,

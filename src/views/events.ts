@@ -4,7 +4,7 @@ import type { DealChange } from '../domain/deal-changes.ts';
 import { centsToUsd } from '../domain/money.ts';
 import type { EventFilter, StoredEvent } from '../store/store.ts';
 import { proposalView } from './proposals.ts';
-import { closerView, dealView, gigView, iso } from './records.ts';
+import { actorView, closerView, dealView, gigView, iso } from './records.ts';
 
 export function eventData(event: StoredEvent['event']): Record<string, unknown> {
   switch (event.type) {
@@ -54,11 +54,11 @@ export function eventView({ seq, event }: StoredEvent) {
     type: string;
     at: string;
     data: Record<string, unknown>;
-    actor?: { principal: string; keyId: string };
+    actor?: ReturnType<typeof actorView>;
   } = { id: `evt_${seq}`, seq, type: event.type, at: iso(event.at), data: eventData(event) };
   // D-56 (keys mode): added, not spread, so that the demo's events are made as before.
   const { actor } = event;
-  if (actor !== undefined) view.actor = { principal: actor.principal, keyId: actor.keyId };
+  if (actor !== undefined) view.actor = actorView(actor);
   return view;
 }
 

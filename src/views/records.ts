@@ -2,7 +2,7 @@
 // optional fields appear only when they mean something (D-34, D-35, D-36).
 import { mandateView } from '../domain/mandate.ts';
 import { centsToUsd } from '../domain/money.ts';
-import type { Account, ActivityEntry, Deal, Gig, PayoutLine } from '../domain/records.ts';
+import type { Account, ActivityEntry, ActorRef, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import type { Settlement } from '../domain/settlement.ts';
 import type { CloserWithLedger, Escalation, GigOutcome } from '../service/outcomes.ts';
 import { usdOfBigCents } from './exact-json.ts';
@@ -60,19 +60,27 @@ const briefActivityView = (entry: ActivityEntry): EntryView =>
     ? { at: iso(entry.at), by: entry.by, stage: entry.stage, note: entry.note }
     : aboutView(entry);
 
+/** D-56, D-65: who did it, as every answer shows it: the principal and its key, or its person by name. */
+export function actorView(
+  actor: ActorRef,
+): { principal: string; keyId: string } | { principal: string; userId: string; name: string } {
+  if (actor.userId !== undefined) return { principal: actor.principal, userId: actor.userId, name: actor.name ?? '' };
+  return { principal: actor.principal, keyId: actor.keyId ?? '' };
+}
+
 // With its actor (D-56, keys mode) or without, each a literal of its own: no spread, no property
 // added later, for the several entries a deal answers (an entry about a gig, one of a few, aside).
 const activityView = (entry: ActivityEntry) => {
   const { actor } = entry;
   if (actor === undefined) return briefActivityView(entry);
   if (entry.gigId !== undefined || entry.closerId !== undefined)
-    return { ...aboutView(entry), actor: { principal: actor.principal, keyId: actor.keyId } };
+    return { ...aboutView(entry), actor: actorView(actor) };
   return {
     at: iso(entry.at),
     by: entry.by,
     stage: entry.stage,
     note: entry.note,
-    actor: { principal: actor.principal, keyId: actor.keyId },
+    actor: actorView(actor),
   };
 };
 

@@ -10,7 +10,7 @@ import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 
-/** The tables that hold a tenant's data, a copy of it included: walled (migrations 011, 014, 020, 021). */
+/** The tables that hold a tenant's data, a copy of it included: walled (migrations 011, 014, 020, 021, 022). */
 const TENANT_TABLES: Readonly<Record<string, string>> = {
   deals: "a Seller's deals",
   gigs: "the gigs of a Seller's deals, and whom they are claimed by",
@@ -26,6 +26,10 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   refused_proposals: 'the proposals the gate refused on a Seller’s deals, or of a closer',
   proposal_counts: 'their counts, by deal and by principal',
   console_sessions: 'a principal’s console sessions',
+  users: 'a principal’s people: their emails, names, roles and password hashes',
+  one_time_tokens: 'the invitation and reset tokens of a principal’s people (their SHA-256)',
+  sign_in_throttles: 'a person’s failed sign-ins, by the SHA-256 of their email: the platform’s only',
+  mail_outbox: 'the mail to a principal’s people, waiting to be sent',
 };
 
 /** The tables judged to hold no tenant's data, each with the reason. */

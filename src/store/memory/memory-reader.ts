@@ -5,7 +5,9 @@ import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
 import { MemoryAccountReader } from './account-tables.ts';
+import { MemoryMailReader } from './mail-tables.ts';
 import type { Data } from './memory-data.ts';
+import { MemoryPeopleReader } from './people-tables.ts';
 import { MemoryProposalReader } from './proposal-tables.ts';
 import { MemoryWebhookReader } from './webhook-tables.ts';
 
@@ -21,6 +23,12 @@ export class MemoryReader implements StoreReader {
   }
   get proposals() {
     return new MemoryProposalReader(this.data.proposals, this.data.deals, this.data.gigs);
+  }
+  get people() {
+    return new MemoryPeopleReader(this.data.accounts.people, this.data.accounts.sessions);
+  }
+  get mail() {
+    return new MemoryMailReader(this.data.accounts.mail);
   }
   async getDeal(id: string) {
     return this.data.deals.get(id);

@@ -1,12 +1,15 @@
 // A unit of work of the in-memory adapter: writes go straight to the tables, each with the step
 // that undoes it; the store runs the undo log backwards when the work throws.
+
 import { formatId, type IdKind } from '../../domain/ids.ts';
 import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { MemoryAccountUnit } from './account-tables.ts';
+import { MemoryMailUnit } from './mail-tables.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
+import { MemoryPeopleUnit } from './people-tables.ts';
 import { MemoryProposalUnit } from './proposal-tables.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
 
@@ -34,6 +37,14 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get accounts() {
     return new MemoryAccountUnit(this.data.accounts, this.undo);
+  }
+
+  override get people() {
+    return new MemoryPeopleUnit(this.data.accounts.people, this.data.accounts.sessions, this.undo);
+  }
+
+  override get mail() {
+    return new MemoryMailUnit(this.data.accounts.mail, this.undo);
   }
 
   override get proposals() {

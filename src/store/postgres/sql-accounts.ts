@@ -77,7 +77,7 @@ export class SqlAccountReader implements AccountReader {
   /** As keysChangedSince, for the console's sessions (D-63). */
   async sessionsChangedSince(since: number) {
     const rows = await this.send<SessionRow & { top: Num }>(
-      `SELECT t.top, s.id, s.hash, s.principal, s.key_id, s.created_at, s.expires_at, s.ended_at
+      `SELECT t.top, ${SESSION_COLUMNS.map((column) => `s.${column}`).join(', ')}
        FROM (SELECT greatest($1::bigint, coalesce(max(mark), 0)) AS top FROM console_sessions) t
        LEFT JOIN console_sessions s ON s.mark > $1::bigint ORDER BY s.mark`,
       [since],
@@ -87,26 +87,40 @@ export class SqlAccountReader implements AccountReader {
   }
 }
 
-type SessionRow = {
+export const SESSION_COLUMNS = [
+  'id',
+  'hash',
+  'principal',
+  'key_id',
+  'user_id',
+  'created_at',
+  'expires_at',
+  'ended_at',
+] as const;
+
+export type SessionRow = {
   id: string | null;
   hash: string;
   principal: string;
-  key_id: string;
+  /** A key's session names its key, a person's its user (migration 022). */
+  key_id: string | null;
+  user_id: string | null;
   created_at: Num;
   expires_at: Num;
   ended_at: Num | null;
 };
 
-function sessionFromRow(row: SessionRow): ConsoleSession {
-  const session = {
+export function sessionFromRow(row: SessionRow): ConsoleSession {
+  return {
     id: row.id as string,
     hash: row.hash,
     principal: row.principal,
-    keyId: row.key_id,
+    ...(row.key_id === null ? {} : { keyId: row.key_id }),
+    ...(row.user_id === null ? {} : { userId: row.user_id }),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
+    ...(row.ended_at === null ? {} : { endedAt: Number(row.ended_at) }),
   };
-  return row.ended_at === null ? session : { ...session, endedAt: Number(row.ended_at) };
 }
 
 export class SqlAccountUnit extends SqlAccountReader implements AccountUnit {
@@ -116,15 +130,16 @@ export class SqlAccountUnit extends SqlAccountReader implements AccountUnit {
       'console_sessions',
     ]);
     const written = this.send(
-      `INSERT INTO console_sessions (id, hash, principal, key_id, created_at, expires_at, ended_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO console_sessions (id, hash, principal, key_id, user_id, created_at, expires_at, ended_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (id) DO UPDATE SET ended_at = excluded.ended_at, expires_at = excluded.expires_at,
          mark = nextval('console_session_marks')`,
       [
         session.id,
         session.hash,
         session.principal,
-        session.keyId,
+        session.keyId ?? null,
+        session.userId ?? null,
         session.createdAt,
         session.expiresAt,
         session.endedAt ?? null,

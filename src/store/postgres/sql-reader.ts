@@ -5,12 +5,16 @@
 import { PLATFORM_EVENTS } from '../../domain/access.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
+import type { MailReader } from '../mail.ts';
+import type { PeopleReader } from '../people.ts';
 import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
 import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
 import type { SqlSession } from './sql-database.ts';
+import { SqlMailReader } from './sql-mail.ts';
 import { parameters } from './sql-parameters.ts';
+import { SqlPeopleReader } from './sql-people.ts';
 import { SqlProposalReader } from './sql-proposals.ts';
 import { SqlWebhookReader } from './sql-webhooks.ts';
 
@@ -49,6 +53,14 @@ export class SqlReader implements StoreReader {
 
   get proposals(): ProposalReader {
     return new SqlProposalReader((text, params) => this.send(text, params));
+  }
+
+  get people(): PeopleReader {
+    return new SqlPeopleReader((text, params) => this.send(text, params));
+  }
+
+  get mail(): MailReader {
+    return new SqlMailReader((text, params) => this.send(text, params));
   }
 
   /**

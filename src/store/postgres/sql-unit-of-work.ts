@@ -9,6 +9,8 @@ import type { IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import type { MailUnit } from '../mail.ts';
+import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-writes.ts';
@@ -17,7 +19,9 @@ import { remember } from './optimistic-reads.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
+import { SqlMailUnit } from './sql-mail.ts';
 import { takeIds } from './sql-numbers.ts';
+import { SqlPeopleUnit } from './sql-people.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
 import { ignore } from './sql-reader.ts';
 import { SqlUnitReads } from './sql-unit-reads.ts';
@@ -103,6 +107,14 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   override get accounts() {
     return new SqlAccountUnit((text, params) => this.send(text, params));
+  }
+
+  override get people(): PeopleUnit {
+    return new SqlPeopleUnit((text, params) => this.send(text, params));
+  }
+
+  override get mail(): MailUnit {
+    return new SqlMailUnit((text, params) => this.send(text, params));
   }
 
   override get webhooks() {

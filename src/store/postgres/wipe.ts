@@ -12,9 +12,13 @@ export const WIPE =
   // sequences too (they are owned by the id columns), in this transaction (migration 008); it runs
   // as the tables' owner, since restarting a sequence takes its owner and the service's role may
   // only serve (D-77, migration 020). Sellers and keys stay, and their numbers go on
-  // (owned by no table, migration 011); closers' keys go with the closers (D-51).
+  // (owned by no table, migration 011); closers' keys go with the closers (D-51). People are kept
+  // the same way (migration 022): users, tokens, throttles and the mail outbox stay, but closers'
+  // users and their tokens go with the closers.
   `SELECT sequence_events(2147483647);
    SELECT wipe_tables();
    DELETE FROM api_keys WHERE principal LIKE 'closer\\_%';
+   WITH gone AS (DELETE FROM users WHERE principal LIKE 'closer\\_%' RETURNING id)
+     DELETE FROM one_time_tokens WHERE user_id IN (SELECT id FROM gone);
    UPDATE settings SET clock_offset_ms = 0; UPDATE event_feed SET deals = 0, closers = 0;
    SELECT ${notifyClock('0', true)}`;
