@@ -3,7 +3,7 @@
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
 //   sales-pipeline-gate audit <base-url>  the invariants over a deployment's records; exit 1 on a violation
 //   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries
-//   sales-pipeline-gate keys|sellers ...  keys mode's accounts (src/cli-keys.ts), with the key in PIPELINE_KEY
+//   sales-pipeline-gate keys|sellers|users ...  keys mode's accounts (src/cli-keys.ts), with the key in PIPELINE_KEY
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { accountsCommand, type Io, KEY_VARIABLE } from './cli-keys.ts';
@@ -36,7 +36,7 @@ Commands:
                       of POST /webhooks) and prints the event; a delivery that does not
                       verify is answered 401.
 
-Keys mode (AUTH=keys): accounts and keys, with the key in ${KEY_VARIABLE}
+Keys mode (AUTH=keys): accounts, keys and people, with the key in ${KEY_VARIABLE}
   keys create <base-url> --name N [--principal P] [--scope S]... [--expires-at ISO]
                       Issue a key of P (operator, seller_NNNN or closer_NNNN; default: the
                       caller's own; only the operator may name another) with the scopes given
@@ -55,6 +55,18 @@ Keys mode (AUTH=keys): accounts and keys, with the key in ${KEY_VARIABLE}
                       Create a Seller (the operator's key); prints its id.
   sellers list <base-url>
                       A table of Sellers: id, name, created.
+  users create <base-url> --email E --name N --role R [--principal P]
+                      Invite a person of P (default: the caller's own principal; only the
+                      operator may name another) with role R: admin, manager, rep or viewer
+                      for a Seller, closer for a closer, operator for the operator. The
+                      invitation's link is mailed (SMTP_URL), or written to the service's log.
+                      Prints the user's id.
+  users list <base-url> [--principal P]
+                      A table of people: id, email, name, role, principal, status (invited,
+                      active, disabled), last sign-in.
+  users disable <base-url> <user-id>
+                      Disable a person: every session of theirs ends within 5 s, and they
+                      cannot sign in. users enable <base-url> <user-id> lets them in again.
                       These commands take the key they act with from the environment variable
                       ${KEY_VARIABLE}, never from the command line: every user of the machine
                       can read a command's arguments (ps). E.g.
@@ -87,6 +99,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return receive(rest, io);
     case 'keys':
     case 'sellers':
+    case 'users':
       return accountsCommand(command, rest, io, (problem) => usage(io, problem));
     case '--help':
     case '-h':
