@@ -1,7 +1,9 @@
-// Keys mode's door, generated from the table of operations (D-50, D-53..D-55): every operation
+// Keys mode's door, generated from the table of operations (D-50, D-53..D-55, D-62): every operation
 // of src/operations/table.ts is sent without a key, with an Authorization that is no bearer key,
-// with a key no one was given, and with each kind of key (the operator's, Seller A's full, agent
-// and read-only keys, closer 1's full and read-only keys, and Seller B's on Seller A's objects).
+// with a key no one was given, with each kind of key (the operator's, Seller A's full, agent
+// and read-only keys, closer 1's full and read-only keys, and Seller B's on Seller A's objects),
+// and by a person of every role signed in to the console (Seller A's admin, manager, rep and
+// viewer, closer 1's closer, the operator's operator), each held to its role's scopes.
 // What each key gets is computed from the operation's declared scope with `allows`: 403
 // INSUFFICIENT_SCOPE naming the scope when it does not allow; otherwise the operation's own
 // answer for that caller (never 401, 403 or 500). Seller B on Seller A's object is answered
@@ -10,7 +12,8 @@
 // without a declared scope.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { allows, type Caller } from '../../src/domain/access.ts';
+import { allows, type Caller, type PrincipalKind } from '../../src/domain/access.ts';
+import { roleScopes, type UserRole } from '../../src/domain/users.ts';
 import { type Operation, pathOf } from '../../src/operations/operation.ts';
 import { OPERATIONS } from '../../src/operations/table.ts';
 import type { TestServer } from '../support/http.ts';
@@ -26,7 +29,6 @@ import {
   freshDeal,
   freshWebhook,
   type KeyedAnswer,
-  type KeyInfo,
   type KeysFixture,
   keysFixture,
   lostDeal,
@@ -36,11 +38,40 @@ import {
   startKeysServer,
   wrongKey,
 } from '../support/keys.ts';
+import { type Mailbox, startMailbox } from '../support/mailbox.ts';
+import { person } from '../support/people.ts';
 
 const REALM = 'Bearer realm="sales-pipeline"';
 
-type Who = 'operator' | 'sellerA' | 'agentA' | 'readA' | 'closer1' | 'closerRead' | 'sellerB';
-const WHO: readonly Who[] = ['operator', 'sellerA', 'agentA', 'readA', 'closer1', 'closerRead', 'sellerB'];
+type KeyWho = 'operator' | 'sellerA' | 'agentA' | 'readA' | 'closer1' | 'closerRead' | 'sellerB';
+/** D-62: people of each role, signed in to the console: Seller A's four, closer 1's, the operator's. */
+type PersonWho = 'adminA' | 'managerA' | 'repA' | 'viewerA' | 'closerPerson' | 'operatorPerson';
+type Who = KeyWho | PersonWho;
+const WHO: readonly Who[] = [
+  'operator',
+  'sellerA',
+  'agentA',
+  'readA',
+  'closer1',
+  'closerRead',
+  'sellerB',
+  'adminA',
+  'managerA',
+  'repA',
+  'viewerA',
+  'closerPerson',
+  'operatorPerson',
+];
+/** The key a person's answers follow where a spec names one (`expect`): of the same principal. */
+const LIKE: Record<PersonWho, KeyWho> = {
+  adminA: 'sellerA',
+  managerA: 'sellerA',
+  repA: 'sellerA',
+  viewerA: 'sellerA',
+  closerPerson: 'closer1',
+  operatorPerson: 'operator',
+};
+const isPersonWho = (who: Who): who is PersonWho => who in LIKE;
 
 interface Spec {
   /** The path's id: an object of Seller A's (made afresh for each key a write is allowed to). */
@@ -49,8 +80,8 @@ interface Spec {
   unknown?: string;
   /** Whether the subject is a tenant's (Seller B's key then gets what an unknown id gets). */
   owned?: boolean;
-  /** A minimal valid body. */
-  body?: (fx: KeysFixture) => unknown;
+  /** A minimal valid body, for a caller of this kind (made again for each call). */
+  body?: (fx: KeysFixture, kind: PrincipalKind) => unknown;
   /** The status an allowed key gets, where it is not the operation's success status. */
   expect?: Partial<Record<Who, number>>;
   /** Its allowed calls run after every other operation's (a reset wipes the fixture). */
@@ -63,6 +94,36 @@ const freshKeyOfA = async (fx: KeysFixture) =>
   (await makeKey(fx.t, OP, { name: 'matrix subject', principal: fx.A.sellerId })).id;
 /** Another principal's key is unknown to a closer (D-54). */
 const KEY_OF_A_TO_A_CLOSER = { closer1: 404, closerRead: 404 } as const;
+/** A person of Seller A, invited afresh by the operator. */
+let invited = 0;
+const freshUserOfA = async (fx: KeysFixture) => {
+  const answer = await as(fx.t, bearer(OP)).post('/users', {
+    email: `matrix-${++invited}@seller-a.example`,
+    name: 'Matrix Person',
+    role: 'viewer',
+    principal: fx.A.sellerId,
+  });
+  assert.equal(answer.status, 201, answer.text);
+  return (answer.body as { id: string }).id;
+};
+/** The role a caller of each kind may give a person of its own principal. */
+const ROLE_OF_KIND: Record<PrincipalKind, string> = { operator: 'operator', seller: 'viewer', closer: 'closer' };
+/** GET /users/me: a person's own; a key is no person (404). */
+const KEYS_ARE_NO_PERSON = {
+  operator: 404,
+  sellerA: 404,
+  agentA: 404,
+  readA: 404,
+  closer1: 404,
+  closerRead: 404,
+  sellerB: 404,
+  adminA: 200,
+  managerA: 200,
+  repA: 200,
+  viewerA: 200,
+  closerPerson: 200,
+  operatorPerson: 200,
+} as const;
 
 /** One entry per operation of the table: a new operation without one fails this file. */
 const SPECS: Record<string, Spec> = {
@@ -161,6 +222,37 @@ const SPECS: Record<string, Spec> = {
     expect: KEY_OF_A_TO_A_CLOSER,
   },
   revokeKey: { subject: freshKeyOfA, unknown: 'key_9999', owned: true, body: () => ({}), expect: KEY_OF_A_TO_A_CLOSER },
+  createUser: {
+    body: (_fx, kind) => ({
+      email: `matrix-new-${++invited}@example.test`,
+      name: 'Matrix Invitee',
+      role: ROLE_OF_KIND[kind],
+    }),
+  },
+  listUsers: {},
+  getMe: { expect: KEYS_ARE_NO_PERSON },
+  getUser: { subject: freshUserOfA, unknown: 'usr_9999', owned: true, expect: KEY_OF_A_TO_A_CLOSER },
+  setUserRole: {
+    subject: freshUserOfA,
+    unknown: 'usr_9999',
+    owned: true,
+    body: () => ({ role: 'rep' }),
+    expect: KEY_OF_A_TO_A_CLOSER,
+  },
+  disableUser: {
+    subject: freshUserOfA,
+    unknown: 'usr_9999',
+    owned: true,
+    body: () => ({}),
+    expect: KEY_OF_A_TO_A_CLOSER,
+  },
+  enableUser: {
+    subject: freshUserOfA,
+    unknown: 'usr_9999',
+    owned: true,
+    body: () => ({}),
+    expect: KEY_OF_A_TO_A_CLOSER,
+  },
 };
 
 /** The operation's success status (its first documented one). */
@@ -183,19 +275,41 @@ const idless = (answer: KeyedAnswer, id: string) => ({
 /** Last, then: the operations whose allowed calls would wipe the fixture. */
 const ORDERED = [...OPERATIONS].sort((x, y) => Number(!!SPECS[x.id]?.last) - Number(!!SPECS[y.id]?.last));
 
-describe('keys mode: every operation of the table, with every kind of key', () => {
+describe('keys mode: every operation of the table, with every kind of key and every role of person', () => {
   let t: TestServer;
   let fx: KeysFixture;
-  const keyOf = (who: Who): KeyInfo => fx[who];
+  let mailbox: Mailbox;
+  const people = {} as Record<PersonWho, { cookie: string; caller: Caller }>;
+  /** What a request of `who` carries: a bearer key, or a person's console cookie. */
+  const authOf = (who: Who): Record<string, string> =>
+    isPersonWho(who) ? { cookie: people[who].cookie } : bearer(fx[who].key);
+  const callerOfWho = (who: Who): Caller => (isPersonWho(who) ? people[who].caller : callerOf(fx[who]));
 
   before(async () => {
     // D-3: the demo's reset and clock are served in keys mode only with DEMO_CONTROLS=on; on here,
     // so that their scope is held like every other operation's.
-    t = await startKeysServer({ demoControls: true });
+    mailbox = await startMailbox();
+    t = await startKeysServer({ demoControls: true, smtpUrl: mailbox.url, mailRetryBaseMs: 50 });
     fx = await keysFixture(t);
+    const roles: [PersonWho, string, string][] = [
+      ['adminA', 'admin', fx.A.sellerId],
+      ['managerA', 'manager', fx.A.sellerId],
+      ['repA', 'rep', fx.A.sellerId],
+      ['viewerA', 'viewer', fx.A.sellerId],
+      ['closerPerson', 'closer', fx.closer1.principal],
+      ['operatorPerson', 'operator', 'operator'],
+    ];
+    for (const [who, role, principal] of roles) {
+      const made = await person(t, OP, mailbox, { email: `${who.toLowerCase()}@matrix.example`, role, principal });
+      const kind: PrincipalKind =
+        principal === 'operator' ? 'operator' : principal.startsWith('seller_') ? 'seller' : 'closer';
+      const caller: Caller = { principal, kind, scopes: new Set(roleScopes(role as UserRole)), userId: made.id };
+      people[who] = { cookie: made.cookie, caller };
+    }
   });
   after(async () => {
     await t?.close();
+    await mailbox?.close();
   });
 
   it('the table and SPECS name the same operations', () => {
@@ -216,11 +330,11 @@ describe('keys mode: every operation of the table, with every kind of key', () =
         op.scope === 'open' || op.scope === 'key' || (Array.isArray(op.scope) && op.scope.length > 0),
         `operation ${op.id} declares no scope`,
       );
-      const body = spec.body?.(fx);
       const method = op.method;
       const shared = spec.subject ? await spec.subject(fx) : undefined;
       const path = withId(op, t.prefix, shared);
-      const send = (auth: Record<string, string>, at = path) => as(t, auth).send(method, at, body);
+      const send = (auth: Record<string, string>, at = path, kind: PrincipalKind = 'seller') =>
+        as(t, auth).send(method, at, spec.body?.(fx, kind));
 
       // ── refusals at the door: nothing changes ────────────────────────────────────────────────
       let state = await snapshot(t);
@@ -255,13 +369,13 @@ describe('keys mode: every operation of the table, with every kind of key', () =
 
       const allowedTo: Who[] = [];
       for (const who of WHO) {
-        const caller: Caller = callerOf(keyOf(who));
+        const caller: Caller = callerOfWho(who);
         const verdict = allows(op.scope, caller);
         if (verdict.ok) {
           allowedTo.push(who);
           continue;
         }
-        const answer = await send(bearer(keyOf(who).key));
+        const answer = await send(authOf(who), path, caller.kind);
         assert.equal(answer.status, 403, `${who} lacks ${verdict.requiredScope}: ${answer.text}`);
         assert.deepEqual(
           Object.keys(answer.body).sort(),
@@ -275,7 +389,7 @@ describe('keys mode: every operation of the table, with every kind of key', () =
           `${REALM}, error="insufficient_scope", scope="${verdict.requiredScope}"`,
           who,
         );
-        await unchanged(`${who}'s key without the scope`);
+        await unchanged(`${who} without the scope`);
       }
 
       // ── Seller B on Seller A's object: what an unknown id gets ──────────────────────────────
@@ -295,8 +409,9 @@ describe('keys mode: every operation of the table, with every kind of key', () =
         if (who === 'sellerB' && spec.owned) continue;
         // A write acts on an object of its own, so that no key's call meets another's effects.
         const subject = op.kind === 'write' && spec.subject ? await spec.subject(fx) : shared;
-        const answer = await send(bearer(keyOf(who).key), withId(op, t.prefix, subject));
-        const expected = spec.expect?.[who] ?? successOf(op);
+        const answer = await send(authOf(who), withId(op, t.prefix, subject), callerOfWho(who).kind);
+        const expected =
+          spec.expect?.[who] ?? (isPersonWho(who) ? spec.expect?.[LIKE[who]] : undefined) ?? successOf(op);
         assert.ok(
           ![401, 403].includes(answer.status) && answer.status < 500,
           `${who}: ${answer.status} ${answer.text}`,
