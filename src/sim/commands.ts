@@ -3,7 +3,7 @@
 // revived, released and expired; the clock moved and the timers run. Each is aimed mostly at a
 // record it suits, so that the pipeline lives (gigs fulfilled and paid), and else anywhere, so
 // that the gate refuses.
-import { OPERATOR } from '../domain/access.ts';
+import { isPerson, OPERATOR } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
 import type { Executor } from '../domain/proposals.ts';
 import { nextStage } from '../domain/stages.ts';
@@ -70,7 +70,10 @@ export function pipelineCommands(world: World): Command[] {
         const id = aimed?.dealId ?? ids(dice, s).deal();
         const p = proposal(s, 'advanceDeal', 'agent', { dealId: id }, to);
         return act(world, 'advanceDeal', ownerOf(s, id), { kind: 'deal', id }, (c, id) =>
-          send(world, { ...p, dealId: id }, c, (ifMatch) => svc().deals.advanceDeal(id, to, ifMatch, c)),
+          // D-65: a Seller's person proposes as a human; a key as the agent.
+          send(world, { ...p, dealId: id, by: isPerson(c) ? 'human' : 'agent' }, c, (ifMatch) =>
+            svc().deals.advanceDeal(id, to, ifMatch, c),
+          ),
         );
       },
     ],

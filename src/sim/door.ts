@@ -9,6 +9,7 @@ import { formatId } from '../domain/ids.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import { OPERATIONS } from '../operations/table.ts';
 import { fail, RefusedError, type Result } from '../service/result.ts';
+import { personCredential } from './people.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { foreignDeal, foreignGig } from './tenancy.ts';
 import { type Answered, type SimSnapshot, same, type World } from './world.ts';
@@ -34,13 +35,14 @@ const scopeOf = (op: string): Access => {
   return scope;
 };
 
-export type Target = { kind: 'deal' | 'gig' | 'seller' | 'principal' | 'key'; id: string };
+export type Target = { kind: 'deal' | 'gig' | 'seller' | 'principal' | 'key' | 'user'; id: string };
 export const UNKNOWN: Record<Target['kind'], string> = {
   deal: formatId('deal', 99_991),
   gig: formatId('gig', 99_992),
   seller: formatId('seller', 99_993),
   principal: formatId('seller', 99_994),
   key: formatId('key', 99_995),
+  user: formatId('usr', 99_996),
 };
 
 /** A principal's key for a command: mostly one that fits it and is live, now and then any. */
@@ -68,6 +70,10 @@ function foreign(cast: Cast, caller: Caller, target: Target, s: SimSnapshot): bo
       const key = cast.keys.find((k) => k.id === target.id);
       return key !== undefined && key.principal !== caller.principal;
     }
+    case 'user': {
+      const person = cast.people.find((p) => p.userId === target.id);
+      return person !== undefined && person.principal !== caller.principal;
+    }
   }
 }
 
@@ -88,24 +94,34 @@ export async function act(
   const cast = world.cast;
   if (!cast) return call(undefined, target?.id ?? '');
   const tally = world.tally;
-  const key =
-    given ??
-    chooseKey(
-      world,
-      prefer.filter((p): p is string => p !== undefined),
-      only,
-    );
-  world.sent = ` ${op} with ${key.id} of ${key.principal}`;
-  const found = await authenticated(world, key);
-  // The door's own decision (src/domain/authorization.ts): a key not valid, or one without the scope.
-  const decided = authorize({ kind: 'key', caller: found }, scopeOf(op));
+  const preferred = prefer.filter((p): p is string => p !== undefined);
+  // D-62: now and then a person of a preferred principal (else anyone) acts, through the console's session.
+  const person =
+    given === undefined && world.dice.chance(0.25)
+      ? (world.dice.pick(cast.people.filter((p) => preferred.includes(p.principal))) ?? world.dice.pick(cast.people))
+      : undefined;
+  let decided: ReturnType<typeof authorize>;
+  let key: SimKey | undefined;
+  if (person !== undefined) {
+    world.sent = ` ${op} as ${person.email}`;
+    decided = authorize(await personCredential(world, person), scopeOf(op));
+  } else {
+    key = given ?? chooseKey(world, preferred, only);
+    world.sent = ` ${op} with ${key.id} of ${key.principal}`;
+    // The door's own decision (src/domain/authorization.ts): a key not valid, or one without the scope.
+    decided = authorize({ kind: 'key', caller: await authenticated(world, key) }, scopeOf(op));
+  }
   if (!decided.ok) {
     if (decided.denial.status === 401) tally.refusedKeys++;
     else tally.refusedScopes++;
     return fail(asRefusal(decided.denial));
   }
   const caller = decided.caller;
-  if (caller.principal !== key.principal || caller.keyId !== key.id || !same([...caller.scopes], key.scopes)) {
+  if (person !== undefined) tally.asPeople++;
+  if (
+    key !== undefined &&
+    (caller.principal !== key.principal || caller.keyId !== key.id || !same([...caller.scopes], key.scopes))
+  ) {
     world.found.push({
       invariant: 'keys',
       message: `${key.id} of ${key.principal} authenticated as ${caller.keyId} of ${caller.principal} (${[...caller.scopes]})`,

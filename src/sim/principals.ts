@@ -4,6 +4,9 @@
 // makes of one of these keys, so a key the simulation believes dead must be refused there.
 import { type Caller, type KeyScope, OPERATOR } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
+import { TokenSeal } from '../service/token-seal.ts';
+import type { Store } from '../store/store.ts';
+import { enrolPeople, type SimPerson } from './people.ts';
 
 export interface SimKey {
   id: string;
@@ -37,6 +40,8 @@ export class Cast {
   readonly keys: SimKey[] = [];
   readonly sellers: string[] = [];
   readonly closers: string[] = [];
+  /** D-62: the people of the principals (people.ts). */
+  readonly people: SimPerson[] = [];
 
   constructor(
     private readonly service: PipelineService,
@@ -45,12 +50,13 @@ export class Cast {
 
   static async start(
     service: PipelineService,
+    store: Store,
     now: () => number,
+    text: string,
     random: () => number,
     closers: readonly string[],
   ): Promise<Cast> {
     const cast = new Cast(service, now);
-    const text = operatorKeyText(random);
     const key = await service.accounts.ensureOperatorKey(text);
     cast.keys.push({ id: key.id, text, principal: OPERATOR, scopes: key.scopes, main: true });
     const sellers = 2 + Math.floor(random() * 2);
@@ -66,6 +72,7 @@ export class Cast {
     }
     for (const closer of closers) await cast.enrolled(closer);
     await service.keyRing?.start();
+    await enrolPeople(service, store, cast, new TokenSeal(text), now, (await cast.callerOf(cast.operator)) as Caller);
     return cast;
   }
 

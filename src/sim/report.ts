@@ -65,6 +65,8 @@ export interface KeysTally {
   streamsEnded: number;
   /** Successful answers held to their caller's tenancy. */
   answersChecked: number;
+  /** D-62: commands and reads a person made through the console's session, past the door. */
+  asPeople: number;
 }
 
 export interface SimulationOptions {
@@ -111,6 +113,7 @@ export function newReport(seed: number, keysMode: boolean): SimulationReport {
       streamEvents: 0,
       streamsEnded: 0,
       answersChecked: 0,
+      asPeople: 0,
     };
   }
   return report;

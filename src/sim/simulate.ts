@@ -44,6 +44,7 @@ import type { Refusal } from '../domain/refusal.ts';
 import { type Command, pipelineCommands } from './commands.ts';
 import { InjectedFault } from './faulty-store.ts';
 import { keyCommands } from './key-commands.ts';
+import { peopleCommands } from './people.ts';
 import { checkSummaries } from './proposal-summary.ts';
 import { seededDice } from './random.ts';
 import { checkRecords, recordsRefusal, type StepFacts } from './refusal-records.ts';
@@ -72,7 +73,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   await world.fresh();
 
   const commands: Command[] = pipelineCommands(world);
-  if (world.keysMode) commands.push(...keyCommands(world));
+  if (world.keysMode) commands.push(...keyCommands(world), ...peopleCommands(world));
   const total = commands.reduce((sum, [, weight]) => sum + weight, 0);
   const choose = () => {
     let roll = random() * total;

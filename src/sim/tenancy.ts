@@ -10,7 +10,7 @@ import type { Deal, Gig } from '../domain/records.ts';
 import type { StoredEvent } from '../store/store.ts';
 
 export interface SimViolation {
-  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys' | 'proposals';
+  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys' | 'proposals' | 'people';
   message: string;
   ids: string[];
 }
@@ -111,9 +111,11 @@ export function leaks(value: unknown, caller: Caller, s: Tenancy, what: string):
   return out;
 }
 
+// D-65: a key's actor names the key; a person's the person, by id and name.
 const sameActor = (a: ActorRef | undefined, b: ActorRef | undefined) =>
-  a?.principal === b?.principal && a?.keyId === b?.keyId;
-const named = (a: ActorRef | undefined) => (a === undefined ? 'none' : `${a.principal}/${a.keyId}`);
+  a?.principal === b?.principal && a?.keyId === b?.keyId && a?.userId === b?.userId && a?.name === b?.name;
+const named = (a: ActorRef | undefined) =>
+  a === undefined ? 'none' : `${a.principal}/${a.keyId ?? `${a.userId} (${a.name})`}`;
 
 /**
  * D-56: the activity entries and events a step wrote carry the actor of its request (`actor`),

@@ -10,7 +10,7 @@ import type { StreamFilter } from '../http/stream-client.ts';
 import { createPipelineService, type PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { type FaultyStore, faultyStore } from './faulty-store.ts';
-import { Cast, type SimKey } from './principals.ts';
+import { Cast, operatorKeyText, type SimKey } from './principals.ts';
 import type { Dice } from './random.ts';
 import type { KeysTally, SimulationOptions, SimulationReport } from './report.ts';
 import type { SimViolation } from './tenancy.ts';
@@ -110,14 +110,23 @@ export class World {
    */
   async fresh(): Promise<void> {
     const store = faultyStore(new MemoryStore());
+    // OPERATOR_KEY: the operator's first key, and the secret mailed tokens are drawn under (D-63).
+    const operatorKey = this.keysMode ? operatorKeyText(this.dice.random) : '';
     const service = createPipelineService(
       store,
       { now: () => this.machine },
-      { claimTtlHours: 72, ...(this.keysMode ? { auth: 'keys' as const } : {}) },
+      { claimTtlHours: 72, ...(this.keysMode ? { auth: 'keys' as const, operatorKey } : {}) },
     );
     const seeded = await service.run(service.platform.reset());
     const cast = this.keysMode
-      ? await Cast.start(service, () => this.machine, this.dice.random, seeded.ok ? seeded.value : [])
+      ? await Cast.start(
+          service,
+          store,
+          () => this.machine,
+          operatorKey,
+          this.dice.random,
+          seeded.ok ? seeded.value : [],
+        )
       : undefined;
     this.store = store;
     this.service = service;

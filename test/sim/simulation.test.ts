@@ -5,7 +5,9 @@
 // command as a random principal's key (some wrong, revoked or expired) and holds every answer to
 // its tenant; it rolls keys with random callers (a weaker key of the same principal refused,
 // D-75) and feeds event streams opened with keys, none of which may be sent an event once its
-// key is dead (D-76). Every proposal the gate refuses must leave one record and one event and nothing
+// key is dead (D-76). A quarter of its commands are made by people of every role through their
+// console sessions (D-62), who sign in and out, are locked out, given roles, disabled and
+// enabled, and whose sessions must stand exactly while the model says so. Every proposal the gate refuses must leave one record and one event and nothing
 // else, anything else no record (D-61), and each episode's summaries and lists must add up to
 // the records and the deals' activity. A failure names the seed that replays it.
 import assert from 'node:assert/strict';
@@ -76,7 +78,7 @@ describe('the simulation of the core', () => {
   it('records every kind of refused proposal, and nothing for a dry run, a 404, a 412 or a replay', async () => {
     for (const [keys, seed] of [
       [false, 1],
-      [true, 2],
+      [true, 3],
     ] as const) {
       const report = await simulate({ seed, steps: 1200, episodeSteps: 600, keys });
       assert.equal(report.failure, undefined, JSON.stringify(report.failure, null, 1));
