@@ -18,7 +18,7 @@ export const SELLER_SCOPES = [
   'events:read',
   'webhooks:manage',
   'keys:manage',
-  // D-62: managing the Seller's people; D-70: deciding held proposals.
+  // D-62: managing the Seller's people, and deciding the proposals a key's policy holds for a person.
   'users:manage',
   'approvals:decide',
 ] as const;
