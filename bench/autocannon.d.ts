@@ -14,6 +14,8 @@ declare module 'autocannon' {
       duration?: number;
       amount?: number;
       requests?: Request[];
+      /** Replaces `[<id>]` in each request with a fresh id. */
+      idReplacement?: boolean;
     }
     interface Histogram {
       average: number;
@@ -28,7 +30,12 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
     }
+    /** A run under way: awaited for its result, or stopped early (it then emits `done`). */
+    interface Instance extends Promise<Result> {
+      stop(): void;
+      once(event: 'done', listener: (result: Result) => void): this;
+    }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  function autocannon(options: autocannon.Options): autocannon.Instance;
   export default autocannon;
 }

@@ -17,6 +17,7 @@ import type { PgbenchFigure } from './pgbench.ts';
 import {
   KEYS_MODE_SELL,
   REFUSED_CLOSE,
+  SELL_BESIDE_SIGN_INS,
   STREAM_CLIENTS,
   STREAM_FLOOR,
   STREAMS_OF_ONE_SELLER,
@@ -60,6 +61,8 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
   return {
     keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
     keysModeSellToKeyedSell: ratio(KEYS_MODE_SELL, `POST ${PREFIX}/sell with Idempotency-Key`),
+    /** D-63: keyed sells beside a flood of password sign-ins over the same sells alone. */
+    sellBesideSignInsToKeysSell: ratio(SELL_BESIDE_SIGN_INS, KEYS_MODE_SELL),
     ifMatchAdvanceToAdvance: ratio(
       `POST ${PREFIX}/deals/{id}/advance with If-Match`,
       `POST ${PREFIX}/deals/{id}/advance`,
@@ -120,7 +123,8 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       `sell with ${STREAM_CLIENTS} SSE clients / sell: ${costs.streamedSellToSell} in requests/s, ` +
       `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9); ` +
       `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5); ` +
-      `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1)`,
+      `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1); ` +
+      `keys mode's keyed sell beside a flood of password sign-ins / alone: ${costs.sellBesideSignInsToKeysSell}`,
   );
   // The durable path's and the stream's costs against their goals, each ratio with its goal.
   const lines: string[] = [];

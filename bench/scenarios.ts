@@ -2,6 +2,7 @@
 // prepares first, and what else it needs (a reference server, an environment, a load beside it).
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
+import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
 import {
   advances,
   BENCH_OPERATOR_KEY,
@@ -54,6 +55,10 @@ export const ceiling = (path: string, answer: string): Scenario => ({
 });
 
 export const HEALTH = 'GET /health';
+export const PASSWORD_SIGN_IN = "POST /console/session, a person's password (Argon2id), keys mode";
+export const SELL_BESIDE_SIGN_INS = `POST ${PREFIX}/sell with Idempotency-Key, keys mode, beside a flood of password sign-ins`;
+/** The person whose sign-ins flood the service beside the sells. */
+let flooder = '';
 export const KEYS_MODE_SELL = `POST ${PREFIX}/sell with Idempotency-Key, keys mode (a Seller's key)`;
 export const STREAMS_OF_ONE_SELLER = `POST ${PREFIX}/sell, keys mode, ${STREAM_CLIENTS} SSE clients of its Seller`;
 export const STREAMS_OF_TEN_SELLERS = `POST ${PREFIX}/sell by 10 Sellers, keys mode, ${STREAM_CLIENTS} SSE clients (10 each)`;
@@ -254,5 +259,22 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'GET /deals?stage=negotiation (ROOT)',
     prepare: async () => one({ method: 'GET', path: '/deals?stage=negotiation' }),
+  },
+  {
+    // A person signs in with a password (D-63): one Argon2id verification each, slow by design.
+    name: PASSWORD_SIGN_IN,
+    env: PEOPLE_ENV,
+    prepare: async (url) => one(signIn(await benchPerson(url))),
+  },
+  {
+    // The keys-mode keyed sell again, beside a flood of sign-ins: costs.sellBesideSignInsToKeysSell
+    // is its ratio to KEYS_MODE_SELL of the same run (the hashes must not take every core).
+    name: SELL_BESIDE_SIGN_INS,
+    env: PEOPLE_ENV,
+    prepare: async (url) => {
+      flooder = await benchPerson(url);
+      return keyedSells(await sellerKey(url));
+    },
+    alongside: async (url) => signInFlood(url, flooder),
   },
 ];
