@@ -177,7 +177,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const transport = config.smtpUrl !== undefined ? smtpTransport(config.smtpUrl) : logTransport(app.log);
     const worker = new MailWorker(
       store,
-      systemClock,
+      // The machine clock the service stamps mail with (a test's, when it moves time on).
+      options.clock ?? systemClock,
       new TokenSeal(config.operatorKey),
       transport,
       { from: config.mailFrom, retryBaseMs: config.mailRetryBaseMs },

@@ -90,6 +90,11 @@ describe('people: invitations, passwords, sign-in, roles (D-62, D-63)', () => {
     const taken = await adminA.client.post('/users', { email: 'ADA@seller-a.example', name: 'Ada Again', role: 'rep' });
     assert.equal(taken.status, 409);
     assert.equal((taken.body as { code: string }).code, 'EMAIL_TAKEN');
+    // Another tenant's person's email too, though that person is unknown to the inviter.
+    await invite(t, OP, { email: 'held.by.b@seller-b.example', role: 'viewer', principal: sellerB });
+    const theirs = await adminA.client.post('/users', { email: 'Held.By.B@seller-b.example', name: 'X', role: 'rep' });
+    assert.equal(theirs.status, 409, theirs.text);
+    assert.equal((theirs.body as { code: string }).code, 'EMAIL_TAKEN');
     for (const role of ['closer', 'operator', 'owner']) {
       const wrong = await adminA.client.post('/users', { email: `${role}@seller-a.example`, name: 'X', role });
       assert.equal(wrong.status, 400, role);
@@ -123,11 +128,12 @@ describe('people: invitations, passwords, sign-in, roles (D-62, D-63)', () => {
     assert.ok(listed.every((user) => user.principal === sellerA));
     assert.equal((await adminA.client.get(`/users?principal=${sellerB}`)).body.length, 0);
     // The operator sees both, and filters.
-    const ofB = (await as(t, bearer(OP)).get(`/users?principal=${sellerB}`)).body as { id: string }[];
-    assert.deepEqual(
-      ofB.map((user) => user.id),
-      [userOfB.id],
-    );
+    const ofB = (await as(t, bearer(OP)).get(`/users?principal=${sellerB}`)).body as {
+      id: string;
+      principal: string;
+    }[];
+    assert.ok(ofB.some((user) => user.id === userOfB.id));
+    assert.ok(ofB.every((user) => user.principal === sellerB));
   });
 
   it("a Seller keeps an enabled admin (409 LAST_ADMIN); a role beyond the caller's own is 403", async () => {
@@ -236,6 +242,11 @@ describe('people: invitations, passwords, sign-in, roles (D-62, D-63)', () => {
       role: 'rep',
     });
     const keyOfA = (await makeKey(t, OP, { name: 'deals of A', principal: sellerA })).key;
+    const summary = async () =>
+      (await as(t, bearer(keyOfA)).get(`${t.prefix}/proposals/summary`)).body as {
+        accepted: { agent: number; human: number };
+      };
+    const before = await summary();
     const dealId = await freshDeal(t, keyOfA, 'Person Close Fictional');
     for (const advanceTo of ['qualified', 'meeting', 'proposal', 'negotiation']) {
       const moved = await rep.client.post(`${t.prefix}/deals/${dealId}/advance`, { advanceTo });
@@ -258,6 +269,10 @@ describe('people: invitations, passwords, sign-in, roles (D-62, D-63)', () => {
     };
     assert.equal(events.events[0].data.closedBy, 'human');
     assert.deepEqual(events.events[0].actor, { principal: sellerA, userId: rep.id, name: 'Ria Fictional' });
+    // The scorecard counts the person's five moves as the human's, none as the agent's.
+    const after = await summary();
+    assert.equal(after.accepted.human - before.accepted.human, 5);
+    assert.equal(after.accepted.agent, before.accepted.agent);
     const skipped = await freshDeal(t, keyOfA, 'Person Skip Fictional');
     const below = await rep.client.post(`${t.prefix}/deals/${skipped}/advance`, { advanceTo: 'closed_won' });
     assert.equal(below.status, 422, 'a skip is refused for a person as for an agent');
