@@ -47,8 +47,8 @@ export interface User {
 /** D-62: one email, one person across the deployment, whatever its case. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-/** A plausible address: something@something.something, no spaces, at most 254 characters. */
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+/** A plausible address: something@something.something, no spaces (nor U+0000), at most 254 characters. */
+export const EMAIL_PATTERN = '^[^\\s@\\u0000]+@[^\\s@\\u0000]+\\.[^\\s@\\u0000]+$';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;

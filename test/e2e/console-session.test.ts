@@ -61,7 +61,16 @@ describe('the console’s session in keys mode (D-59)', () => {
         kind: 'seller',
         name: 'Acme Fictional Sales',
         keyId: sellerKey.id,
-        scopes: ['deals:read', 'deals:write', 'deals:propose', 'events:read', 'webhooks:manage', 'keys:manage'],
+        scopes: [
+          'deals:read',
+          'deals:write',
+          'deals:propose',
+          'events:read',
+          'webhooks:manage',
+          'keys:manage',
+          'users:manage',
+          'approvals:decide',
+        ],
         expiresAt: undefined,
       },
     );
