@@ -35,11 +35,23 @@ function gigWords(note: string, gigId: string, closer: string | undefined): stri
   return undefined;
 }
 
-/** Who did an entry and what, in words. */
-export function activityWords(entry: Entry, closer: (id: string) => string): { who: string; what: string } {
+/**
+ * Who did an entry and what, in words. `actor` names who an entry's actor is (keys mode, D-65):
+ * the person by name, or the key by its name; never a bare id.
+ */
+export function activityWords(
+  entry: Entry,
+  closer: (id: string) => string,
+  actor?: (ref: NonNullable<Entry['actor']>) => string,
+): { who: string; what: string } {
   let note = entry.note;
   let who = entry.by === 'agent' ? 'The agent' : entry.by === 'human' ? 'A human closer' : 'The service';
-  if (entry.actor) who = entry.actor.principal === 'operator' ? 'The operator' : closer(entry.actor.principal);
+  if (entry.actor)
+    who = actor
+      ? actor(entry.actor)
+      : entry.actor.principal === 'operator'
+        ? 'The operator'
+        : closer(entry.actor.principal);
   const fromConsole = new RegExp(`: ${CONSOLE_NOTE}(?:\\. Reason: (.*))?$`).exec(note);
   let reason: string | undefined;
   if (fromConsole) {

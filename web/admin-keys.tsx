@@ -1,5 +1,6 @@
-// The admin page's keys (D-59, D-236): issue a key to a principal with the scopes chosen among
-// those its kind may carry; the list (keys-table.tsx) with Roll and Revoke (after a
+// The keys of the admin page and of a Seller's or closer's keys page (D-59, D-236, D-66): issue a
+// key to a principal with the scopes chosen among those its kind may carry and the session holds;
+// the list (keys-table.tsx) with Roll and Revoke (after a
 // confirmation). A key made here (issued or rolled) is shown once, with a Copy button, and never
 // again: the page forgets it when the person says they have it, or leaves.
 import { useState } from 'preact/hooks';
@@ -7,6 +8,7 @@ import { CLOSER_SCOPES, OPERATOR_SCOPES, SELLER_SCOPES } from '../src/domain/acc
 import { type ApiKeyRecord, accounts, type Outcome } from './api.ts';
 import { errorWords } from './error-words.ts';
 import { KeysTable } from './keys-table.tsx';
+import { can } from './session.ts';
 
 /** An answer's notice, and the lists read again. */
 export type Answered = <T>(outcome: Outcome<T>, words: (data: T) => string) => void;
@@ -58,24 +60,34 @@ export function KeysSection({
   keys,
   principals,
   nameOf,
+  madeBy,
   made,
   answered,
   shownKey,
+  page,
+  heading = 'Keys',
 }: {
   keys: ApiKeyRecord[];
   principals: { id: string; label: string }[];
   nameOf: (principal: string) => string;
+  /** The person who made a key, by name (D-62). */
+  madeBy: (userId: string) => string;
   made: (key: ApiKeyRecord) => void;
   answered: Answered;
   /** The key whose row a link asked for (`#/admin?key=…`). */
   shownKey?: string;
+  /** The route of the page the section is on (the admin page's by default). */
+  page?: string;
+  /** The section's heading (a page whose own heading is Keys names it otherwise). */
+  heading?: string;
 }) {
   const [name, setName] = useState('');
   const [principal, setPrincipal] = useState('');
   const [unticked, setUnticked] = useState<string[]>([]);
   const [refusal, setRefusal] = useState('');
   const chosen = principal || principals[0]?.id || 'operator';
-  const offered = scopesOfPrincipal(chosen);
+  // Never a scope the session lacks (the service would refuse it, D-52); the operator's admin grants any.
+  const offered = scopesOfPrincipal(chosen).filter((scope) => can('admin') || can(scope));
   // A principal offers the scopes of its kind (D-221), every one ticked unless unticked (the
   // API's default); choosing another starts again from all of its own.
   const choose = (id: string) => {
@@ -93,7 +105,7 @@ export function KeysSection({
 
   return (
     <section aria-label="Keys" class="admin-part">
-      <h2>Keys</h2>
+      <h2>{heading}</h2>
       <form
         aria-label="Issue a key"
         onSubmit={async (e) => {
@@ -140,7 +152,9 @@ export function KeysSection({
       <KeysTable
         keys={keys}
         nameOf={nameOf}
+        madeBy={madeBy}
         shown={shownKey}
+        page={page}
         roll={async (k) => issued(await accounts.rollKey(k.id))}
         revoke={async (k) => {
           if (!confirm(`Revoke the key “${k.name}” (${k.prefix}…)? Everything using it stops working.`)) return;

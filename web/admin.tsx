@@ -1,7 +1,9 @@
 // The operator's admin page in keys mode (D-59, D-236): Sellers (list, create), closers (list,
-// enrol) and keys (admin-keys.tsx: issue, roll, revoke; keys-table.tsx: the list, D-260). What
-// an action answered is said at the top, and the lists are read again.
+// enrol), people (people-panel.tsx: everyone's or one principal's, invite, role, disable, enable,
+// D-62) and keys (admin-keys.tsx: issue, roll, revoke; keys-table.tsx: the list, D-260, with who
+// made each). What an action answered is said at the top, and the lists are read again.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useKeysSession, useUserNames } from './actor-names.ts';
 import { type Answered, KeysSection, NewKey } from './admin-keys.tsx';
 import {
   type ApiKeyRecord,
@@ -14,6 +16,7 @@ import {
   type Seller,
 } from './api.ts';
 import { errorWords } from './error-words.ts';
+import { PeoplePanel } from './people-panel.tsx';
 
 type Said = { text: string; refused: boolean } | undefined;
 
@@ -30,6 +33,9 @@ export function Admin({ shownKey }: { shownKey?: string }) {
   const [keys, setKeys] = useState<ApiKeyRecord[]>([]);
   const [made, setMade] = useState<ApiKeyRecord | undefined>();
   const [said, setSaid] = useState<Said>();
+  const session = useKeysSession();
+  // The people's names, for who made each key: read again whenever the keys are.
+  const madeBy = useUserNames(keys);
 
   const load = useCallback(async () => {
     try {
@@ -70,10 +76,12 @@ export function Admin({ shownKey }: { shownKey?: string }) {
       {made ? <NewKey made={made} done={() => setMade(undefined)} /> : null}
       <SellersSection sellers={sellers} answered={answered} />
       <ClosersSection closers={closers} answered={answered} />
+      <PeoplePanel principal="operator" principals={principals} nameOf={nameOf} me={session?.user?.id} />
       <KeysSection
         keys={keys}
         principals={principals}
         nameOf={nameOf}
+        madeBy={madeBy}
         made={(key) => {
           setMade(key);
           load();

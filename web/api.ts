@@ -113,10 +113,12 @@ export interface ApiKeyRecord {
   revokedAt?: string;
   /** A rolled key: the key its roll made to replace it (D-260). */
   replacedBy?: string;
+  /** The person who made it (`usr_NNNN`, D-62); absent for a key made with a key. */
+  createdBy?: string;
 }
 
 /** A call of keys mode's own: its answer, or the catalogue's error; a 401 ends the session. */
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
+export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
   const response = await fetch(path, {
     method,
     headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -133,7 +135,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 }
 
 /** Every record of a keys-mode list, page after page. */
-async function everyRecord<T>(path: string): Promise<T[]> {
+export async function everyRecord<T>(path: string): Promise<T[]> {
   const records: T[] = [];
   let cursor: string | undefined;
   do {

@@ -13,6 +13,7 @@ import { allClosers, allDeals, api, type Closer, type Deal, type Gig, usd } from
 import { Summary } from './board-summary.tsx';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
+import { can } from './session.ts';
 import { plural, STAGE_LABELS, signalWords, stageLabel } from './words.ts';
 
 /** The filters the service applies (GET /pipeline/deals's query). */
@@ -189,9 +190,13 @@ export function Board() {
       {shown && shown.length === 0 ? (
         <p class="empty">
           {unfiltered ? (
-            <>
-              No deals yet. Create one with <a href="#/new">New deal</a>.
-            </>
+            can('deals:write') ? (
+              <>
+                No deals yet. Create one with <a href="#/new">New deal</a>.
+              </>
+            ) : (
+              'No deals yet.'
+            )
           ) : (
             'No deal matches these filters.'
           )}

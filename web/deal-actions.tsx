@@ -1,7 +1,9 @@
 // What a person may do on a deal's page: propose the moves (each dry-run, the ones the gate would
 // refuse disabled with its reason, D-48), report a signal, give a human-track deal back to the
 // agent, and re-engage a deal closed lost. Every move names the version the page read (If-Match,
-// D-47). The page itself (deal-page.tsx) runs each call and says what came of it.
+// D-47). The page itself (deal-page.tsx) runs each call and says what came of it. In keys mode
+// only what the session's scopes allow is shown (D-66): proposing and signals ask deals:propose,
+// giving the deal back deals:write.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { CONSOLE_NOTE } from './activity-words.ts';
@@ -9,6 +11,7 @@ import { type ApiError, api, type Deal, ifMatch } from './api.ts';
 import { CloseLostDialog } from './close-lost-dialog.tsx';
 import { type Move, type Proposal, possibleMoves, refusalWords } from './deal-moves.ts';
 import type { Verdict } from './dry-runs.ts';
+import { can } from './session.ts';
 import { signalWords } from './words.ts';
 
 type Answer = { data?: unknown; error?: unknown; response: Response };
@@ -42,11 +45,14 @@ export function DealMoves({
   const [signal, setSignal] = useState('');
   const [closing, setClosing] = useState(false);
   const { act, advance, note } = acts;
+  const proposes = can('deals:propose');
+  const givesBack = deal.humanTrack && can('deals:write');
+  if (!proposes && !givesBack) return null;
   return (
     <section aria-label="Moves" class="moves">
       <h2>Propose a move</h2>
       <p class="hint">The gate decides. Moves it would refuse are disabled, with its reason.</p>
-      {possibleMoves(deal).map((move, i) => {
+      {(proposes ? possibleMoves(deal) : []).map((move, i) => {
         const verdict = verdicts[move.label];
         return (
           <div class="move" key={move.label}>
@@ -88,35 +94,37 @@ export function DealMoves({
           }}
         />
       ) : null}
-      <form
-        class="move"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const reported = signal.trim();
-          act(
-            'signals',
-            () =>
-              api.POST('/pipeline/deals/{id}/signals', {
-                params: { path: { id: deal.id }, header: ifMatch(deal) },
-                body: { signals: [reported] },
-              }),
-            () => `Reported the signal “${signalWords(reported)}”.`,
-          );
-        }}
-      >
-        <label>
-          Signal{' '}
-          <input
-            value={signal}
-            required
-            onInput={(e) => setSignal(e.currentTarget.value)}
-            placeholder="e.g. budget_approved"
-          />
-        </label>
-        <button type="submit">Report signal</button>
-        {note('signals')}
-      </form>
-      {deal.humanTrack ? (
+      {proposes ? (
+        <form
+          class="move"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const reported = signal.trim();
+            act(
+              'signals',
+              () =>
+                api.POST('/pipeline/deals/{id}/signals', {
+                  params: { path: { id: deal.id }, header: ifMatch(deal) },
+                  body: { signals: [reported] },
+                }),
+              () => `Reported the signal “${signalWords(reported)}”.`,
+            );
+          }}
+        >
+          <label>
+            Signal{' '}
+            <input
+              value={signal}
+              required
+              onInput={(e) => setSignal(e.currentTarget.value)}
+              placeholder="e.g. budget_approved"
+            />
+          </label>
+          <button type="submit">Report signal</button>
+          {note('signals')}
+        </form>
+      ) : null}
+      {givesBack ? (
         <div class="move">
           <button
             type="button"

@@ -1,7 +1,9 @@
-// A deal's page: its facts (deal-facts.tsx), the moves a person can propose to the gate
-// (deal-actions.tsx, deal-moves.ts), its records (deal-records.tsx: settlement once won, mandate,
-// gigs, activity). Each possible advance is dry-run when the page opens and after every change
-// (D-48): the ones the gate would refuse are shown disabled with its reason. Every move names the
+// A deal's page: its facts (deal-facts.tsx), its Edit (deal-edit.tsx, D-67), the moves a person
+// can propose to the gate (deal-actions.tsx, deal-moves.ts), its records (deal-records.tsx:
+// settlement once won, mandate, gigs, activity). In keys mode each control shows only when the
+// session's scopes allow it (D-66): a viewer sees the deal and no control. Each possible advance
+// is dry-run when the page opens and after every change (D-48): the ones the gate would refuse
+// are shown disabled with its reason. Every move names the
 // version the page read (If-Match, D-47; the version itself is not shown, D-230), so a move made
 // on a stale page is refused with what changed instead of being made. The activity shows the
 // proposals the gate refused on the deal (D-61), read again with the deal on every event about
@@ -24,6 +26,7 @@ import {
 } from './api.ts';
 import { closerIdsIn, useCloserNames } from './closer-names.ts';
 import { type Acts, DealMoves, Reengage, withValue } from './deal-actions.tsx';
+import { DealEdit } from './deal-edit.tsx';
 import { DealFacts } from './deal-facts.tsx';
 import { doneWords, dryRunMove, type Proposal, possibleMoves, refusalWords } from './deal-moves.ts';
 import { DealActivity, DealGigs, MandateFacts, SettlementFacts } from './deal-records.tsx';
@@ -32,7 +35,7 @@ import { useDryRuns } from './dry-runs.ts';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 import { useNotice } from './notice.ts';
-import type { Session } from './session.ts';
+import { can, type Session } from './session.ts';
 import { dealName, plural } from './words.ts';
 
 /**
@@ -127,14 +130,16 @@ export function DealPage({ id }: { id: string }) {
   ]);
   const names = useActorNames();
 
-  // Dry-run every possible move of the deal as it is now (and the close at the value typed).
+  // Dry-run every possible move of the deal as it is now (and the close at the value typed), for
+  // a session that may propose them.
   const verdicts = useDryRuns(
     [deal, value, load, gigs, closer],
-    deal &&
-      possibleMoves(deal).map((move) => ({
-        label: move.label,
-        dryRun: () => dryRunMove(deal, withValue(move, value), gigs, closer),
-      })),
+    deal && can('deals:propose')
+      ? possibleMoves(deal).map((move) => ({
+          label: move.label,
+          dryRun: () => dryRunMove(deal, withValue(move, value), gigs, closer),
+        }))
+      : undefined,
     load,
   );
 
@@ -196,6 +201,7 @@ export function DealPage({ id }: { id: string }) {
         </p>
       ) : null}
       <DealFacts deal={deal} />
+      {open && can('deals:write') ? <DealEdit key={deal.id} deal={deal} acts={acts} /> : null}
       {open ? null : (note('Close won') ?? note('Close lost'))}
       {stalledSince(deal) && open ? (
         <p class="next-step">
@@ -206,7 +212,7 @@ export function DealPage({ id }: { id: string }) {
       {open ? (
         <DealMoves key={deal.id} deal={deal} verdicts={verdicts} value={value} setValue={setValue} acts={acts} />
       ) : null}
-      {deal.stage === 'closed_lost' ? (
+      {deal.stage === 'closed_lost' && can('deals:write') ? (
         <Reengage
           deal={deal}
           closer={closer}

@@ -6,7 +6,7 @@
 // and what.
 
 import { activityWords, CONSOLE_NOTE } from './activity-words.ts';
-import type { ActorNames } from './actor-names.ts';
+import { type ActorNames, personOf } from './actor-names.ts';
 import { type Deal, type Gig, type RefusedProposal, type Settlement, usd } from './api.ts';
 import { proposedWords, refusalCodeWords } from './proposal-words.ts';
 import { dealName, gigName, humanize, money, percent, plural, staffingSentence, stageLabel, when } from './words.ts';
@@ -110,14 +110,19 @@ export function DealGigs({ gigs, closer }: { gigs: readonly Gig[]; closer: (id: 
   );
 }
 
-/** Who proposed a refused move, in words: the executor, and in keys mode the principal and key. */
+/**
+ * Who proposed a refused move, in words: the executor, and in keys mode the person by name (D-65)
+ * or the principal and the key.
+ */
 export function proposerWords(
   record: RefusedProposal,
   closer: (id: string) => string,
   names?: Pick<ActorNames, 'principal' | 'key'>,
 ): { who: string; through?: string } {
   const onGig = record.gigId ? ` on ${gigName(record.gigId)}` : '';
-  if (record.actor) {
+  const person = record.actor && personOf(record.actor);
+  if (person) return { who: `${person.name}${onGig}` };
+  if (record.actor && 'keyId' in record.actor) {
     const { principal, keyId } = record.actor;
     const name = principal.startsWith('closer_') ? closer(principal) : (names?.principal(principal) ?? principal);
     const who = record.by === 'agent' ? `The agent of ${name}` : `${name}${onGig}`;
@@ -181,7 +186,7 @@ export function DealActivity({
   activity: Deal['activity'];
   refusals?: readonly RefusedProposal[];
   closer: (id: string) => string;
-  names?: Pick<ActorNames, 'principal' | 'key'>;
+  names?: Pick<ActorNames, 'principal' | 'key' | 'actor'>;
 }) {
   const lines: Line[] = [
     ...activity.map((entry, i) => ({ at: Date.parse(entry.at), i, entry })),
@@ -205,7 +210,7 @@ export function DealActivity({
           if ('refusal' in line)
             return <RefusalEntry record={line.refusal} closer={closer} names={names} key={line.refusal.id} />;
           const { entry, i } = line;
-          const { who, what } = activityWords(entry, closer);
+          const { who, what } = activityWords(entry, closer, names?.actor);
           // A list item's number counts every item before it, refusals too: each entry says its own.
           committed += 1;
           return (

@@ -1,7 +1,8 @@
-// The admin page's list of keys (D-59, D-236, D-260): each key's prefix, principal, scopes, last
-// use and status. A key that ended (revoked, or expired: a rolled key once its grace is over) is
-// shown as ended, with when, and offers neither Roll nor Revoke; a rolled key links to the key
-// that replaced it (`#/admin?key=…` shows that row), and that key to the one it replaced. A
+// The list of keys (D-59, D-236, D-260), on the admin page and a Seller's or closer's keys page:
+// each key's prefix, principal, scopes, the person who made it (D-66), last use and status. A key
+// that ended (revoked, or expired: a rolled key once its grace is over) is shown as ended, with
+// when, and offers neither Roll nor Revoke; a rolled key links to the key that replaced it
+// (`#/admin?key=…` or `#/keys?key=…` shows that row), and that key to the one it replaced. A
 // rolled key still in its grace may be revoked (ending its grace now) but not rolled again: its
 // successor is the key to roll.
 import { useEffect, useState } from 'preact/hooks';
@@ -31,14 +32,14 @@ function useNow(keys: readonly ApiKeyRecord[]): number {
   return now;
 }
 
-/** A link to a key's row on the admin page. */
-function KeyLink({ id, keys }: { id: string; keys: readonly ApiKeyRecord[] }) {
+/** A link to a key's row on the page the table is on (`page`: the admin page's, or the keys page's). */
+function KeyLink({ id, keys, page }: { id: string; keys: readonly ApiKeyRecord[]; page: string }) {
   if (!keys.some((k) => k.id === id)) return <span>{id}</span>;
-  return <a href={`#/admin?key=${encodeURIComponent(id)}`}>{id}</a>;
+  return <a href={`#${page}?key=${encodeURIComponent(id)}`}>{id}</a>;
 }
 
 /** What a key's status says: ended and when, working until when, or working with no end. */
-function Status({ k, keys, now }: { k: ApiKeyRecord; keys: readonly ApiKeyRecord[]; now: number }) {
+function Status({ k, keys, now, page }: { k: ApiKeyRecord; keys: readonly ApiKeyRecord[]; now: number; page: string }) {
   const ended = endOf(k, now);
   const replaces = keys.find((other) => other.replacedBy === k.id);
   return (
@@ -56,12 +57,12 @@ function Status({ k, keys, now }: { k: ApiKeyRecord; keys: readonly ApiKeyRecord
       )}
       {k.replacedBy ? (
         <span class="link-line">
-          Replaced by <KeyLink id={k.replacedBy} keys={keys} />
+          Replaced by <KeyLink id={k.replacedBy} keys={keys} page={page} />
         </span>
       ) : null}
       {replaces ? (
         <span class="link-line">
-          Replaces <KeyLink id={replaces.id} keys={keys} />
+          Replaces <KeyLink id={replaces.id} keys={keys} page={page} />
         </span>
       ) : null}
     </>
@@ -71,14 +72,20 @@ function Status({ k, keys, now }: { k: ApiKeyRecord; keys: readonly ApiKeyRecord
 export function KeysTable({
   keys,
   nameOf,
+  madeBy,
   shown,
+  page = '/admin',
   roll,
   revoke,
 }: {
   keys: readonly ApiKeyRecord[];
   nameOf: (principal: string) => string;
+  /** The person who made a key, by name (their id when the session cannot list people, D-62). */
+  madeBy: (userId: string) => string;
   /** The key whose row a link asked for: marked, scrolled to and focused. */
   shown?: string;
+  /** The route of the page the table is on, which a link to a key's row goes to. */
+  page?: string;
   roll: (key: ApiKeyRecord) => void;
   revoke: (key: ApiKeyRecord) => void;
 }) {
@@ -98,6 +105,7 @@ export function KeysTable({
             <th>Prefix</th>
             <th>Principal</th>
             <th>Scopes</th>
+            <th>Made by</th>
             <th>Last used</th>
             <th>Status</th>
             <th>Actions</th>
@@ -121,9 +129,10 @@ export function KeysTable({
                 </td>
                 <td title={k.principal}>{nameOf(k.principal)}</td>
                 <td>{k.scopes.join(' ')}</td>
+                <td title={k.createdBy}>{k.createdBy ? madeBy(k.createdBy) : '—'}</td>
                 <td>{when(k.lastUsedAt, 'never')}</td>
                 <td>
-                  <Status k={k} keys={keys} now={now} />
+                  <Status k={k} keys={keys} now={now} page={page} />
                 </td>
                 <td>
                   {ended ? null : k.principal === 'operator' && k.name === 'OPERATOR_KEY' ? (

@@ -2,26 +2,35 @@
 // closer's desk, the closers' directory and the proposals page (how the executors fare at the
 // gate, D-61), over the public API only. Hash routes keep every page a link: #/ (board),
 // #/deals/<id>, #/new, #/desk, #/closers, #/proposals.
-// In keys mode (D-59, D-235) the page first signs in with a key, and then shows what the
-// session's principal works with: a Seller its board, new deals, its proposals and the closers; a
-// closer its desk, acting as itself, its own proposals and the closers; the operator the admin
-// page (#/admin), the board, every proposal, the closers and, when the deployment serves them
-// (DEMO_CONTROLS=on, D-3), the demo's controls. The demo is as it always was.
+// In keys mode (D-59, D-235, D-66) the page first signs in, a person with an email and a password
+// or anyone with a key, and then shows what the session's principal works with: a Seller its
+// board, new deals, its proposals and the closers; a closer its desk, acting as itself, its own
+// proposals and the closers; either its Team (#/team) and its keys (#/keys) when the session may
+// manage them; the operator the admin page (#/admin), the board, every proposal, the closers and,
+// when the deployment serves them (DEMO_CONTROLS=on, D-3), the demo's controls. Every link and
+// control is shown by what the session's scopes allow (`can`), never by a role's name. A mailed
+// link's page (#/accept/<token>, #/reset, #/reset/<token>) needs no session. The demo is as it
+// always was.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { AcceptInvitation } from './accept-invitation.tsx';
 import { Admin } from './admin.tsx';
 import { Board } from './board.tsx';
 import { Closers } from './closers.tsx';
 import { DealPage } from './deal-page.tsx';
 import { DEMO_CONTROLS_SERVED, DemoControls } from './demo-controls.tsx';
 import { Desk } from './desk.tsx';
+import { KeysPage } from './keys-page.tsx';
 import { connectLive } from './live.ts';
+import { AskReset, ConfirmReset, PASSWORD_CHANGED_ROUTE, PASSWORD_CHANGED_WORDS } from './password-reset.tsx';
 import { ProposalsPage } from './proposals-page.tsx';
 import { SellForm } from './sell-form.tsx';
-import { AUTH, KIND_WORDS, may, readSession, type Session, sessionEnded, signOut, useSession } from './session.ts';
-import { SignIn } from './sign-in.tsx';
+import { AUTH, can, checkSession, KIND_WORDS, readSession, type Session, signOut, useSession } from './session.ts';
+import { KEY_ROUTE, SignIn } from './sign-in.tsx';
+import { TeamPage } from './team-page.tsx';
 import './console.css';
 import './session.css';
+import './people.css';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/');
@@ -43,6 +52,12 @@ const DEMO_LINKS: Link[] = [
   { path: '/closers', label: 'Closers' },
 ];
 
+/** D-66: a Seller's or a closer's people and keys, for a session that may manage them. */
+const managed = (): Link[] => [
+  ...(can('users:manage') ? [{ path: '/team', label: 'Team' }] : []),
+  ...(can('keys:manage') ? [{ path: '/keys', label: 'Keys' }] : []),
+];
+
 /** D-235: the pages a session's principal works with, its home page first. */
 function linksOf(session: Session | undefined): Link[] {
   if (session === undefined) return DEMO_LINKS;
@@ -51,6 +66,7 @@ function linksOf(session: Session | undefined): Link[] {
       { path: '/desk', label: 'Closer desk' },
       { path: '/proposals', label: 'Proposals' },
       { path: '/closers', label: 'Closers' },
+      ...managed(),
     ];
   if (session.kind === 'operator')
     return [
@@ -61,9 +77,10 @@ function linksOf(session: Session | undefined): Link[] {
     ];
   return [
     { path: '/', label: 'Pipeline' },
-    ...(may(session, 'deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
+    ...(can('deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
     { path: '/proposals', label: 'Proposals' },
     { path: '/closers', label: 'Closers' },
+    ...managed(),
   ];
 }
 
@@ -92,7 +109,33 @@ function Page({ route, query, session }: { route: string; query: URLSearchParams
   if (route === '/closers') return <Closers />;
   if (route === '/proposals') return <ProposalsPage session={session} />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
+  if (route === '/team' && session) return <TeamPage session={session} />;
+  if (route === '/keys' && session) return <KeysPage session={session} shownKey={query.get('key') ?? undefined} />;
   return <Board />;
+}
+
+/** Who is signed in: the person, their role and their principal's name; or the key's principal. */
+function Who({ session }: { session: Session }) {
+  const { user } = session;
+  return user ? (
+    <span>
+      Signed in as <strong>{user.name}</strong> · {user.role} · {session.name}
+    </span>
+  ) : (
+    <span>
+      Signed in as <strong>{session.name}</strong> ({KIND_WORDS[session.kind]})
+    </span>
+  );
+}
+
+/** A mailed link's page (D-63), shown whoever is signed in, or undefined for any other route. */
+function accountPage(route: string) {
+  const accept = /^\/accept\/([^/]+)$/.exec(route);
+  if (accept) return <AcceptInvitation token={decodeURIComponent(accept[1])} />;
+  if (route === '/reset') return <AskReset />;
+  const reset = /^\/reset\/([^/]+)$/.exec(route);
+  if (reset) return <ConfirmReset token={decodeURIComponent(reset[1])} />;
+  return undefined;
 }
 
 function App({ session }: { session?: Session }) {
@@ -111,9 +154,7 @@ function App({ session }: { session?: Session }) {
         </nav>
         {session ? (
           <section class="who" aria-label="Signed in">
-            <span>
-              Signed in as <strong>{session.name}</strong> ({KIND_WORDS[session.kind]})
-            </span>
+            <Who session={session} />
             <button type="button" onClick={() => signOut()}>
               Sign out
             </button>
@@ -131,9 +172,13 @@ function App({ session }: { session?: Session }) {
 /** How often an open console asks whether its session still holds (besides every call it makes). */
 const SESSION_CHECK_MS = 60_000;
 
-/** Keys mode: the sign-in page until a session holds, then the console for its principal. */
+/**
+ * Keys mode: the sign-in page until a session holds (or a mailed link's page), then the console
+ * for its principal.
+ */
 function KeysApp() {
   const state = useSession();
+  const [path] = splitRoute(useRoute());
   const [live, setLive] = useState(false);
   const signedIn = state.status === 'signed-in';
   useEffect(() => {
@@ -142,15 +187,10 @@ function KeysApp() {
     connectLive()
       .catch(() => undefined)
       .finally(() => setLive(true));
-    // A session can end under an idle page (revoked, signed out elsewhere, 12 hours): asked on
-    // every navigation and now and then, as well as by every call (a 401 ends it, api.ts).
-    const check = () =>
-      fetch('/console/session', { headers: { accept: 'application/json' } }).then(
-        (response) => {
-          if (response.status === 401) sessionEnded();
-        },
-        () => undefined,
-      );
+    // A session can end under an idle page (revoked, signed out elsewhere, the person disabled,
+    // 12 hours): asked on every navigation and now and then, as well as by every call (a 401 ends
+    // it, api.ts). A person's new role shows from the next ask on (D-62).
+    const check = () => checkSession();
     const timer = setInterval(check, SESSION_CHECK_MS);
     addEventListener('hashchange', check);
     return () => {
@@ -158,8 +198,13 @@ function KeysApp() {
       removeEventListener('hashchange', check);
     };
   }, [signedIn]);
+  const account = accountPage(path);
+  if (account) return account;
   if (state.status === 'unknown') return null;
-  if (state.status === 'signed-out') return <SignIn words={state.words} />;
+  if (state.status === 'signed-out') {
+    const words = state.words ?? (path === PASSWORD_CHANGED_ROUTE ? PASSWORD_CHANGED_WORDS : undefined);
+    return <SignIn key={path} words={words} way={path === KEY_ROUTE ? 'key' : 'person'} />;
+  }
   return live ? <App session={state.session} /> : null;
 }
 

@@ -1062,12 +1062,19 @@ export interface components {
                 gigId?: string;
                 /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
                 closerId?: string;
-                /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
                 actor?: {
                     /** @description `operator`, a Seller id or a closer id */
                     principal: string;
                     /** @description the key the request carried, `key_<NNNN>` */
                     keyId: string;
+                } | {
+                    /** @description `operator`, a Seller id or a closer id */
+                    principal: string;
+                    /** @description the person, `usr_<NNNN>` */
+                    userId: string;
+                    /** @description the person's name when it acted */
+                    name: string;
                 };
             }[];
             humanTrack?: boolean;
@@ -1240,12 +1247,19 @@ export interface components {
                     gigId?: string;
                     /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
                     closerId?: string;
-                    /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                    /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
                     actor?: {
                         /** @description `operator`, a Seller id or a closer id */
                         principal: string;
                         /** @description the key the request carried, `key_<NNNN>` */
                         keyId: string;
+                    } | {
+                        /** @description `operator`, a Seller id or a closer id */
+                        principal: string;
+                        /** @description the person, `usr_<NNNN>` */
+                        userId: string;
+                        /** @description the person's name when it acted */
+                        name: string;
                     };
                 }[];
             };
@@ -1309,12 +1323,19 @@ export interface components {
             gigId?: string;
             /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
             by: "agent" | "human";
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             /** @description what was proposed, as the proposer wrote it */
             proposal: {
@@ -1325,7 +1346,7 @@ export interface components {
             /** @description the deal's stage when the gate refused */
             stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description the gate's refusal code */
-            code: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+            code: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
             /** @description the gate's message, word for word */
             reason: string;
             /**
@@ -1491,12 +1512,19 @@ export interface components {
                     gigId?: string | null;
                     /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
                     closerId?: string;
-                    /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                    /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
                     actor?: {
                         /** @description `operator`, a Seller id or a closer id */
                         principal: string;
                         /** @description the key the request carried, `key_<NNNN>` */
                         keyId: string;
+                    } | {
+                        /** @description `operator`, a Seller id or a closer id */
+                        principal: string;
+                        /** @description the person, `usr_<NNNN>` */
+                        userId: string;
+                        /** @description the person's name when it acted */
+                        name: string;
                     };
                 }[];
                 humanTrack?: boolean;
@@ -1542,12 +1570,19 @@ export interface components {
                         gigId?: string;
                         /** @description the closer the entry is about (a claim, a move by the gig, a revival, a claim that expired) */
                         closerId?: string;
-                        /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+                        /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
                         actor?: {
                             /** @description `operator`, a Seller id or a closer id */
                             principal: string;
                             /** @description the key the request carried, `key_<NNNN>` */
                             keyId: string;
+                        } | {
+                            /** @description `operator`, a Seller id or a closer id */
+                            principal: string;
+                            /** @description the person, `usr_<NNNN>` */
+                            userId: string;
+                            /** @description the person's name when it acted */
+                            name: string;
                         };
                     }[];
                 };
@@ -1633,12 +1668,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 deal: components["schemas"]["Deal"];
@@ -1655,12 +1697,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1694,12 +1743,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1722,12 +1778,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1746,12 +1809,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1771,12 +1841,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1793,12 +1870,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1815,12 +1899,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1841,12 +1932,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 dealId: string;
@@ -1865,12 +1963,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gig: components["schemas"]["Gig"];
@@ -1887,12 +1992,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gigId: string;
@@ -1911,12 +2023,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gigId: string;
@@ -1934,12 +2053,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gigId: string;
@@ -1957,12 +2083,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gigId: string;
@@ -1980,12 +2113,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 gigId: string;
@@ -2005,12 +2145,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 closerId: string;
@@ -2032,12 +2179,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: {
                 closer: components["schemas"]["Closer"];
@@ -2054,12 +2208,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: Record<string, never>;
         } | {
@@ -2074,12 +2235,19 @@ export interface components {
              * @description the platform time of the change (the demo clock)
              */
             at: string;
-            /** @description keys mode: the principal and key of the request that wrote it (absent for the platform timers) */
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
             };
             data: components["schemas"]["RefusedProposal"];
         };
@@ -8315,9 +8483,9 @@ export interface operations {
                 by?: "agent" | "human";
                 /**
                  * @description the gate's refusal code
-                 * @example KEY_REVOKED
+                 * @example EMAIL_TAKEN
                  */
-                code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001
@@ -8663,9 +8831,9 @@ export interface operations {
                 by?: "agent" | "human";
                 /**
                  * @description the gate's refusal code
-                 * @example KEY_REVOKED
+                 * @example EMAIL_TAKEN
                  */
-                code?: "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001

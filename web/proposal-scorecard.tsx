@@ -103,7 +103,7 @@ function spanOf(records: readonly RefusedProposal[], keyId: string) {
   let first: string | undefined;
   let last: string | undefined;
   for (const r of records) {
-    if (r.actor?.keyId !== keyId) continue;
+    if (!r.actor || !('keyId' in r.actor) || r.actor.keyId !== keyId) continue;
     if (last === undefined || r.at > last) last = r.at;
     if (first === undefined || r.at < first) first = r.at;
   }

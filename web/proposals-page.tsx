@@ -9,7 +9,7 @@
 // The scorecard, the refusals by reason and the per-key table are drawn in proposal-scorecard.tsx,
 // the chart in refusal-chart.tsx; this file reads, follows the live events, filters and lays out.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { listsKeys, useActorNames } from './actor-names.ts';
+import { keyOf, listsKeys, useActorNames } from './actor-names.ts';
 import {
   type ApiKeyRecord,
   type Executor,
@@ -72,14 +72,16 @@ export function ProposalsPage({ session }: { session?: Session }) {
   const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
   const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
   // In keys mode, the keys the session lists (undefined until they are read), or only its own
-  // when it may not list them.
+  // when it may not list them (a person who may not list them has none: D-62).
   const keys: readonly ApiKeyRecord[] | undefined = !session
     ? []
     : listsKeys(session)
       ? names.keys.length > 0
         ? names.keys
         : undefined
-      : [{ id: session.keyId, name: 'Your key', principal: session.principal } as ApiKeyRecord];
+      : session.keyId
+        ? [{ id: session.keyId, name: 'Your key', principal: session.principal } as ApiKeyRecord]
+        : [];
   const keyIds = keys?.map((k) => k.id).join();
 
   const counts = useCallback(async () => {
@@ -138,7 +140,7 @@ export function ProposalsPage({ session }: { session?: Session }) {
     (r) =>
       (filter.by === undefined || r.by === filter.by) &&
       (filter.code === undefined || r.code === filter.code) &&
-      (filter.keyId === undefined || r.actor?.keyId === filter.keyId),
+      (filter.keyId === undefined || keyOf(r.actor) === filter.keyId),
   );
   const filtered = filter.by !== undefined || filter.code !== undefined || filter.keyId !== undefined;
   const codes = [...new Set([...Object.keys(summary?.byCode ?? {}), ...records.map((r) => r.code)])].sort();
@@ -178,7 +180,8 @@ export function ProposalsPage({ session }: { session?: Session }) {
             <Scorecard summary={summary} />
             <ByCode summary={summary} />
           </div>
-          {session && keys && perKey ? (
+          {/* A person who may not list keys has none to show (their moves are theirs, by name). */}
+          {session && keys && keys.length > 0 && perKey ? (
             <PerKey
               rows={keys.flatMap((key) => {
                 const found = perKey.get(key.id);
@@ -210,7 +213,7 @@ export function ProposalsPage({ session }: { session?: Session }) {
                 ))}
               </select>
             </label>
-            {session ? (
+            {session && (keys === undefined || keys.length > 0) ? (
               <label>
                 Key{' '}
                 <select value={filter.keyId ?? ''} onChange={(e) => select('keyId', e.currentTarget.value)}>

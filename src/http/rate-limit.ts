@@ -13,14 +13,15 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number,
     max: perMinute,
     timeWindow: 60_000,
     // Keyed by the connection's address: no proxy header is trusted. In keys mode (D-54) by the
-    // request's key (authenticated before this runs); a request refused for its key counts
-    // against its address (authenticate.ts), never against a valid key's allowance.
-    ...(perKey ? { keyGenerator: (request) => request.caller?.keyId ?? request.ip } : {}),
+    // request's key (authenticated before this runs), or its person's (D-62) for a person's
+    // session; a request refused for its key counts against its address (authenticate.ts), never
+    // against a valid key's allowance.
+    ...(perKey ? { keyGenerator: (request) => request.caller?.keyId ?? request.caller?.userId ?? request.ip } : {}),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
       Object.assign(
         new Error(
-          `More than ${context.max} requests from this ${perKey ? 'key' : 'address'} in a minute: retry in ${context.after}.`,
+          `More than ${context.max} requests from this ${perKey ? 'key (or person)' : 'address'} in a minute: retry in ${context.after}.`,
         ),
         { statusCode: 429, code: RATE_LIMITED },
       ),

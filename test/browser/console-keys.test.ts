@@ -60,6 +60,8 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     failOnScriptError(page);
     page.on('request', (request) => urls.push(request.url()));
     await page.goto(`${t.url}/console`);
+    // D-66: the sign-in page asks for an email and a password first; the key is the other way.
+    await page.getByRole('link', { name: 'Sign in with a key' }).click();
     return { context, page };
   }
 
@@ -237,7 +239,15 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       /Signed in as Board Fictional Sales \(Seller\)/,
     );
     const nav = page.getByRole('navigation', { name: 'Console' });
-    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Pipeline', 'New deal', 'Proposals', 'Closers']);
+    // D-66: a Seller's key with every scope also manages the Seller's people and keys.
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), [
+      'Pipeline',
+      'New deal',
+      'Proposals',
+      'Closers',
+      'Team',
+      'Keys',
+    ]);
     assert.equal(await page.getByRole('region', { name: 'Demo controls' }).count(), 0, 'no demo controls');
 
     await nav.getByRole('link', { name: 'New deal' }).click();
@@ -279,7 +289,14 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     );
     await page.getByRole('heading', { name: 'Closer desk' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Console' });
-    assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Closer desk', 'Proposals', 'Closers']);
+    // D-66: a closer's key with every scope also manages the closer's people and keys.
+    assert.deepEqual(await nav.getByRole('link').allTextContents(), [
+      'Closer desk',
+      'Proposals',
+      'Closers',
+      'Team',
+      'Keys',
+    ]);
     assert.equal(await page.getByLabel('Acting closer').count(), 0, 'no closer picker');
     assert.equal(await page.getByRole('button', { name: 'Enrol' }).count(), 0, 'no enrolment');
     assert.match(
@@ -429,6 +446,7 @@ describe('the console in keys mode with DEMO_CONTROLS=on, in Chromium (D-3)', { 
     const page = await context.newPage();
     failOnScriptError(page);
     await page.goto(`${t.url}/console`);
+    await page.getByRole('link', { name: 'Sign in with a key' }).click();
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('region', { name: 'Signed in' }).waitFor();

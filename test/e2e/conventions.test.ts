@@ -301,7 +301,8 @@ describe('conventions: 405 with Allow on a known path, OPTIONS 204 (D-38)', () =
     ['/', READ, 'demo'],
     ['/health', READ, 'demo'],
     [`${P}/deals`, ['GET', 'HEAD', 'POST', 'OPTIONS'], 'demo'],
-    [`${P}/deals/deal_0001`, READ, 'demo'],
+    // D-67: a deal is edited with PATCH.
+    [`${P}/deals/deal_0001`, ['GET', 'HEAD', 'PATCH', 'OPTIONS'], 'demo'],
     [`${P}/deals/deal_0001/advance`, ['POST', 'OPTIONS'], 'demo'],
     [`${P}/deals/deal_0001/settlement`, READ, 'demo'],
     [`${P}/sell`, ['POST', 'OPTIONS'], 'demo'],

@@ -361,9 +361,9 @@ describe('errors: transport (D-5)', () => {
 
   it('a known path with a method it does not serve → 405 with Allow (D-38)', async () => {
     const routes: [string, string, string][] = [
-      ['DELETE', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
-      ['PUT', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
-      ['PATCH', '/pipeline/deals/deal_0001', 'GET, HEAD, OPTIONS'],
+      ['DELETE', '/pipeline/deals/deal_0001', 'GET, HEAD, PATCH, OPTIONS'],
+      ['PUT', '/pipeline/deals/deal_0001', 'GET, HEAD, PATCH, OPTIONS'],
+      ['PATCH', '/pipeline/deals/deal_0001/settlement', 'GET, HEAD, OPTIONS'],
       ['GET', '/pipeline/deals/deal_0001/advance', 'POST, OPTIONS'],
       ['POST', '/pipeline/deals/deal_0001/settlement', 'GET, HEAD, OPTIONS'],
       ['DELETE', '/closers/gigs/gig_0001', 'GET, HEAD, OPTIONS'],

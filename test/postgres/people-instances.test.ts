@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createStore } from '../../src/store/create-store.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { as, bearer, makeSeller, OP } from '../support/keys.ts';
-import { type Mailbox, startMailbox } from '../support/mailbox.ts';
+import { type Mailbox, mailedTo, startMailbox } from '../support/mailbox.ts';
 import { asPerson, invite, person, signedIn, signIn } from '../support/people.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
 
@@ -115,7 +115,7 @@ describe('people on two instances over one PostgreSQL database', { skip: server.
     for (let i = 0; i < 6; i++) await mailbox.waitFor(`once-${i}@two.example`);
     await sleep(1_000);
     for (let i = 0; i < 6; i++) {
-      const sent = mailbox.received.filter((mail) => mail.to.includes(`once-${i}@two.example`));
+      const sent = mailbox.received.filter((mail) => mailedTo(mail, `once-${i}@two.example`));
       assert.equal(sent.length, 1, `once-${i}`);
     }
   });

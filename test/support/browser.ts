@@ -55,6 +55,8 @@ export async function signedInConsole(
   const page = await context.newPage();
   failOnScriptError(page);
   await page.goto(`${base}/console`);
+  // D-66: the sign-in page asks for an email and a password first; the key is the other way.
+  await page.getByRole('link', { name: 'Sign in with a key' }).click();
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('region', { name: 'Signed in' }).waitFor();
