@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStore } from '../../src/store/create-store.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
-import { as, bearer, makeSeller, OP } from '../support/keys.ts';
+import { as, makeSeller, OP } from '../support/keys.ts';
 import { type Mailbox, startMailbox, tokenOf } from '../support/mailbox.ts';
 import { asPerson, cookieOf, invite } from '../support/people.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
