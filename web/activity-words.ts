@@ -45,7 +45,7 @@ export function activityWords(
   actor?: (ref: NonNullable<Entry['actor']>) => string,
 ): { who: string; what: string } {
   let note = entry.note;
-  let who = entry.by === 'agent' ? 'The agent' : entry.by === 'human' ? 'A human closer' : 'The service';
+  let who = entry.by === 'agent' ? 'The agent' : entry.by === 'human' ? 'A human' : 'The service';
   if (entry.actor)
     who = actor
       ? actor(entry.actor)

@@ -20,7 +20,15 @@ export function SettlementFacts({ settlement }: { settlement: Settlement }) {
         {(
           [
             ['Final value', usd(settlement.finalValueUsd)],
-            ['Closed by', settlement.closedBy === 'human' ? 'A human closer' : 'The agent'],
+            // D-65: a human close owing no commission was the Seller's own person's.
+            [
+              'Closed by',
+              settlement.closedBy === 'agent'
+                ? 'The agent'
+                : settlement.closerCommissionUsd > 0
+                  ? 'A human closer'
+                  : 'A person of the Seller',
+            ],
             ['Closer commission', usd(settlement.closerCommissionUsd)],
             ['Platform fee', usd(settlement.platformFeeUsd)],
             ['Fees settled', usd(settlement.feesSettledUsd)],

@@ -1102,7 +1102,7 @@ export interface components {
             /** @description closed value */
             finalValueUsd: number;
             closedBy: "agent" | "human";
-            /** @description commission paid to the human closer; 0 when the agent closed */
+            /** @description commission paid to the marketplace closer who held the deal's closer gig; 0 when the agent or the Seller's own person closed */
             closerCommissionUsd: number;
             /** @description 5% of the closed value */
             platformFeeUsd: number;
@@ -1321,7 +1321,7 @@ export interface components {
             dealId: string;
             /** @description the gig a closer proposed through */
             gigId?: string;
-            /** @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive) */
+            /** @description who proposed: the agent (a deal advance by a key), or a human (a closer's gig advance or revive, or a deal advance by a person of the Seller) */
             by: "agent" | "human";
             /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
             actor?: {
@@ -1616,7 +1616,7 @@ export interface components {
                 /** @description closed value */
                 finalValueUsd: number;
                 closedBy: "agent" | "human";
-                /** @description commission paid to the human closer; 0 when the agent closed */
+                /** @description commission paid to the marketplace closer who held the deal's closer gig; 0 when the agent or the Seller's own person closed */
                 closerCommissionUsd: number;
                 /** @description 5% of the closed value */
                 platformFeeUsd: number;
@@ -1763,7 +1763,7 @@ export interface components {
                 from: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                 /** @description one of the seven stages */
                 to: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
-                /** @description who moved the deal: the agent, a human closer, or the platform */
+                /** @description who moved the deal: the agent, a human (a closer, or a person of the Seller), or the platform */
                 by: "agent" | "human" | "service";
             };
         } | {
@@ -8477,7 +8477,7 @@ export interface operations {
                  */
                 dealId?: string;
                 /**
-                 * @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive)
+                 * @description who proposed: the agent (a deal advance by a key), or a human (a closer's gig advance or revive, or a deal advance by a person of the Seller)
                  * @example agent
                  */
                 by?: "agent" | "human";
@@ -8825,7 +8825,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description who proposed: the agent (a deal advance) or a human closer (a gig advance or revive)
+                 * @description who proposed: the agent (a deal advance by a key), or a human (a closer's gig advance or revive, or a deal advance by a person of the Seller)
                  * @example agent
                  */
                 by?: "agent" | "human";

@@ -1,5 +1,5 @@
 // The scorecard of the proposals page (D-61), apart from the page that reads and lays it out: per
-// executor (the agent, human closers) the moves the gate committed against those it refused and
+// executor (the agent, people: closers and the Seller's own) the moves the gate committed against those it refused and
 // the refusal rate, drawn as a figure and a short bar; the refusals by code; and in keys mode the
 // table of one row per key, with the span of its refusals and a button that charts that key alone.
 import type { ApiKeyRecord, Executor, ProposalSummary, RefusedProposal } from './api.ts';

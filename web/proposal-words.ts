@@ -27,8 +27,9 @@ export function refusalCodeWords(code: string): string {
   return words[0].toUpperCase() + words.slice(1);
 }
 
-/** Who proposes: the agent, or a human closer (through a gig). */
-export const EXECUTOR_WORDS = { agent: 'The agent', human: 'Human closers' } as const;
+/** Who proposes: the agent, or a person (a closer through a gig, or the Seller's own). */
+// D-65: humans are the closers and, in keys mode, the Seller's own people.
+export const EXECUTOR_WORDS = { agent: 'The agent', human: 'People' } as const;
 
 /** What a proposal proposed, in words: `Close won at $70,000`, `Move to Qualified`, `Revive the deal`. */
 export function proposedWords(proposal: { advanceTo?: string; valueUsd?: number }): string {

@@ -1,5 +1,5 @@
 // The proposals page (D-61): how the executors behave at the gate. A scorecard per executor (the
-// agent, human closers): the moves the gate committed against those it refused, and the refusal
+// agent, people): the moves the gate committed against those it refused, and the refusal
 // rate; the refusals by code; in keys mode one row per key the session may list (its own, a
 // Seller's or a closer's; the operator every key), each from the summary of that key; a chart of
 // the refusals over time, by hour or by day; and the newest refusals, each linking to its deal.
@@ -151,8 +151,8 @@ export function ProposalsPage({ session }: { session?: Session }) {
     <>
       <h1>Proposals</h1>
       <p class="hint">
-        The agent and human closers only propose moves; the gate commits or refuses each one. Every refused proposal is
-        kept, with the gate’s reason.
+        The agent and people (closers, and the Seller's own) only propose moves; the gate commits or refuses each one.
+        Every refused proposal is kept, with the gate’s reason.
       </p>
       {error ? (
         <p role="alert" class="unreachable" title={error.raw}>
@@ -167,7 +167,7 @@ export function ProposalsPage({ session }: { session?: Session }) {
         <>
           {proposed(summary) === 0 ? (
             <p class="empty">
-              No proposal yet: neither the agent nor a human closer has proposed a move
+              No proposal yet: neither the agent nor a person has proposed a move
               {session ? ' on a deal you can see' : ''}. When one does, the gate’s verdict is counted here, and a
               refusal is kept with its reason. <a href="#/">Go to the pipeline</a>
             </p>
@@ -199,7 +199,7 @@ export function ProposalsPage({ session }: { session?: Session }) {
               <select value={filter.by ?? ''} onChange={(e) => select('by', e.currentTarget.value)}>
                 <option value="">any</option>
                 <option value="agent">the agent</option>
-                <option value="human">human closers</option>
+                <option value="human">people</option>
               </select>
             </label>
             <label>

@@ -1,5 +1,5 @@
 // The chart of the proposals page (D-61): the refusals over time, a bar per hour or per day in the
-// person's time zone, each bar split between the agent and human closers, with the bucketing it is
+// person's time zone, each bar split between the agent and people, with the bucketing it is
 // drawn from (bucketsOf) kept apart from the page that reads the refusals and filters them.
 import type { RefusedProposal } from './api.ts';
 import { EXECUTOR_WORDS } from './proposal-words.ts';
@@ -104,7 +104,7 @@ export function Chart({
             {buckets.map((b) => {
               const n = b.agent + b.human;
               const words = `${label(b.start)}: ${plural(n, 'refusal')}${
-                n > 0 ? ` (${b.agent} by the agent, ${b.human} by human closers)` : ''
+                n > 0 ? ` (${b.agent} by the agent, ${b.human} by people)` : ''
               }`;
               return (
                 <li key={b.start} aria-label={words} title={words} data-refusals={n}>

@@ -105,7 +105,7 @@ export function eventDealId(draft: PublicEventDraft): string | undefined {
   }
 }
 
-/** Who moved a deal: the agent, a human closer, or the platform's service. */
+/** Who moved a deal: the agent, a human (a closer, or a Seller's own person: D-65), or the platform's service. */
 type Actor = 'agent' | 'human' | 'service';
 /** Who reported signals: the Seller, or the platform (a stall). */
 type Reporter = 'seller' | 'platform';

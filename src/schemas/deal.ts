@@ -306,7 +306,9 @@ export const SettlementSchema = Type.Object(
     dealId: Type.String(),
     finalValueUsd: Usd('closed value'),
     closedBy: Type.Union([Type.Literal('agent'), Type.Literal('human')]),
-    closerCommissionUsd: Usd('commission paid to the human closer; 0 when the agent closed'),
+    closerCommissionUsd: Usd(
+      "commission paid to the marketplace closer who held the deal's closer gig; 0 when the agent or the Seller's own person closed",
+    ),
     platformFeeUsd: Usd('5% of the closed value'),
     feesSettledUsd: Usd('setter and nurturer fees settled at gig fulfilment'),
     netToSellerUsd: Usd('final − commission − platform fee − fees settled'),

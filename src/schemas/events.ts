@@ -16,7 +16,7 @@ export const EventTypeSchema = Type.Union(
 const Ids = { dealId: Type.String() };
 const GigIds = { gigId: Type.String(), dealId: Type.String() };
 const Mover = Type.Union([Type.Literal('agent'), Type.Literal('human'), Type.Literal('service')], {
-  description: 'who moved the deal: the agent, a human closer, or the platform',
+  description: 'who moved the deal: the agent, a human (a closer, or a person of the Seller), or the platform',
 });
 
 /** The `data` of each event type. */

@@ -6,7 +6,10 @@ import { ActorRefSchema } from './deal.ts';
 
 export const ExecutorSchema = Type.Union(
   EXECUTORS.map((e) => Type.Literal(e)),
-  { description: 'who proposed: the agent (a deal advance) or a human closer (a gig advance or revive)' },
+  {
+    description:
+      "who proposed: the agent (a deal advance by a key), or a human (a closer's gig advance or revive, or a deal advance by a person of the Seller)",
+  },
 );
 
 export const KeptCodeSchema = Type.Union(

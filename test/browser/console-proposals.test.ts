@@ -103,7 +103,7 @@ describe('refused proposals in the console, in Chromium (D-61)', { skip: browser
     await t.post('/demo/reset');
     const page = await open('#/proposals');
     await page.getByRole('heading', { name: 'Proposals', level: 1 }).waitFor();
-    await page.getByText(/No proposal yet: neither the agent nor a human closer has proposed a move/).waitFor();
+    await page.getByText(/No proposal yet: neither the agent nor a person has proposed a move/).waitFor();
     await page.getByText(/No refusals to chart/).waitFor();
     assert.equal((await scorecardRow(page, 'agent')).rate, '—');
     // Reachable from the navigation, like the other pages.
@@ -201,7 +201,7 @@ describe('refused proposals in the console, in Chromium (D-61)', { skip: browser
     const labels = await page
       .locator('.refusal-chart .bars li:not([data-refusals="0"])')
       .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-label') ?? ''));
-    for (const label of labels) assert.match(label, /: \d+ refusals? \(\d+ by the agent, \d+ by human closers\)$/);
+    for (const label of labels) assert.match(label, /: \d+ refusals? \(\d+ by the agent, \d+ by people\)$/);
     assert.match(await page.locator('.refusal-chart figcaption').innerText(), /Refused proposals per hour/);
     // The newest refusals, each linking to its deal.
     const newest = page.getByRole('list', { name: 'Newest refusals' }).getByRole('listitem');
@@ -212,7 +212,7 @@ describe('refused proposals in the console, in Chromium (D-61)', { skip: browser
     await until(
       () => chartTotal(page),
       (n) => n === 1,
-      'the chart of the human closers',
+      'the chart of the people',
     );
     assert.equal(await newest.count(), 1);
     await page.getByLabel('Executor').selectOption('');
