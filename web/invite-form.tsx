@@ -23,7 +23,9 @@ export function InviteForm({
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [chosen, setChosen] = useState('');
-  const whose = chosen || principal;
+  // A list without the caller's own principal shows its first entry as chosen: so it is.
+  const shown = principals && !principals.some((p) => p.id === principal) ? principals[0]?.id : undefined;
+  const whose = chosen || shown || principal;
   const roles = rolesOf(kindOfPrincipal(whose));
   // The role that may do least (the list's last) unless another is chosen: more is a choice.
   const [role, setRole] = useState<Role | ''>('');

@@ -10,7 +10,9 @@
 // activity naming the person, never an id; a stale page refused and read again); the operator's
 // people on the admin page and who made each key. No new page scrolls sideways at 390 px.
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
@@ -19,6 +21,13 @@ import { type Mailbox, startMailbox } from '../support/mailbox.ts';
 import { accept, invite, PASSWORD, person } from '../support/people.ts';
 
 const SIZES: readonly Size[] = ['wide', 'narrow'];
+/** Where the screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md shows them). */
+const SHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
+    import.meta.url,
+  ),
+);
 /** Ids of principals, people and keys: a page names them, never shows them. */
 const IDS = /\b(?:seller|closer|usr|key)_\d+\b/;
 
@@ -29,6 +38,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
   const contexts: BrowserContext[] = [];
 
   before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
     mailbox = await startMailbox();
     t = await startKeysServer({ smtpUrl: mailbox.url, mailRetryBaseMs: 50 });
     browser = await launchChromium();
@@ -109,6 +119,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
       await page.getByText('At least 12 characters, and not your email’s name').waitFor();
       await fits(page, 'the invitation page');
+      await page.screenshot({ path: `${SHOTS}people-accept-${size}.png`, fullPage: true });
       const choose = async (password: string, again = password) => {
         await page.getByLabel('New password', { exact: true }).fill(password);
         await page.getByLabel('Confirm the password').fill(again);
@@ -233,6 +244,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       const row = table.getByRole('row', { name: `Bea Fictional (${bea})` });
       await row.getByText('Invited: no password yet').waitFor();
       await fits(page, 'the Team page');
+      await page.screenshot({ path: `${SHOTS}people-team-${size}.png`, fullPage: true });
 
       // The same email again: EMAIL_TAKEN in words.
       await inviteBea();
