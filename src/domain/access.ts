@@ -4,7 +4,7 @@
 // to everyone, exactly as the specification's demo.
 import type { EventAudience, PublicEventType } from './public-events.ts';
 import type { ActorRef, Deal, Gig } from './records.ts';
-import type { UserRole } from './users.ts';
+import type { UserRole } from './roles.ts';
 
 export type { ActorRef } from './records.ts';
 

@@ -3,10 +3,9 @@
 // and integrations. Pure rules: what a user is, which roles a principal's people may have, a
 // password's rule, an email's comparison. Hashing, tokens and mail are the service's.
 import { type KeyScope, type PrincipalKind, SELLER_SCOPES, scopesOf } from './access.ts';
+import { SELLER_ROLES, type UserRole } from './roles.ts';
 
-export const SELLER_ROLES = ['admin', 'manager', 'rep', 'viewer'] as const;
-export const USER_ROLES = [...SELLER_ROLES, 'closer', 'operator'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export { SELLER_ROLES, USER_ROLES, type UserRole } from './roles.ts';
 
 /** D-62: each role's scopes. A Seller's admin holds every scope of a Seller. */
 const ROLE_SCOPES: Record<UserRole, readonly KeyScope[]> = {

@@ -9,7 +9,7 @@ import { formatId } from '../domain/ids.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import { OPERATIONS } from '../operations/table.ts';
 import { fail, RefusedError, type Result } from '../service/result.ts';
-import { personCredential } from './people.ts';
+import { personCredential } from './person-door.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { foreignDeal, foreignGig } from './tenancy.ts';
 import { type Answered, type SimSnapshot, same, type World } from './world.ts';

@@ -1,12 +1,14 @@
 // Keys mode's cast for the simulation (D-51, D-52): the operator, a few Sellers and the closers,
 // each with keys made through the service's accounts and known to the simulation by their text,
 // whether they were revoked and when they expire. Every command's caller is what the key ring
-// makes of one of these keys, so a key the simulation believes dead must be refused there.
+// makes of one of these keys, so a key the simulation believes dead must be refused there. The
+// people of the principals (D-62) are enrolled here too, each invitation accepted with the token
+// drawn from the mail outbox as the mail worker would draw it; their steps are people.ts's.
 import { type Caller, type KeyScope, OPERATOR } from '../domain/access.ts';
+import type { UserRole } from '../domain/users.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { TokenSeal } from '../service/token-seal.ts';
 import type { Store } from '../store/store.ts';
-import { enrolPeople, type SimPerson } from './people.ts';
 
 export interface SimKey {
   id: string;
@@ -18,6 +20,66 @@ export interface SimKey {
   revoked?: boolean;
   /** The principal's first key: never revoked, so that every principal can always act. */
   main?: boolean;
+}
+
+export interface SimPerson {
+  userId: string;
+  email: string;
+  principal: string;
+  role: UserRole;
+  password: string;
+  /** The console cookie's value of the person's current session, if signed in, and its end (machine ms). */
+  session?: string;
+  sessionEnds?: number;
+  disabled?: boolean;
+  /** The model of the lockout: failed sign-ins within the window, and the lock's end. */
+  failures: number[];
+  lockedUntil?: number;
+}
+
+const ORIGIN = 'http://sim.invalid';
+
+/** Invites the people of every Seller and of one closer, and accepts each invitation. */
+export async function enrolPeople(
+  service: PipelineService,
+  store: Store,
+  cast: Cast,
+  seal: TokenSeal,
+  now: () => number,
+  operator: Caller,
+): Promise<void> {
+  const plan: [string, UserRole][] = [];
+  for (const seller of cast.sellers) plan.push([seller, 'admin'], [seller, 'rep'], [seller, 'viewer']);
+  if (cast.closers[0] !== undefined) plan.push([cast.closers[0], 'closer']);
+  plan.push([OPERATOR, 'operator']);
+  for (const [principal, role] of plan) {
+    const email = `${role}.${principal}@sim.example`;
+    const invited = await service.run(
+      service.people.invite({ email, name: `${role} of ${principal}`, role, principal }, operator, ORIGIN),
+    );
+    if (!invited.ok) throw new Error(`no person ${email}: ${invited.refusal.message}`);
+    cast.people.push({
+      userId: invited.value.id,
+      email,
+      principal,
+      role,
+      password: `sim passphrase ${role} 1234`,
+      failures: [],
+    });
+  }
+  // The invitations' tokens, as the mail worker would draw them from the outbox.
+  const at = now();
+  const mail = await store.transaction((uow) => uow.mail.claimMail(at, at + 60_000, 1_000), {
+    principal: 'platform',
+  });
+  for (const person of cast.people) {
+    const message = mail.find((m) => m.to === person.email);
+    if (message === undefined) throw new Error(`no invitation mailed to ${person.email}`);
+    const accepted = await service.people.accept(seal.textOf(message.nonce), person.password);
+    if (!accepted.ok) throw new Error(`${person.email} could not accept: ${accepted.refusal.message}`);
+    person.session = accepted.value.session.value;
+    person.sessionEnds = accepted.value.session.expiresAt;
+  }
 }
 
 /** 48 visible characters, no spaces: OPERATOR_KEY's form (D-52), from the seeded generator. */
