@@ -4,9 +4,8 @@
 // the page then shows the sign-in form saying so (PASSWORD_CHANGED_ROUTE, the token off the URL).
 import { useState } from 'preact/hooks';
 import { errorWords } from './error-words.ts';
-import { PasswordFields, takePassword } from './password-fields.tsx';
+import { PasswordFields, useTokenPassword } from './password-fields.tsx';
 import { people } from './people-api.ts';
-import { passwordWords } from './people-words.ts';
 import { startAfresh } from './session.ts';
 
 /** The sign-in page's route after a new password was set, and what it says there. */
@@ -57,27 +56,14 @@ export function AskReset() {
 }
 
 export function ConfirmReset({ token }: { token: string }) {
-  const [said, setSaid] = useState<string | undefined>();
-  const [dead, setDead] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const taken = takePassword(event.currentTarget as HTMLFormElement);
-    if ('problem' in taken) return setSaid(taken.problem);
-    setBusy(true);
-    setSaid(undefined);
-    try {
-      const answer = await people.confirmReset(token, taken.password);
-      // Every session of the person ended (this browser's too, if it was theirs): the page starts
-      // afresh, signed out or still signed in as someone else, at the sign-in page's words.
-      if (answer.ok) return startAfresh(PASSWORD_CHANGED_ROUTE);
-      if (answer.error.code === 'TOKEN_INVALID') setDead(true);
-      else setSaid(answer.error.code === 'WEAK_PASSWORD' ? passwordWords(answer.error) : errorWords(answer.error));
-    } catch {
-      setSaid('Cannot reach the service: the password was not changed. Try again.');
-    }
-    setBusy(false);
-  };
+  // Every session of the person ended (this browser's too, if it was theirs): the page starts
+  // afresh, signed out or still signed in as someone else, at the sign-in page's words.
+  const { said, dead, busy, submit } = useTokenPassword(
+    people.confirmReset,
+    token,
+    () => startAfresh(PASSWORD_CHANGED_ROUTE),
+    'the password was not changed',
+  );
   return (
     <main class="sign-in account">
       <h1>Choose a new password</h1>

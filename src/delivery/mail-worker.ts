@@ -12,6 +12,7 @@ import type { TokenSeal } from '../service/token-seal.ts';
 import type { MailMessage } from '../store/mail.ts';
 import type { Store } from '../store/store.ts';
 import type { MailTransport } from './mail-transport.ts';
+import { Rounds } from './rounds.ts';
 import type { MachineClock } from './webhook-worker.ts';
 
 export interface MailWorkerOptions {
@@ -43,7 +44,6 @@ export const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000;
 const ROUND_GAP_MS = 100;
 /** D-57: the outbox holds every principal's mail; the worker is the platform's own work. */
 const PLATFORM = { principal: 'platform' } as const;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The delay before the retry of a failed attempt (1 for the first): doubling, capped at 6 hours. */
 export function retryDelayMs(attempt: number, baseMs: number): number {
@@ -66,8 +66,6 @@ function reasonOf(error: unknown): string {
 
 export class MailWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
   /** When the earliest unsent message falls due, as the last round read it. */
   private nextDue: number | undefined;
@@ -106,42 +104,31 @@ export class MailWorker {
    * wake-ups in one turn of the event loop, or during a round, make one more round at most.
    */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      for (let round = 0; ; round++) {
-        // Out of the committer's stack, and wake-ups of one turn together; under load, rounds
-        // come at most every ROUND_GAP_MS.
-        await (round === 0 ? new Promise(setImmediate) : sleep(ROUND_GAP_MS));
-        this.again = false;
-        try {
-          await this.sendDue();
-        } catch (error) {
-          // The store unreachable, say: the timer or the poll tries again; never a crash.
-          if (!this.stopped) this.log?.error({ err: error }, 'mail worker failed');
-        }
-        if (!this.again || this.stopped) break;
-      }
-    })().finally(() => {
-      this.running = undefined;
-      if (this.again && !this.stopped) this.wake();
-      else this.schedule();
-    });
+    this.rounds.wake();
   }
+
+  /** Its rounds: out of the committer's stack, what is due sent; under load, one every ROUND_GAP_MS. */
+  private readonly rounds = new Rounds({
+    round: () => this.sendDue(),
+    after: () => this.schedule(),
+    gapMs: ROUND_GAP_MS,
+    stopped: () => this.stopped,
+    // The store unreachable, say: the timer or the poll tries again; never a crash.
+    failed: (error) => this.log?.error({ err: error }, 'mail worker failed'),
+    yieldFirst: true,
+  });
 
   /** Stops looking for mail; sends in flight get stopGraceMs to finish, then are aborted. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.running) return;
+    const running = this.rounds.current;
+    if (!running) return;
     // An aborted send is recorded as failed and retried later (the server may have taken it).
     const grace = setTimeout(() => this.abort.abort(new Error('the mail worker stopped')), this.stopGraceMs);
     try {
-      await this.running;
+      await running;
     } finally {
       clearTimeout(grace);
     }

@@ -22,6 +22,7 @@ import type { Telemetry } from '../telemetry.ts';
 import { eventView } from '../views/events.ts';
 import { stringify } from '../views/exact-json.ts';
 import { postOnce } from './http-post.ts';
+import { Rounds } from './rounds.ts';
 
 export interface WebhookWorkerOptions {
   /** WEBHOOK_ALLOW_PRIVATE: deliver to loopback and private addresses (local development, tests). */
@@ -55,7 +56,6 @@ const ROUND_GAP_MS = 25;
 export const POLL_MS = 10_000;
 /** A dispatcher that found the cursor held by another instance looks again this soon (doubling). */
 const SKIPPED_RETRY_MS = 50;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const USER_AGENT = 'sales-pipeline-webhooks/1';
 
 /** The headers and body of one delivery, signed with the webhook's secret (Standard Webhooks). */
@@ -78,8 +78,6 @@ export function signedRequest(delivery: ClaimedDelivery, now: number) {
 
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
   private inFlight = 0;
   /** Whether the last dispatch found a webhook or a delivery in flight: commits wake the worker only then. */
@@ -126,33 +124,24 @@ export class WebhookWorker {
 
   /** Looks for work now (after a send that ended, or a poll); runs once more if busy. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      for (let round = 0; ; round++) {
-        // Back-to-back rounds (commits keep coming) are spaced out: under load the worker
-        // costs a few units of work per ROUND_GAP_MS, not a few per commit.
-        if (round > 0) await sleep(ROUND_GAP_MS);
-        this.again = false;
-        try {
-          await this.dispatch();
-          await this.claimAndSend();
-        } catch (error) {
-          if (!this.stopped) this.log?.error({ err: error }, 'webhook worker failed');
-        }
-        if (!this.again || this.stopped) break;
-      }
-    })().finally(() => {
-      this.running = undefined;
-      // A wake that came after the last round's check is not lost: it runs now. (The 250 ms poll
-      // used to hide such a loss; the fallback poll is 10 s away.)
-      if (this.again && !this.stopped) this.wake();
-      else this.schedule();
-    });
+    this.rounds.wake();
   }
+
+  /**
+   * Its rounds: the dispatch, then the claims and sends. (A wake that came after the last round's
+   * check is not lost: it runs now. The 250 ms poll used to hide such a loss; the fallback poll is
+   * 10 s away.)
+   */
+  private readonly rounds = new Rounds({
+    round: async () => {
+      await this.dispatch();
+      await this.claimAndSend();
+    },
+    after: () => this.schedule(),
+    gapMs: ROUND_GAP_MS,
+    stopped: () => this.stopped,
+    failed: (error) => this.log?.error({ err: error }, 'webhook worker failed'),
+  });
 
   /** Sets the one timer: the next due delivery, a held cursor's retry, or the fallback poll. */
   private schedule(): void {
@@ -175,7 +164,7 @@ export class WebhookWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.abort.abort();
-    await this.running;
+    await this.rounds.current;
     await Promise.all([...this.sends]);
   }
 
@@ -203,7 +192,7 @@ export class WebhookWorker {
         this.busy = hooks.length > 0 || this.inFlight > 0;
         // Commits made while the worker was idle did not wake it, and their events may not be
         // in the feed this round read: another round reads them, after the sequencer's run.
-        if (this.busy && !wasBusy) this.again = true;
+        if (this.busy && !wasBusy) this.rounds.more();
         if (hooks.length === 0) {
           // Nothing to deliver to: a webhook created later only gets events after it anyway.
           const last = await uow.webhooks.feedLastSeq();
