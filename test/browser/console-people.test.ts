@@ -447,7 +447,9 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       const mo = `mo.${size}@seller.example`;
       await form.getByLabel('Name').fill('Mo Fictional');
       await form.getByLabel('Email').fill(mo);
-      await form.getByLabel('For', { exact: true }).selectOption({ label: option as string });
+      await form.getByLabel('For', { exact: true }).selectOption(sellerId);
+      // The roles offered are the chosen principal's: a Seller's, manager among them.
+      await form.getByLabel('Role', { exact: true }).locator('option[value="manager"]').waitFor({ state: 'attached' });
       await form.getByLabel('Role', { exact: true }).selectOption('manager');
       await form.getByRole('button', { name: 'Invite' }).click();
       await people.getByRole('status').getByText('Invited Mo Fictional as a manager').waitFor();
