@@ -41,7 +41,7 @@ function print(report: Awaited<ReturnType<typeof simulate>>, mode: string): bool
   if (report.keys) {
     const k = report.keys;
     console.log(
-      `keys: ${k.refusedKeys} commands refused for their key and ${k.refusedScopes} for its scopes, ${k.crossTenant} on another tenant's record (each answered as an unknown id), ${k.tokens} tokens tried (${k.tokensRefused} rightly refused), ${k.issued} keys issued and ${k.revoked} revoked, ${k.rolled} rolled (${k.rollsRefused} rolls refused to a weaker key), ${k.answersChecked} answers held to their tenant; ${k.streamsOpened} event streams opened, ${k.streamEvents} events delivered, ${k.streamsEnded} ended with their key`,
+      `keys: ${k.refusedKeys} commands refused for their key and ${k.refusedScopes} for its scopes, ${k.crossTenant} on another tenant's record (each answered as an unknown id), ${k.tokens} tokens tried (${k.tokensRefused} rightly refused), ${k.issued} keys issued and ${k.revoked} revoked, ${k.rolled} rolled (${k.rollsRefused} rolls refused to a weaker key), ${k.answersChecked} answers held to their tenant, ${k.asPeople} commands made by people through their sessions; ${k.streamsOpened} event streams opened, ${k.streamEvents} events delivered, ${k.streamsEnded} ended with their key`,
     );
   }
   console.log(describeProposals(report));

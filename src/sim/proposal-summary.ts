@@ -133,7 +133,8 @@ export async function checkSummaries(world: World, s: SimSnapshot): Promise<SimV
         { by: first.by },
         { code: first.code },
         { dealId: first.dealId },
-        ...(first.actor ? [{ keyId: first.actor.keyId }] : []),
+        // A key's proposal filters by its key; a person's (D-65) names no key to filter by.
+        ...(first.actor?.keyId !== undefined ? [{ keyId: first.actor.keyId }] : []),
       ];
       for (const filter of filters) {
         const [field, value] = Object.entries(filter)[0] as [string, string];
