@@ -49,7 +49,7 @@ interface Parsed {
   options: Map<string, string[]>;
 }
 
-function parse(args: readonly string[], known: readonly string[]): Parsed {
+export function parse(args: readonly string[], known: readonly string[]): Parsed {
   const positional: string[] = [];
   const options = new Map<string, string[]>();
   for (let i = 0; i < args.length; i++) {
@@ -72,7 +72,7 @@ function parse(args: readonly string[], known: readonly string[]): Parsed {
   return { positional, options };
 }
 
-function single(parsed: Parsed, name: string): string | undefined {
+export function single(parsed: Parsed, name: string): string | undefined {
   const values = parsed.options.get(name);
   if (values === undefined) return undefined;
   if (values.length > 1) throw new UsageError(`--${name} may be given once`);
@@ -80,7 +80,7 @@ function single(parsed: Parsed, name: string): string | undefined {
 }
 
 /** `<base-url>` and `count - 1` more positional arguments, exactly. */
-function positionals(parsed: Parsed, names: readonly string[]): string[] {
+export function positionals(parsed: Parsed, names: readonly string[]): string[] {
   if (parsed.positional.length !== names.length) {
     throw new UsageError(
       `expected ${names.map((n) => `<${n}>`).join(' ')}, got ${parsed.positional.length === 0 ? 'none' : parsed.positional.join(' ')}`,
@@ -90,10 +90,10 @@ function positionals(parsed: Parsed, names: readonly string[]): string[] {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's JSON, read field by field
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 /** One request with the key; the JSON answer and the next page's URL, or a RequestError with the service's error. */
-async function call(
+export async function call(
   key: string,
   method: 'GET' | 'POST',
   url: string,
@@ -147,7 +147,7 @@ async function call(
 }
 
 /** Every record of a paged list, following `Link: <…>; rel="next"`. */
-async function everyPage(key: string, first: string): Promise<Json[]> {
+export async function everyPage(key: string, first: string): Promise<Json[]> {
   const all: Json[] = [];
   let url: string | undefined = first;
   while (url !== undefined) {
@@ -276,73 +276,12 @@ async function sellersList(args: readonly string[], io: Io, key: () => string): 
   return 0;
 }
 
-const describeUser = (user: Json) =>
-  `${user.id} ${user.name} <${user.email}>, ${user.role} of ${user.principal}${user.disabledAt ? `, disabled at ${user.disabledAt}` : ''}`;
+export type Action = (args: readonly string[], io: Io, key: () => string) => Promise<number>;
 
-/** D-62: invites a person; the invitation goes by mail (or to the service's log without SMTP_URL). */
-async function usersCreate(args: readonly string[], io: Io, key: () => string): Promise<number> {
-  const parsed = parse(args, ['email', 'name', 'role', 'principal']);
-  const [base] = positionals(parsed, ['base-url']);
-  const baseUrl = baseUrlOf(base);
-  const email = single(parsed, 'email');
-  const name = single(parsed, 'name');
-  const role = single(parsed, 'role');
-  if (email === undefined || name === undefined || role === undefined) {
-    throw new UsageError('users create needs --email E --name N --role R');
-  }
-  const principal = single(parsed, 'principal');
-  const body = { email, name, role, ...(principal !== undefined ? { principal } : {}) };
-  const { body: user } = await call(key(), 'POST', `${baseUrl}/users`, body);
-  io.out(String(user.id));
-  io.err(`invited ${describeUser(user)}: the invitation's link was mailed (good for 72 hours)`);
-  return 0;
-}
-
-async function usersList(args: readonly string[], io: Io, key: () => string): Promise<number> {
-  const parsed = parse(args, ['principal']);
-  const [base] = positionals(parsed, ['base-url']);
-  const principal = single(parsed, 'principal');
-  const query = principal === undefined ? '' : `?${new URLSearchParams({ principal })}`;
-  const users = await everyPage(key(), `${baseUrlOf(base)}/users${query}`);
-  const lines = table(
-    ['ID', 'EMAIL', 'NAME', 'ROLE', 'PRINCIPAL', 'STATUS', 'LAST SIGN-IN'],
-    users.map((u) => [
-      u.id,
-      u.email,
-      u.name,
-      u.role,
-      u.principal,
-      u.disabledAt ? 'disabled' : u.invitationAccepted ? 'active' : 'invited',
-      u.lastSignInAt,
-    ]),
-  );
-  for (const line of lines) io.out(line);
-  io.err(`${users.length} ${users.length === 1 ? 'person' : 'people'}`);
-  return 0;
-}
-
-/** `users disable` and `users enable`: the person's sessions end at once when disabled. */
-function usersState(action: 'disable' | 'enable'): Action {
-  return async (args, io, key) => {
-    const parsed = parse(args, []);
-    const [base, id] = positionals(parsed, ['base-url', 'user-id']);
-    const { body: user } = await call(
-      key(),
-      'POST',
-      `${baseUrlOf(base)}/users/${encodeURIComponent(id)}/${action}`,
-      {},
-    );
-    io.out(`${action}d ${describeUser(user)}`);
-    return 0;
-  };
-}
-
-type Action = (args: readonly string[], io: Io, key: () => string) => Promise<number>;
-
-const COMMANDS: Record<'keys' | 'sellers' | 'users', Record<string, Action>> = {
+/** The groups of this file; `users` is cli-users.ts's, handed in by the command line (cli.ts). */
+const COMMANDS: Record<'keys' | 'sellers', Record<string, Action>> = {
   keys: { create: keysCreate, list: keysList, revoke: keysRevoke, roll: keysRoll },
   sellers: { create: sellersCreate, list: sellersList },
-  users: { create: usersCreate, list: usersList, disable: usersState('disable'), enable: usersState('enable') },
 };
 
 /**
@@ -355,11 +294,14 @@ export async function accountsCommand(
   io: Io,
   usage: (problem: string) => number,
   env: NodeJS.ProcessEnv = process.env,
+  /** The `users` group's commands (cli-users.ts, which builds on this file). */
+  users: Record<string, Action> = {},
 ): Promise<number> {
   const [sub, ...rest] = args;
-  const action = sub === undefined ? undefined : COMMANDS[group][sub];
+  const actions = group === 'users' ? users : COMMANDS[group];
+  const action = sub === undefined ? undefined : actions[sub];
   if (action === undefined) {
-    const known = Object.keys(COMMANDS[group]).join(', ');
+    const known = Object.keys(actions).join(', ');
     return usage(`${COMMAND} ${group} takes one of: ${known}${sub === undefined ? '' : `; got ${sub}`}`);
   }
   try {

@@ -7,6 +7,7 @@
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { accountsCommand, type Io, KEY_VARIABLE } from './cli-keys.ts';
+import { USER_COMMANDS } from './cli-users.ts';
 import { COMMAND } from './command.ts';
 import { loadConfig } from './config.ts';
 import { createDemoMcpServer, DEMO_TOOLS } from './mcp/demo-server.ts';
@@ -100,7 +101,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     case 'keys':
     case 'sellers':
     case 'users':
-      return accountsCommand(command, rest, io, (problem) => usage(io, problem));
+      return accountsCommand(command, rest, io, (problem) => usage(io, problem), process.env, USER_COMMANDS);
     case '--help':
     case '-h':
     case 'help':
