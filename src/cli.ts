@@ -3,7 +3,7 @@
 //   sales-pipeline-gate verify <base-url> the /verify probe suite against any deployment; exit 1 on a failure
 //   sales-pipeline-gate audit <base-url>  the invariants over a deployment's records; exit 1 on a violation
 //   sales-pipeline-gate receive           a local webhook receiver that verifies and prints deliveries
-//   sales-pipeline-gate keys|sellers|users ...  keys mode's accounts (src/cli-keys.ts), with the key in PIPELINE_KEY
+//   sales-pipeline-gate keys|sellers|users ...  keys mode's accounts (src/cli-keys.ts, src/cli-users.ts), with the key in PIPELINE_KEY
 // In `mcp`, stdout carries MCP messages only: everything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { accountsCommand, type Io, KEY_VARIABLE } from './cli-keys.ts';
