@@ -2,6 +2,8 @@
 // principal may see. Pure rules: the doors ask them through src/domain/authorization.ts, the
 // service and the stores apply them. In the demo mode there is no caller (undefined): everything is open
 // to everyone, exactly as the specification's demo.
+
+import type { KeyPolicy } from './policy.ts';
 import type { EventAudience, PublicEventType } from './public-events.ts';
 import type { ActorRef, Deal, Gig } from './records.ts';
 import type { UserRole } from './roles.ts';
@@ -74,6 +76,12 @@ export interface Caller {
   readonly userId?: string;
   readonly name?: string;
   readonly role?: UserRole;
+  /** The key's name (a key that decides an approval is named by it, D-70). */
+  readonly keyName?: string;
+  /** D-66: the person who made the key (who may not approve what the key proposes, D-70). */
+  readonly keyCreatedBy?: string;
+  /** D-68: the key's policy, the bounds its proposals are held to. */
+  readonly policy?: KeyPolicy;
 }
 
 /** D-56, D-65: who did it, as records and events carry it: the key, or the person by name. */

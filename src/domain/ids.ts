@@ -11,7 +11,7 @@ export function compareIds(a: string, b: string): number {
 }
 
 /** Every kind of numbered id, those of the accounts (D-51, D-52) and refused proposals (D-61) too. */
-export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr';
+export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr';
 
 const SHAPES: Record<ListKind, RegExp> = {
   deal: /^deal_\d{4,}$/,
@@ -21,6 +21,7 @@ const SHAPES: Record<ListKind, RegExp> = {
   key: /^key_\d{4,}$/,
   prop: /^prop_\d{4,}$/,
   usr: /^usr_\d{4,}$/,
+  apr: /^apr_\d{4,}$/,
 };
 
 /**

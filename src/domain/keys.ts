@@ -1,6 +1,7 @@
 // API keys (D-52): what a key is and what the service keeps of it. The key text itself is never
 // kept: only its SHA-256 and a display prefix. Randomness and hashing come in from the service.
 import { type KeyScope, kindOf, type PrincipalKind } from './access.ts';
+import type { KeyPolicy } from './policy.ts';
 
 /** The kinds' prefixes: a secret scanner (or a person) tells an operator's key from a closer's. */
 export const KEY_PREFIXES: Record<PrincipalKind, string> = { operator: 'sp_op_', seller: 'sp_sk_', closer: 'sp_ck_' };
@@ -64,6 +65,8 @@ export interface ApiKey {
   readonly fromEnvironment?: boolean;
   /** A rolled key: the key its roll made to replace it (D-260), so the two are linked. */
   readonly replacedBy?: string;
+  /** D-68: the bounds of a Seller's key; a roll keeps it. */
+  readonly policy?: KeyPolicy;
 }
 
 /** Whether a key may be used at `now` (machine time). */

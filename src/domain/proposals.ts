@@ -46,17 +46,18 @@ export type RefusedProposalDraft = Omit<RefusedProposal, 'id'>;
 
 /**
  * The refusals of the gate that are kept: a 409 or 422 of the decider on a proposal (below the
- * floor, an illegal move, a terminal deal, a gig not claimed or not the proposer's). An unknown
+ * floor, an illegal move, a terminal deal, a gig not claimed or not the proposer's), and a move the
+ * proposing key's policy refuses, or a held one denied or expired (D-69, D-70). An unknown
  * id (404), a bad body (400), a stale If-Match (412) and a key's refusal (401, 403) are not the
  * gate's and record nothing.
  */
 export function isKeptRefusal(refusal: Refusal): boolean {
-  return refusal.kind === 'gate' || refusal.kind === 'conflict';
+  return refusal.kind === 'gate' || refusal.kind === 'conflict' || refusal.kind === 'policy';
 }
 
 /** Every code a kept refusal can carry: those of the gate's kinds (the `code` filter's values). */
 export const KEPT_CODES = (Object.keys(REFUSAL_KINDS) as RefusalCode[]).filter(
-  (code) => REFUSAL_KINDS[code] === 'gate' || REFUSAL_KINDS[code] === 'conflict',
+  (code) => REFUSAL_KINDS[code] === 'gate' || REFUSAL_KINDS[code] === 'conflict' || REFUSAL_KINDS[code] === 'policy',
 );
 
 /** What a proposal command proposes, and by whom; undefined for every other command. */

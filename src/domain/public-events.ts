@@ -1,6 +1,8 @@
 // The public events of D-40, derived in one place from the decider's own events (the outbox of
 // the store writes what this derives, in the unit of work of the change). Pure: the records in
 // `data` are domain records (cents, epoch ms); the views render them as the API's JSON.
+
+import type { Approval } from './approvals.ts';
 import type { DealChange } from './deal-changes.ts';
 import type { PipelineEvent } from './events.ts';
 import type { RefusedProposal } from './proposals.ts';
@@ -56,7 +58,13 @@ type PublicEventBody =
   | { type: 'closer.enrolled'; at: number; data: { closer: Closer } }
   | { type: 'demo.reset'; at: number; data: Record<string, never> }
   /** D-61: a proposal the gate refused; its data is the record (its Seller kept apart). */
-  | { type: 'proposal.refused'; at: number; data: RefusedProposal };
+  | { type: 'proposal.refused'; at: number; data: RefusedProposal }
+  /** D-69, D-70: a held proposal's approval, requested and ended; the data is the approval. */
+  | {
+      type: 'approval.requested' | 'approval.approved' | 'approval.denied' | 'approval.expired' | 'approval.superseded';
+      at: number;
+      data: Approval;
+    };
 
 export type PublicEventType = PublicEventDraft['type'];
 
@@ -81,6 +89,11 @@ export const PUBLIC_EVENT_TYPES = [
   'closer.enrolled',
   'demo.reset',
   'proposal.refused',
+  'approval.requested',
+  'approval.approved',
+  'approval.denied',
+  'approval.expired',
+  'approval.superseded',
 ] as const satisfies readonly PublicEventType[];
 
 // Every type is listed: a type missing from PUBLIC_EVENT_TYPES fails to typecheck here.

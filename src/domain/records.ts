@@ -40,6 +40,15 @@ export interface ActorRef {
   /** The person (D-65), with the name it had when it acted. */
   readonly userId?: string;
   readonly name?: string;
+  /** D-70: a held proposal that committed names who approved it. */
+  readonly approvedBy?: readonly Approver[];
+}
+
+/** D-70: who approved a held proposal: a person (userId) or a key (keyId), by its name then. */
+export interface Approver {
+  readonly userId?: string;
+  readonly keyId?: string;
+  readonly name: string;
 }
 
 export interface ActivityEntry {

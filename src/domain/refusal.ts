@@ -1,5 +1,7 @@
 // Refusals are values. Every code the core can refuse with is listed here once with its kind;
 // the kind picks the HTTP status (D-5) in the error catalogue (src/views/errors.ts).
+import type { LimitCheck } from './policy.ts';
+
 export type RefusalKind =
   | 'invalid'
   | 'not_found'
@@ -14,7 +16,9 @@ export type RefusalKind =
   /** D-63: a sign-in that names no one it may sign in (401). */
   | 'credentials'
   /** D-63: an email locked by failed sign-ins (429, with Retry-After). */
-  | 'throttled';
+  | 'throttled'
+  /** D-69: a move the gate accepted that the proposing key's policy refuses (422, with its limits). */
+  | 'policy';
 
 export const REFUSAL_KINDS = {
   INVALID_BODY: 'invalid',
@@ -58,6 +62,18 @@ export const REFUSAL_KINDS = {
   WEBHOOK_URL_FORBIDDEN: 'forbidden',
   KEY_SCOPE_NOT_OF_PRINCIPAL: 'rule',
   KEY_EXPIRY_PAST: 'rule',
+  // D-68 to D-70: a key's policy and the approvals of what it holds.
+  POLICY_LIMIT: 'policy',
+  APPROVAL_DENIED: 'policy',
+  APPROVAL_EXPIRED: 'policy',
+  POLICY_WIDENING: 'denied',
+  POLICY_NOT_OF_SELLER: 'rule',
+  SELF_APPROVAL: 'denied',
+  APPROVAL_NOT_FOUND: 'not_found',
+  ALREADY_APPROVED: 'conflict',
+  APPROVAL_DECIDED: 'conflict',
+  APPROVAL_STALE: 'conflict',
+  APPROVAL_PENDING: 'conflict',
 } as const satisfies Record<string, RefusalKind>;
 
 export type RefusalCode = keyof typeof REFUSAL_KINDS;
@@ -76,6 +92,10 @@ export interface Refusal {
   readonly requiredScope?: string;
   /** TOO_MANY_ATTEMPTS: seconds until it may be tried again (the answer's Retry-After). */
   readonly retryAfterSeconds?: number;
+  /** POLICY_LIMIT (D-69): the limits of the key's policy the move went over. */
+  readonly limits?: readonly LimitCheck[];
+  /** APPROVAL_PENDING (D-69): the approval the deal waits on. */
+  readonly approvalId?: string;
 }
 
 export const refuse = {
@@ -121,6 +141,14 @@ export const refuse = {
   noSeller: (id: string): Refusal => refuse.notFound('SELLER_NOT_FOUND', `No seller ${id}.`),
   noKey: (id: string): Refusal => refuse.notFound('KEY_NOT_FOUND', `No key ${id}.`),
   noUser: (id: string): Refusal => refuse.notFound('USER_NOT_FOUND', `No user ${id}.`),
+  noApproval: (id: string): Refusal => refuse.notFound('APPROVAL_NOT_FOUND', `No approval ${id}.`),
+  /** D-69: over the key's policy, refused (`onLimit: refuse`, or a deal above maxDealValueUsd). */
+  policy: (message: string, limits: readonly LimitCheck[]): Refusal => ({
+    kind: 'policy',
+    code: 'POLICY_LIMIT',
+    message,
+    limits,
+  }),
   /** D-63: the one answer to a wrong password, an unknown email and a disabled person alike. */
   credentials: (): Refusal => ({
     kind: 'credentials',

@@ -55,7 +55,40 @@ export function escalationNote(tool: string, escalation: Escalation): string {
 
 /** The result with the escalation's words first, when its answer is an escalation; else as it is. */
 export function noteEscalation(tool: string, result: CallToolResult): CallToolResult {
-  if (result.isError || !isEscalation(result.structuredContent)) return result;
+  if (result.isError) return result;
+  const held = heldNote(result.structuredContent);
+  if (held !== undefined) return { ...result, content: [{ type: 'text' as const, text: held }, ...result.content] };
+  if (!isEscalation(result.structuredContent)) return result;
   const note = { type: 'text' as const, text: escalationNote(tool, result.structuredContent) };
   return { ...result, content: [note, ...result.content] };
+}
+
+interface HeldAnswer {
+  status: 'held';
+  approval: {
+    id: string;
+    dealId: string;
+    limits: { limit: string; allowed: unknown; value: unknown }[];
+    expiresAt: string;
+  };
+}
+
+/**
+ * D-69: a held proposal in words a model acts on: nothing moved, which limits it went over, the
+ * approval it waits on, and that proposing again does not help (agent-framework#8503: a model
+ * not told why asks again).
+ */
+export function heldNote(content: unknown): string | undefined {
+  if (typeof content !== 'object' || content === null || (content as { status?: unknown }).status !== 'held')
+    return undefined;
+  const { approval } = content as HeldAnswer;
+  const limits = approval.limits
+    .map((l) => `${l.limit} (allowed ${JSON.stringify(l.allowed)}, this move ${JSON.stringify(l.value)})`)
+    .join('; ');
+  return (
+    `Held, not moved: the proposal on deal ${approval.dealId} went over this key's policy: ${limits}. ` +
+    `It waits for a person's approval as ${approval.id} until ${approval.expiresAt}. Do not retry or propose ` +
+    `it again (a second one is refused APPROVAL_PENDING): follow it with get_approval ${approval.id}; ` +
+    'when approved, the move is committed for you.'
+  );
 }

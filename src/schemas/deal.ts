@@ -230,12 +230,26 @@ export const MandateSchema = Type.Object(
 );
 
 /** D-56: who made the request that wrote an entry or an event (keys mode only). */
+export const ApproverSchema = Type.Object(
+  {
+    userId: Type.Optional(Type.String({ description: 'the person who approved, `usr_<NNNN>`' })),
+    keyId: Type.Optional(Type.String({ description: 'the key that approved, `key_<NNNN>`' })),
+    name: Type.String({ description: "the person's or the key's name when it approved" }),
+  },
+  { $id: 'Approver', additionalProperties: false, description: 'who approved a held proposal: a person or a key' },
+);
+
 export const ActorRefSchema = Type.Union(
   [
     Type.Object(
       {
         principal: Type.String({ description: '`operator`, a Seller id or a closer id' }),
         keyId: Type.String({ description: 'the key the request carried, `key_<NNNN>`' }),
+        approvedBy: Type.Optional(
+          Type.Array(Type.Ref(ApproverSchema), {
+            description: "a proposal the key's policy held, committed at its last approval: who approved it (D-70)",
+          }),
+        ),
       },
       { additionalProperties: false, description: 'a key' },
     ),

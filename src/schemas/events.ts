@@ -2,6 +2,7 @@
 // generated from the contract gets `data` typed by `type`.
 import { type TSchema, Type } from '@sinclair/typebox';
 import { PUBLIC_EVENT_TYPES } from '../domain/public-events.ts';
+import { ApprovalSchema } from './approvals.ts';
 import { PATTERN_WORDS, RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
 import { ActorRefSchema, DealSchema } from './deal.ts';
 import { DEAL_EXAMPLE } from './examples.ts';
@@ -70,6 +71,11 @@ const DATA: Record<(typeof PUBLIC_EVENT_TYPES)[number], TSchema> = {
   'closer.enrolled': Type.Object({ closer: Type.Ref(CloserSchema) }),
   'demo.reset': Type.Object({}),
   'proposal.refused': Type.Ref(RefusedProposalSchema),
+  'approval.requested': Type.Ref(ApprovalSchema),
+  'approval.approved': Type.Ref(ApprovalSchema),
+  'approval.denied': Type.Ref(ApprovalSchema),
+  'approval.expired': Type.Ref(ApprovalSchema),
+  'approval.superseded': Type.Ref(ApprovalSchema),
 };
 
 export const EventSchema = Type.Union(

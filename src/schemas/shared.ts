@@ -3,7 +3,8 @@
 // it self-contained.
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from './common.ts';
-import { DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
+import { ApprovalSchema, HeldSchema, LimitSchema } from './approvals.ts';
+import { ApproverSchema, DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
@@ -13,6 +14,7 @@ import { WebhookAttemptSchema, WebhookCreatedSchema, WebhookSchema } from './web
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
   ErrorSchema,
+  ApproverSchema,
   MandateSchema,
   DealSchema,
   SettlementSchema,
@@ -21,6 +23,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   EscalationSchema,
   RefusedProposalSchema,
   ProposalSummarySchema,
+  LimitSchema,
+  ApprovalSchema,
+  HeldSchema,
   DryRunSchema,
   EventSchema,
   EventPageSchema,

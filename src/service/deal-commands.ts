@@ -6,12 +6,20 @@ import { actorOf, type Caller, isPerson } from '../domain/access.ts';
 import type { ProposalInput } from '../domain/commands.ts';
 import type { DealEdit } from '../domain/deal-edit.ts';
 import type { PipelineEvent } from '../domain/events.ts';
+import { formatUsd, usdToCents } from '../domain/money.ts';
+import { dealValueOver, type KeyPolicy, limitsOver } from '../domain/policy.ts';
+import { refusedProposal } from '../domain/proposals.ts';
 import type { Deal } from '../domain/records.ts';
+import { refuse } from '../domain/refusal.ts';
 import { initialState } from '../domain/state.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { UnitOfWork } from '../store/store.ts';
 import { escalationOf } from './closers.ts';
+import { hold, overWords } from './holds.ts';
+import { countClose, keyBounds, policyGuard, type Stop } from './key-bounds.ts';
 import type { AdvanceOutcome, DealInput } from './outcomes.ts';
+import { RefusedError, RefusedProposalError } from './result.ts';
+import type { MoveGuard } from './step.ts';
 import type { Steps } from './steps.ts';
 import type { UnitCommand } from './unit-command.ts';
 
@@ -23,6 +31,28 @@ const ownedBy = (caller: Caller | undefined) => (caller?.kind === 'seller' ? { s
 
 const isTerminal = (deal: Deal) => deal.stage === 'closed_won' || deal.stage === 'closed_lost';
 
+/** No policy to weigh moves by: every move the gate accepts counts. */
+const NO_GUARD: MoveGuard<Stop> = () => undefined;
+
+/** D-68: a key never acts on a deal above its maxDealValueUsd, a create or sell included. */
+function withinDealValue(caller: Caller | undefined, input: DealInput): void {
+  const over = dealValueOver(caller?.policy, usdToCents(input.listValueUsd));
+  if (over === undefined) return;
+  throw new RefusedError(
+    refuse.policy(`The deal's list value is above this key's maxDealValueUsd (${formatUsd(over.allowed as number)}).`, [
+      over,
+    ]),
+  );
+}
+
+/** D-69: the refusal of a move over its key's policy (`onLimit: refuse`, or above maxDealValueUsd). */
+function policyRefusal(stop: Stop) {
+  return refuse.policy(
+    `The move is over this key's policy: ${overWords(stop)}. A person may change the policy; do not retry as it is.`,
+    limitsOver(stop.verdict),
+  );
+}
+
 export class DealCommands {
   constructor(private readonly steps: Steps) {}
 
@@ -30,6 +60,7 @@ export class DealCommands {
   createDeal(input: DealInput, caller?: Caller): UnitCommand<Deal> {
     return {
       work: async (uow) => {
+        withinDealValue(caller, input);
         const now = await this.steps.now(uow);
         const create = { type: 'CreateDeal' as const, ...input, ...ownedBy(caller) };
         const created = await this.steps.apply(uow, initialState(), create, now, actorOf(caller));
@@ -45,9 +76,11 @@ export class DealCommands {
   sell(input: DealInput, caller?: Caller): UnitCommand<AdvanceOutcome> {
     return {
       work: async (uow) => {
+        withinDealValue(caller, input);
         const now = await this.steps.now(uow);
+        const bounds = await keyBounds(uow, caller, now);
         let advances = 0;
-        const sold = await this.steps.applyEach(
+        const sold = await this.steps.weighEach(
           uow,
           initialState(),
           now,
@@ -58,8 +91,18 @@ export class DealCommands {
             return { type: 'AdvanceDeal', dealId: deal.id, proposal: {} };
           },
           actorOf(caller),
+          (bounds && policyGuard(bounds)) ?? NO_GUARD,
         );
-        return this.outcome(uow, sold, [...sold.state.deals.keys()][0] as string, caller);
+        const stop = sold.stopped;
+        // A sell's own advances are on a deal not yet numbered: refused, the sell creates nothing.
+        if (stop?.verdict.outcome === 'refuse') throw new RefusedError(policyRefusal(stop));
+        await sold.persist(this.steps.recordedAt());
+        const dealId = [...sold.state.deals.keys()][0] as string;
+        const deal = sold.state.deals.get(dealId) as Deal;
+        // D-69: held, the deal stays where the sell's last move within the policy left it.
+        if (stop !== undefined) return this.held(uow, stop, deal, caller as Caller, now);
+        await countClose(uow, bounds, undefined, deal);
+        return this.outcome(uow, sold, dealId, caller);
       },
     };
   }
@@ -76,7 +119,27 @@ export class DealCommands {
         // D-65: a Seller's own person is a human executor; a key is the agent.
         const executor = isPerson(caller) ? ('human' as const) : ('agent' as const);
         const command = { type: 'AdvanceDeal' as const, dealId, proposal, executor };
-        const advanced = await this.steps.apply(uow, state, command, now, actorOf(caller));
+        // D-69: the gate decides first, then the key's policy weighs what it accepted.
+        const bounds = await keyBounds(uow, caller, now);
+        const guard = (bounds && policyGuard(bounds)) ?? NO_GUARD;
+        const advanced = await this.steps.weighEach(
+          uow,
+          state,
+          now,
+          (_, first) => (first ? command : undefined),
+          actorOf(caller),
+          guard,
+        );
+        const before = state.deals.get(dealId) as Deal;
+        const stop = advanced.stopped;
+        if (stop?.verdict.outcome === 'refuse') {
+          const refusal = policyRefusal(stop);
+          const record = refusedProposal(command, refusal, before, now, actorOf(caller));
+          throw record ? new RefusedProposalError(refusal, record) : new RefusedError(refusal);
+        }
+        if (stop !== undefined) return this.held(uow, stop, before, caller as Caller, now);
+        await advanced.persist(this.steps.recordedAt());
+        await countClose(uow, bounds, before, advanced.state.deals.get(dealId) as Deal);
         return this.outcome(uow, advanced, dealId, caller);
       },
     };
@@ -122,10 +185,16 @@ export class DealCommands {
     };
   }
 
+  /** D-69: the stopped move held for approval; the deal as it is. */
+  private async held(uow: UnitOfWork, stop: Stop, deal: Deal, caller: Caller, now: number): Promise<AdvanceOutcome> {
+    const approval = await hold(uow, stop, deal, caller, caller.policy as KeyPolicy, now, this.steps.recordedAt());
+    return { kind: 'held', approval, deal };
+  }
+
   /** The deal as it is, or the escalation shape with its gig and suggested closers (D-11). */
   private async outcome(
     uow: UnitOfWork,
-    decided: Awaited<ReturnType<Steps['apply']>>,
+    decided: Pick<Awaited<ReturnType<Steps['apply']>>, 'escalation' | 'state'>,
     dealId: string,
     caller: Caller | undefined,
   ): Promise<AdvanceOutcome> {

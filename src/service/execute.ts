@@ -10,7 +10,7 @@ import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } 
 import { KeySeal } from './key-seal.ts';
 import type { DryRunOutcome } from './outcomes.ts';
 import { recordRefusal } from './refusals.ts';
-import { fail, ok, RefusedError, RefusedProposalError, type Result } from './result.ts';
+import { fail, KeptRefusalError, ok, RefusedError, RefusedProposalError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
 
 /** How a request asks for its write to run. */
@@ -111,6 +111,10 @@ export class UnitRunner {
     try {
       return ok(await command.work(uow));
     } catch (error) {
+      if (error instanceof KeptRefusalError) {
+        await error.keep(uow);
+        return fail(error.refusal);
+      }
       if (!(error instanceof RefusedProposalError)) throw error;
       await recordRefusal(uow, error, this.clock.now());
       return fail(error.refusal);

@@ -8,6 +8,7 @@
 // through another instance is known here at the next read, within 5 s (D-76).
 import { type Caller, type KeyScope, kindOf } from '../domain/access.ts';
 import { type ApiKey, couldBeKey, isLive } from '../domain/keys.ts';
+import type { KeyPolicy } from '../domain/policy.ts';
 import { type ConsoleSession, isSessionLive } from '../domain/sessions.ts';
 import { roleScopes, type User } from '../domain/users.ts';
 import type { Store } from '../store/store.ts';
@@ -236,7 +237,11 @@ export class KeyRing {
         kind: kindOf(key.principal) ?? 'seller',
         keyId: key.id,
         scopes: new Set<KeyScope>(key.scopes),
+        keyName: key.name,
       };
+      // D-68: the policy binds from the moment this instance learns of it (the ring's refresh).
+      if (key.policy !== undefined) (caller as { policy?: KeyPolicy }).policy = key.policy;
+      if (key.createdBy !== undefined) (caller as { keyCreatedBy?: string }).keyCreatedBy = key.createdBy;
       found = { ok: true, caller };
       this.callers.set(key.id, found);
     }

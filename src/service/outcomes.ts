@@ -1,6 +1,7 @@
 // What the service answers for a write or a read beyond a bare record: a closer with its ledger,
 // an escalation (D-11) with the suggested closers, the outcome of a gig move, a dry run (D-48).
 // The views (src/views/) turn these into JSON for every door.
+import type { Approval } from '../domain/approvals.ts';
 import type { Match } from '../domain/matching.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
@@ -30,7 +31,11 @@ export interface Escalation {
   suggestedClosers: (Omit<Match, 'closer'> & { closer: CloserWithLedger })[];
 }
 
-export type AdvanceOutcome = { kind: 'deal'; deal: Deal } | { kind: 'escalation'; escalation: Escalation };
+/** D-69: `held`: the move went over its key's policy; nothing moved and the approval waits (`deal` as it is). */
+export type AdvanceOutcome =
+  | { kind: 'deal'; deal: Deal }
+  | { kind: 'escalation'; escalation: Escalation }
+  | { kind: 'held'; approval: Approval; deal: Deal };
 
 export interface GigOutcome {
   gig: Gig;

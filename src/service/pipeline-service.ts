@@ -8,6 +8,7 @@ import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
 import { Accounts } from './accounts.ts';
+import { ApprovalCommands } from './approvals.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
@@ -67,6 +68,8 @@ export interface PipelineService {
   readonly sessions: Sessions;
   /** People: invitations, roles, sign-in by password, resets (D-62, D-63). */
   readonly people: People;
+  /** What keys' policies held, and the people's decisions (D-69, D-70). */
+  readonly approvals: ApprovalCommands;
   /** Told after a commit that wrote mail (the mail worker listens, D-64). */
   onMail(listener: () => void): () => void;
   /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
@@ -141,6 +144,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     ),
     sessions,
     people,
+    approvals: new ApprovalCommands(store, steps),
     onMail: (listener) => {
       mailListeners.add(listener);
       return () => mailListeners.delete(listener);

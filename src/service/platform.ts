@@ -5,6 +5,7 @@ import { multiplyHalfUp } from '../domain/decimal.ts';
 import { initialState } from '../domain/state.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import type { Telemetry } from '../telemetry.ts';
+import { ApprovalCommands } from './approvals.ts';
 import type { UnitRunner } from './execute.ts';
 import { loadDeal, loadGig } from './load.ts';
 import type { Clock } from './platform-clock.ts';
@@ -36,7 +37,12 @@ export class Platform {
     private readonly afterReset: () => void = () => undefined,
     /** D-27: the demo seeds the two fictional closers; keys mode, a production, seeds none (D-3). */
     private readonly seeds = true,
-  ) {}
+  ) {
+    this.approvals = new ApprovalCommands(store, steps);
+  }
+
+  /** D-70: the sweep ends approvals past their time, or whose deal moved. */
+  private readonly approvals: ApprovalCommands;
 
   /**
    * D-27: wipe everything (stored idempotency answers too) and seed the two fictional closers (in
@@ -155,6 +161,14 @@ export class Platform {
         const { state, dealId } = await loadGig(uow, gigId);
         await this.steps.apply(uow, state, command, notBeforeLatest(state.deals.get(dealId), now));
       }),
+    dueApprovals: (now, limit) =>
+      this.store.read(async (reader) => (await reader.approvals.due(now, limit)).map((a) => a.id), {
+        oneStatement: true,
+      }),
+    endApproval: async (approvalId, now) => {
+      const result = await this.runner.result(this.approvals.end(approvalId, now));
+      return result.ok && result.value;
+    },
     fireStall: (dealId, now) =>
       this.fire(async (uow) => {
         const state = await loadDeal(uow, dealId);

@@ -1,6 +1,7 @@
 // What every service call answers: a value, or the refusal that changed nothing (D-6).
 import type { RefusedProposalDraft } from '../domain/proposals.ts';
 import type { Refusal } from '../domain/refusal.ts';
+import type { UnitOfWork } from '../store/store.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
 
@@ -18,6 +19,20 @@ export class RefusedError extends Error {
     Error.stackTraceLimit = 0;
     super(refusal.message);
     Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * A refusal whose unit still commits what `keep` writes (and nothing else): an approval that
+ * ends as it is refused (D-70: superseded, refused at its last approval) keeps its new status,
+ * its event and its refused proposal. The runner calls `keep` inside the unit of work.
+ */
+export class KeptRefusalError extends RefusedError {
+  constructor(
+    refusal: Refusal,
+    readonly keep: (uow: UnitOfWork) => Promise<void>,
+  ) {
+    super(refusal);
   }
 }
 

@@ -138,36 +138,45 @@ function decideStep(
   now: number,
   { claimTtlMs, telemetry }: StepSettings,
   actor: ActorRef | undefined,
-  created: Created[],
 ) {
   const provisional = provisionalIds();
   const decision = decide(state, command, { now, claimTtlMs, nextIds: provisional });
   telemetry.decided(command.type, decision.ok ? undefined : decision.refusal.code, isDryRun(uow));
   if (!decision.ok) throw refusalOf(state, command, decision.refusal, now, actor);
   const events = attributed(decision.events, actor);
-  addCreated(events, provisional, created);
-  return { state: evolveAll(state, events), events, escalation: decision.escalation };
+  return { state: evolveAll(state, events), events, escalation: decision.escalation, provisional };
 }
+
+/**
+ * D-69: what weighs each move the gate accepted before it counts (the proposing key's policy).
+ * A move it stops is not taken, and the decisions end there: `stopped` says which and why.
+ */
+export type MoveGuard<S> = (before: PipelineState, after: PipelineState, command: PipelineCommand) => S | undefined;
 
 /**
  * Decides commands one after the other (`next` names each, given the state so far; it is asked
  * until it answers undefined or a decision escalates), and answers the state after them, their
  * events, and `persist`, which stores them all in one go.
  */
-export async function decideEach(
+export async function decideEach<S = never>(
   uow: UnitOfWork,
   before: PipelineState,
   now: number,
   settings: StepSettings,
   next: (state: PipelineState, first: boolean) => PipelineCommand | undefined,
   actor?: ActorRef,
+  guard?: MoveGuard<S>,
 ) {
   let state = before;
   let events: PipelineEvent[] = [];
   let escalation: { role: Role; gigId: string } | undefined;
+  let stopped: S | undefined;
   const created: Created[] = [];
   for (let command = next(state, true); command && !escalation; command = next(state, false)) {
-    const step = decideStep(uow, state, command, now, settings, actor, created);
+    const step = decideStep(uow, state, command, now, settings, actor);
+    stopped = guard?.(state, step.state, command);
+    if (stopped !== undefined) break;
+    addCreated(step.events, step.provisional, created);
     state = step.state;
     events.push(...step.events);
     escalation = step.escalation;
@@ -188,6 +197,7 @@ export async function decideEach(
     state,
     events,
     escalation,
+    stopped,
     persist: (recordedAt: number) => persist(uow, before, state, events, now, recordedAt, actor),
   };
 }

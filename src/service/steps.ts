@@ -12,7 +12,7 @@ import type { UnitOfWork } from '../store/store.ts';
 import { loadDeal, loadGig } from './load.ts';
 import type { Clock, PlatformClock } from './platform-clock.ts';
 import { RefusedError } from './result.ts';
-import { decideEach, expectVersion, type StepSettings } from './step.ts';
+import { decideEach, expectVersion, type MoveGuard, type StepSettings } from './step.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
@@ -104,5 +104,26 @@ export class Steps {
     const decided = await decideEach(uow, state, now, this.settings, next, actor);
     await decided.persist(this.clock.now());
     return decided;
+  }
+
+  /**
+   * D-69: commands decided as applyEach decides them, each accepted move weighed by `guard`
+   * (the proposing key's policy) before it counts, and not stored: the caller stores what was
+   * decided (`persist`) once it knows what a stopped move becomes (held, or refused).
+   */
+  weighEach<S>(
+    uow: UnitOfWork,
+    state: PipelineState,
+    now: number,
+    next: (state: PipelineState, first: boolean) => PipelineCommand | undefined,
+    actor: ActorRef | undefined,
+    guard: MoveGuard<S>,
+  ) {
+    return decideEach(uow, state, now, this.settings, next, actor, guard);
+  }
+
+  /** Machine time, which the feed's retention counts (what a write is recorded at). */
+  recordedAt(): number {
+    return this.clock.now();
   }
 }

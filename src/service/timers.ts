@@ -21,6 +21,10 @@ export interface TimerHost {
   /** Fires one timer in its own unit of work; false when it was refused (no longer due). */
   fireGig(gigId: string, now: number): Promise<boolean>;
   fireStall(dealId: string, now: number): Promise<boolean>;
+  /** D-70: ids of pending approvals past their time or whose deal moved, oldest first. */
+  dueApprovals(now: number, limit: number): Promise<string[]>;
+  /** Ends one (expired or superseded) in its own unit of work; false when it was no longer pending. */
+  endApproval(approvalId: string, now: number): Promise<boolean>;
 }
 
 const BATCH = 100;
@@ -71,6 +75,10 @@ export async function runTimers(host: TimerHost, lastForgot?: { at?: number }): 
   await sweep(
     () => host.dueDeals(now, BATCH),
     (id) => host.fireStall(id, now),
+  );
+  await sweep(
+    () => host.dueApprovals(now, BATCH),
+    (id) => host.endApproval(id, now),
   );
   return fired;
 }

@@ -1,6 +1,7 @@
 // The accounts part of the store port (D-51, D-52): Sellers and API keys. A key is kept as its
 // SHA-256 only. Every adapter implements it and the store contract holds them to it.
 import type { ApiKey } from '../domain/keys.ts';
+import type { KeyUsage } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
 import type { ConsoleSession } from '../domain/sessions.ts';
 
@@ -30,6 +31,11 @@ export interface AccountReader {
    * from next time: how every instance learns of a sign-out made through another (D-63).
    */
   sessionsChangedSince(since: number): Promise<{ sessions: ConsoleSession[]; mark: number }>;
+  /**
+   * D-68: the closes won committed through a key on a UTC day of the platform clock (zeros when
+   * none). A unit that checks a daily limit takes the key's lock (`key-usage:<id>`) first.
+   */
+  keyUsage(keyId: string, day: string): Promise<KeyUsage>;
 }
 
 export interface AccountUnit extends AccountReader {
@@ -47,4 +53,6 @@ export interface AccountUnit extends AccountReader {
   putSession(session: ConsoleSession): Promise<void>;
   /** Forgets the sessions that expired before `before` (machine ms): they sign no one in anyway. */
   purgeSessions(before: number): Promise<void>;
+  /** D-68: adds a close won (and its final value) to a key's usage of the day. */
+  addKeyUsage(keyId: string, principal: string, usage: KeyUsage): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Closer, Deal, Gig, GigStatus, PayoutLine } from '../domain/records.ts';
 import type { Role, Stage } from '../domain/stages.ts';
 import type { AccountReader, AccountUnit } from './accounts.ts';
+import type { ApprovalReader, ApprovalUnit } from './approvals.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
 import type { MailReader, MailUnit } from './mail.ts';
 import type { PeopleReader, PeopleUnit } from './people.ts';
@@ -79,6 +80,8 @@ export interface StoreReader {
   readonly people: PeopleReader;
   /** The mail outbox (D-64; src/store/mail.ts). */
   readonly mail: MailReader;
+  /** Held proposals' approvals (D-69, D-70; src/store/approvals.ts). */
+  readonly approvals: ApprovalReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -104,6 +107,7 @@ export interface UnitOfWork extends StoreReader {
   readonly proposals: ProposalUnit;
   readonly people: PeopleUnit;
   readonly mail: MailUnit;
+  readonly approvals: ApprovalUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).

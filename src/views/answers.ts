@@ -11,6 +11,7 @@ import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranke
 import type { ClockMove } from '../service/platform.ts';
 import type { Result } from '../service/result.ts';
 import { keyView, sellerView } from './accounts.ts';
+import { heldView } from './approvals.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
@@ -27,7 +28,14 @@ export type { Answer } from '../service/idempotency.ts';
 export const etagOf = (deal: Deal) => `"${deal.version}"`;
 
 export const outcomeView = (outcome: AdvanceOutcome) =>
-  outcome.kind === 'deal' ? dealView(outcome.deal) : escalationView(outcome.escalation);
+  outcome.kind === 'deal'
+    ? dealView(outcome.deal)
+    : outcome.kind === 'held'
+      ? heldView(outcome.approval)
+      : escalationView(outcome.escalation);
+
+/** D-69: a held proposal answers 202: accepted for a person's decision, nothing moved. */
+const statusOfOutcome = (outcome: AdvanceOutcome, moved: number) => (outcome.kind === 'held' ? 202 : moved);
 
 /** A result's answer: the refusal's status and body, or what `then` makes of the value. */
 function answer<T>(result: Result<T>, then: (value: T) => Answer): Answer {
@@ -65,18 +73,18 @@ export function writeAnswers(prefix: string) {
     answer(result, (o) => ({ status: 200, body: gigOutcomeView(o), etag: etagOf(o.deal) }));
   const gigOnly = (result: Result<GigOutcome>) => answer(result, (o) => ({ status: 200, body: gigView(o.gig) }));
   const deal = (result: Result<Deal>) => answer(result, (d) => ({ status: 200, body: dealView(d), etag: etagOf(d) }));
-  const dealOf = (o: AdvanceOutcome) => (o.kind === 'deal' ? o.deal : o.escalation.deal);
+  const dealOf = (o: AdvanceOutcome) => (o.kind === 'escalation' ? o.escalation.deal : o.deal);
   return {
     createDeal: (result: Result<Deal>) => answer(result, created),
     sell: (result: Result<AdvanceOutcome>) =>
       answer(result, (o) => ({
-        status: 201,
+        status: statusOfOutcome(o, 201),
         body: outcomeView(o),
         location: dealAt(dealOf(o).id),
         etag: etagOf(dealOf(o)),
       })),
     advanceDeal: (result: Result<AdvanceOutcome>) =>
-      answer(result, (o) => ({ status: 200, body: outcomeView(o), etag: etagOf(dealOf(o)) })),
+      answer(result, (o) => ({ status: statusOfOutcome(o, 200), body: outcomeView(o), etag: etagOf(dealOf(o)) })),
     reportSignals: deal,
     deescalateDeal: deal,
     editDeal: deal,

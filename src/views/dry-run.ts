@@ -11,7 +11,9 @@ export type DryRunnable = Deal | AdvanceOutcome | GigOutcome;
 
 function recordsOf(value: DryRunnable): { deal: Deal; gig?: Gig } {
   if ('kind' in value) {
-    return value.kind === 'deal' ? { deal: value.deal } : { deal: value.escalation.deal, gig: value.escalation.gig };
+    return value.kind === 'escalation'
+      ? { deal: value.escalation.deal, gig: value.escalation.gig }
+      : { deal: value.deal };
   }
   if ('gig' in value) return { deal: value.deal, gig: value.gig };
   return { deal: value };

@@ -5,6 +5,7 @@
 // are read by clients (docs, default messages), so they state rules, never decision numbers.
 import { REFUSAL_KINDS, type Refusal, type RefusalCode, type RefusalKind } from '../domain/refusal.ts';
 import { StoreBusyError, StoreUnavailableError } from '../store/store.ts';
+import { type LimitView, limitView } from './limits.ts';
 
 export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   invalid: 400,
@@ -19,6 +20,7 @@ export const STATUS_OF_KIND: Record<RefusalKind, number> = {
   denied: 403,
   credentials: 401,
   throttled: 429,
+  policy: 422,
 };
 
 interface Entry {
@@ -202,6 +204,47 @@ export const ERRORS = {
     when: "a key asked for with a scope that no key of its principal's kind may carry (a Seller's key with `admin` or `gigs:work`, a closer's with `deals:read`); `violations` names each",
   },
   KEY_EXPIRY_PAST: { status: 422, when: 'a key asked for with an `expiresAt` that is not in the future' },
+  POLICY_LIMIT: {
+    status: 422,
+    when: "a move the gate accepts goes over the proposing key's policy and the policy says refuse, or the deal's list value is above the key's `maxDealValueUsd` (a create or sell too); `limits` lists each limit passed: `{limit, allowed, value}`. Kept as a refused proposal",
+  },
+  APPROVAL_DENIED: {
+    status: 422,
+    when: "never answered: the code of the refused proposal a denied approval leaves, with the approver's reason",
+  },
+  APPROVAL_EXPIRED: {
+    status: 422,
+    when: 'never answered: the code of the refused proposal an approval leaves when nobody decided it in time',
+  },
+  POLICY_WIDENING: {
+    status: 403,
+    when: 'a key with a policy making a key, or setting a policy, looser than its own: a limit higher or absent where its own has one, moves outside its own, `hold` where its own says `refuse`, fewer approvals',
+  },
+  POLICY_NOT_OF_SELLER: {
+    status: 422,
+    when: "a policy for a key that is not a Seller's: only a Seller's keys propose moves",
+  },
+  SELF_APPROVAL: {
+    status: 403,
+    when: 'an approval decided by the key that proposed it, or by the person who made that key',
+  },
+  APPROVAL_NOT_FOUND: {
+    status: 404,
+    when: 'unknown approval id, of any shape or length, or an approval of another Seller',
+  },
+  ALREADY_APPROVED: { status: 409, when: 'an approver approving the same approval a second time: each counts once' },
+  APPROVAL_DECIDED: {
+    status: 409,
+    when: 'deciding an approval that is decided already (approved, denied, expired or refused), or past its `expiresAt`; a decided approval never changes again',
+  },
+  APPROVAL_STALE: {
+    status: 409,
+    when: 'the last approval of a proposal whose deal moved since it was held: the approval is `superseded`; propose again',
+  },
+  APPROVAL_PENDING: {
+    status: 409,
+    when: "a proposal the key's policy would hold, on a deal that already waits on an approval; `approvalId` names it",
+  },
   SIGNAL_LIMIT: { status: 422, when: 'the signals would take a deal past 256 distinct signals' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
@@ -247,6 +290,8 @@ export interface ErrorBody {
   gate?: { error: string; code: string };
   current?: { version: number; stage: string };
   requiredScope?: string;
+  limits?: LimitView[];
+  approvalId?: string;
 }
 
 /** A transport error's body; the message defaults to the catalogue's words, capitalised. */
@@ -273,6 +318,8 @@ export function refusalBody(refusal: Refusal): ErrorBody {
     ...(refusal.violations ? { violations: [...refusal.violations] } : {}),
     ...(refusal.current ? { current: { version: refusal.current.version, stage: refusal.current.stage } } : {}),
     ...(refusal.requiredScope !== undefined ? { requiredScope: refusal.requiredScope } : {}),
+    ...(refusal.limits ? { limits: refusal.limits.map((check) => limitView(check, false)) } : {}),
+    ...(refusal.approvalId !== undefined ? { approvalId: refusal.approvalId } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { DealChange } from '../domain/deal-changes.ts';
 import { centsToUsd } from '../domain/money.ts';
 import type { EventFilter, StoredEvent } from '../store/store.ts';
+import { approvalView } from './approvals.ts';
 import { proposalView } from './proposals.ts';
 import { actorView, closerView, dealView, gigView, iso } from './records.ts';
 
@@ -32,6 +33,12 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
       return { closer: closerView({ closer: event.data.closer, payouts: [] }) };
     case 'proposal.refused':
       return proposalView(event.data);
+    case 'approval.requested':
+    case 'approval.approved':
+    case 'approval.denied':
+    case 'approval.expired':
+    case 'approval.superseded':
+      return approvalView(event.data);
     default:
       return event.data;
   }

@@ -2,7 +2,7 @@
 // optional fields appear only when they mean something (D-34, D-35, D-36).
 import { mandateView } from '../domain/mandate.ts';
 import { centsToUsd } from '../domain/money.ts';
-import type { Account, ActivityEntry, ActorRef, Deal, Gig, PayoutLine } from '../domain/records.ts';
+import type { Account, ActivityEntry, ActorRef, Approver, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import type { Settlement } from '../domain/settlement.ts';
 import type { CloserWithLedger, Escalation, GigOutcome } from '../service/outcomes.ts';
 import { usdOfBigCents } from './exact-json.ts';
@@ -63,9 +63,24 @@ const briefActivityView = (entry: ActivityEntry): EntryView =>
 /** D-56, D-65: who did it, as every answer shows it: the principal and its key, or its person by name. */
 export function actorView(
   actor: ActorRef,
-): { principal: string; keyId: string } | { principal: string; userId: string; name: string } {
+):
+  | { principal: string; keyId: string; approvedBy?: ApproverView[] }
+  | { principal: string; userId: string; name: string } {
   if (actor.userId !== undefined) return { principal: actor.principal, userId: actor.userId, name: actor.name ?? '' };
+  if (actor.approvedBy !== undefined)
+    return { principal: actor.principal, keyId: actor.keyId ?? '', approvedBy: actor.approvedBy.map(approverView) };
   return { principal: actor.principal, keyId: actor.keyId ?? '' };
+}
+
+export interface ApproverView {
+  userId?: string;
+  keyId?: string;
+  name: string;
+}
+
+/** D-70: who approved, a person or a key, by name. */
+export function approverView(by: Approver): ApproverView {
+  return by.userId !== undefined ? { userId: by.userId, name: by.name } : { keyId: by.keyId ?? '', name: by.name };
 }
 
 // With its actor (D-56, keys mode) or without, each a literal of its own: no spread, no property

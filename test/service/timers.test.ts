@@ -26,6 +26,8 @@ function hostWith(dueDeals: string[], unitMs: number) {
     // The first `limit` still due, as the stores answer.
     dueDeals: async (_now, limit) => [...pending].slice(0, limit),
     fireGig: async () => false,
+    dueApprovals: async () => [],
+    endApproval: async () => false,
     fireStall: async (id) => {
       spin(unitMs);
       fired.push(id);

@@ -2,6 +2,7 @@
 // go, so do their keys); their numbers are never restarted.
 import { compareIds } from '../../domain/ids.ts';
 import type { ApiKey } from '../../domain/keys.ts';
+import { emptyUsage, type KeyUsage } from '../../domain/policy.ts';
 import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
@@ -20,6 +21,8 @@ export class AccountTables {
   people = new PeopleTables();
   /** The mail outbox (D-64): kept by a wipe (what was promised is still sent). */
   mail = new MailTables();
+  /** D-68: each key's usage of its latest day with a close (an older day is over). */
+  usage = new Map<string, KeyUsage>();
 
   /** What a wipe leaves: everything but closers' keys. */
   withoutClosers(): AccountTables {
@@ -32,6 +35,7 @@ export class AccountTables {
     kept.sessions = this.sessions.copy(() => true);
     kept.people = this.people.withoutClosers();
     kept.mail = this.mail;
+    kept.usage = new Map(this.usage);
     return kept;
   }
 }
@@ -71,6 +75,10 @@ export class MemoryAccountReader implements AccountReader {
     const { rows, mark } = this.tables.sessions.changedSince(since);
     return { sessions: rows, mark };
   }
+  async keyUsage(keyId: string, day: string) {
+    const usage = this.tables.usage.get(keyId);
+    return usage?.day === day ? usage : emptyUsage(day);
+  }
 }
 
 export class MemoryAccountUnit extends MemoryAccountReader implements AccountUnit {
@@ -109,6 +117,17 @@ export class MemoryAccountUnit extends MemoryAccountReader implements AccountUni
     const { sessions } = this.tables;
     for (const session of [...sessions.rows.values()])
       if (session.expiresAt < before) sessions.delete(session.id, this.undo);
+  }
+  async addKeyUsage(keyId: string, _principal: string, added: KeyUsage) {
+    const { usage } = this.tables;
+    const previous = usage.get(keyId);
+    const base = previous?.day === added.day ? previous : emptyUsage(added.day);
+    usage.set(keyId, {
+      day: added.day,
+      closes: base.closes + added.closes,
+      closedValueCents: base.closedValueCents + added.closedValueCents,
+    });
+    this.undo.push(() => (previous ? usage.set(keyId, previous) : usage.delete(keyId)));
   }
   async touchKeys(lastUsed: ReadonlyMap<string, number>) {
     const { keys } = this.tables;

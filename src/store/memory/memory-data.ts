@@ -4,6 +4,7 @@ import type { IdKind } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { StoredAnswer } from '../store.ts';
 import { AccountTables } from './account-tables.ts';
+import { ApprovalTables } from './approval-tables.ts';
 import { DueIndex } from './due-index.ts';
 import { EventLog } from './event-log.ts';
 import { NumberedTable } from './numbered-table.ts';
@@ -36,6 +37,8 @@ export interface Data {
   accounts: AccountTables;
   /** Refused proposals and their tallies (D-61). */
   proposals: ProposalTables;
+  /** Held proposals' approvals (D-69): a wipe deletes them with their deals. */
+  approvals: ApprovalTables;
 }
 
 export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new AccountTables()): Data {
@@ -59,6 +62,7 @@ export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new Account
     gigTimers: new DueIndex((n, dueAt) => gigs.at(n)?.timerDueAt === dueAt),
     accounts,
     proposals: new ProposalTables(),
+    approvals: new ApprovalTables(),
   };
 }
 

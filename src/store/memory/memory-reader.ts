@@ -5,6 +5,7 @@ import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
 import { MemoryAccountReader } from './account-tables.ts';
+import { MemoryApprovalReader } from './approval-tables.ts';
 import { MemoryMailReader } from './mail-tables.ts';
 import type { Data } from './memory-data.ts';
 import { MemoryPeopleReader } from './people-tables.ts';
@@ -20,6 +21,9 @@ export class MemoryReader implements StoreReader {
   }
   get accounts() {
     return new MemoryAccountReader(this.data.accounts);
+  }
+  get approvals() {
+    return new MemoryApprovalReader(this.data.approvals, this.data.deals);
   }
   get proposals() {
     return new MemoryProposalReader(this.data.proposals, this.data.deals, this.data.gigs);

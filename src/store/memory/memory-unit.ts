@@ -6,6 +6,7 @@ import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { MemoryAccountUnit } from './account-tables.ts';
+import { MemoryApprovalUnit } from './approval-tables.ts';
 import { MemoryMailUnit } from './mail-tables.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
@@ -45,6 +46,10 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get mail() {
     return new MemoryMailUnit(this.data.accounts.mail, this.undo);
+  }
+
+  override get approvals() {
+    return new MemoryApprovalUnit(this.data.approvals, this.data.deals, this.undo);
   }
 
   override get proposals() {

@@ -1,5 +1,7 @@
 // The statements a unit of work's buffered puts are written with (sql-unit-of-work.ts flush): one
 // multi-row statement a table, each value a parameter appended to the unit's list.
+
+import type { KeyUsage } from '../../domain/policy.ts';
 import type { StoredAnswer } from '../store.ts';
 
 /** How each table is upserted: its columns (the document last) and what a second put replaces. */
@@ -44,6 +46,25 @@ export function answersUpsert(answers: Map<string, StoredAnswer>, params: unknow
     ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
       body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at,
       owner = excluded.owner`;
+}
+
+/** A key's usage of a day, as a unit adds to it (D-68, migration 023): one row per key and day. */
+export interface UsageAdded {
+  keyId: string;
+  principal: string;
+  usage: KeyUsage;
+}
+
+/** Adds each key's closes of the unit to its row of the day (made by the first). */
+export function usageUpsert(added: readonly UsageAdded[], params: unknown[]): string {
+  const tuples = added.map(({ keyId, principal, usage }) => {
+    const first = params.length + 1;
+    params.push(keyId, usage.day, principal, usage.closes, usage.closedValueCents);
+    return `(${Array.from({ length: 5 }, (_, i) => `$${first + i}`).join(', ')})`;
+  });
+  return `INSERT INTO key_usage (key_id, day, principal, closes, closed_value_cents) VALUES ${tuples.join(', ')}
+    ON CONFLICT (key_id, day) DO UPDATE SET closes = key_usage.closes + excluded.closes,
+      closed_value_cents = key_usage.closed_value_cents + excluded.closed_value_cents`;
 }
 
 /** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */

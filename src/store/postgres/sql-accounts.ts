@@ -2,9 +2,11 @@
 // unit of work's `send` (so they follow its buffered puts, in call order). Memory's reference
 // behaviour is src/store/memory/account-tables.ts.
 import type { ApiKey } from '../../domain/keys.ts';
+import { emptyUsage, type KeyUsage } from '../../domain/policy.ts';
 import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
+import type { UsageAdded } from './buffered-writes.ts';
 import { keyFromRow } from './codec.ts';
 import type { Send } from './sql-webhooks.ts';
 
@@ -51,6 +53,16 @@ export class SqlAccountReader implements AccountReader {
     const where = filter.principal === undefined ? [] : [`principal = $${params.push(filter.principal)}`];
     const rows = await this.send<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys${paged(where, params, filter)}`, params);
     return rows.map(keyFromRow);
+  }
+
+  async keyUsage(keyId: string, day: string): Promise<KeyUsage> {
+    const [row] = await this.send<{ closes: number; closed_value_cents: string | number }>(
+      'SELECT closes, closed_value_cents FROM key_usage WHERE key_id = $1 AND day = $2',
+      [keyId, day],
+    );
+    return row === undefined
+      ? emptyUsage(day)
+      : { day, closes: Number(row.closes), closedValueCents: Number(row.closed_value_cents) };
   }
 
   async keyByHash(hash: string) {
@@ -124,6 +136,18 @@ export function sessionFromRow(row: SessionRow): ConsoleSession {
 }
 
 export class SqlAccountUnit extends SqlAccountReader implements AccountUnit {
+  constructor(
+    send: Send,
+    /** Keeps a usage for the unit's last statement (sql-unit-of-work.ts flush). */
+    private readonly bufferUsage: (added: UsageAdded) => void,
+  ) {
+    super(send);
+  }
+
+  async addKeyUsage(keyId: string, principal: string, usage: KeyUsage) {
+    this.bufferUsage({ keyId, principal, usage });
+  }
+
   async putSession(session: ConsoleSession) {
     // Serialized like keys' changes (putKey), so that marks commit in mark order.
     const locked = this.send('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [

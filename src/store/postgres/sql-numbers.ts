@@ -6,7 +6,7 @@ import { formatId, type IdKind } from '../../domain/ids.ts';
 import type { SqlSession } from './sql-database.ts';
 
 /** The kinds numbered here: records a decision creates, and refused proposals (D-61). */
-export type NumberedKind = IdKind | 'prop';
+export type NumberedKind = IdKind | 'prop' | 'apr';
 
 /** One statement for each count of numbers, so each is prepared once per connection. */
 const statements: string[] = [];

@@ -5,12 +5,14 @@
 import { PLATFORM_EVENTS } from '../../domain/access.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
+import type { ApprovalReader } from '../approvals.ts';
 import type { MailReader } from '../mail.ts';
 import type { PeopleReader } from '../people.ts';
 import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
 import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
+import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlMailReader } from './sql-mail.ts';
 import { parameters } from './sql-parameters.ts';
@@ -61,6 +63,10 @@ export class SqlReader implements StoreReader {
 
   get mail(): MailReader {
     return new SqlMailReader((text, params) => this.send(text, params));
+  }
+
+  get approvals(): ApprovalReader {
+    return new SqlApprovalReader((text, params) => this.send(text, params));
   }
 
   /**

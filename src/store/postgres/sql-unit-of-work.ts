@@ -9,14 +9,16 @@ import type { IdKind } from '../../domain/ids.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import type { ApprovalUnit } from '../approvals.ts';
 import type { MailUnit } from '../mail.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { answersUpsert, emptyOutbox, outboxInsert, upsert } from './buffered-writes.ts';
+import { answersUpsert, emptyOutbox, outboxInsert, type UsageAdded, upsert, usageUpsert } from './buffered-writes.ts';
 import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
+import { SqlApprovalUnit } from './sql-approvals.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
 import { SqlMailUnit } from './sql-mail.ts';
@@ -46,6 +48,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   private pendingEvents = emptyOutbox();
   /** Refused proposals to record (D-61), written with the unit's last write. */
   private pendingProposals: RefusedProposal[] = [];
+  /** Closes added to keys' usage of the day (D-68), written with the unit's last write. */
+  private pendingUsage: UsageAdded[] = [];
   /** Answers to store under their Idempotency-Keys (D-37), written with the unit's last write. */
   private pendingAnswers = new Map<string, StoredAnswer>();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
@@ -106,11 +110,20 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   override get accounts() {
-    return new SqlAccountUnit((text, params) => this.send(text, params));
+    return new SqlAccountUnit(
+      (text, params) => this.send(text, params),
+      (added) => {
+        this.pendingUsage.push(added);
+      },
+    );
   }
 
   override get people(): PeopleUnit {
     return new SqlPeopleUnit((text, params) => this.send(text, params));
+  }
+
+  override get approvals(): ApprovalUnit {
+    return new SqlApprovalUnit((text, params) => this.send(text, params));
   }
 
   override get mail(): MailUnit {
@@ -163,6 +176,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
     if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
+    if (this.pendingUsage.length > 0) statements.push(usageUpsert(this.pendingUsage, params));
     if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
@@ -171,6 +185,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.pendingEvents = emptyOutbox();
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
+    this.pendingUsage = [];
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
       const sql = `${withClause(statements)} SELECT ${XID}`;

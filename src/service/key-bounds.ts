@@ -1,0 +1,98 @@
+// D-68, D-69: the proposing key's policy, applied inside the unit of work that commits. The day's
+// usage is read behind the key's lock when the policy counts the day, so that any number of
+// concurrent proposals through one key commit no more closes or value than it allows: the lock
+// makes them meet one at a time, each seeing the closes the ones before it committed.
+import type { Caller } from '../domain/access.ts';
+import type { PipelineCommand } from '../domain/commands.ts';
+import {
+  countsTheDay,
+  emptyUsage,
+  type KeyPolicy,
+  type KeyUsage,
+  type LimitName,
+  type PolicyVerdict,
+  usageDay,
+  weighMove,
+} from '../domain/policy.ts';
+import type { Deal } from '../domain/records.ts';
+import type { PipelineState } from '../domain/state.ts';
+import type { UnitOfWork } from '../store/store.ts';
+import type { MoveGuard } from './step.ts';
+
+/** The key a proposal came through, its policy and its usage of the day. */
+export interface KeyBounds {
+  readonly keyId: string;
+  readonly principal: string;
+  readonly policy?: KeyPolicy;
+  readonly usage: KeyUsage;
+}
+
+/** A move the policy stopped: the deal before it, the command, and the verdict. */
+export interface Stop {
+  readonly dealId: string;
+  readonly deal: Deal;
+  readonly command: Extract<PipelineCommand, { type: 'AdvanceDeal' }>;
+  readonly verdict: PolicyVerdict;
+}
+
+/**
+ * The bounds of a Seller's key (a person has none: D-62's people act by their role). Reads the
+ * day's usage under the key's lock only when the policy has a daily limit.
+ */
+export async function keyBounds(
+  uow: UnitOfWork,
+  caller: Caller | undefined,
+  now: number,
+  policy: KeyPolicy | undefined = caller?.policy,
+): Promise<KeyBounds | undefined> {
+  if (caller === undefined || caller.kind !== 'seller' || caller.keyId === undefined || caller.userId !== undefined)
+    return undefined;
+  const day = usageDay(now);
+  let usage = emptyUsage(day);
+  if (countsTheDay(policy)) {
+    await uow.lock(`key-usage:${caller.keyId}`);
+    usage = await uow.accounts.keyUsage(caller.keyId, day);
+  }
+  return { keyId: caller.keyId, principal: caller.principal, policy, usage };
+}
+
+/** What a move did to its deal: the stage it went to, and its final value when it closed won. */
+export function moveOf(before: PipelineState, after: PipelineState, dealId: string) {
+  const from = before.deals.get(dealId) as Deal;
+  const to = after.deals.get(dealId) as Deal;
+  const moved = to.stage !== from.stage ? to.stage : undefined;
+  const closeValueCents = moved === 'closed_won' ? to.finalValueCents : undefined;
+  return { before: from, to: moved, closeValueCents };
+}
+
+/**
+ * The guard of the agent's advances through a key with a policy (step.ts MoveGuard): each
+ * accepted move weighed with the closes before it in this unit counted too (a sell closes once).
+ */
+export function policyGuard(bounds: KeyBounds, waived: readonly LimitName[] = []): MoveGuard<Stop> | undefined {
+  const policy = bounds.policy;
+  if (policy === undefined) return undefined;
+  return (before, after, command) => {
+    if (command.type !== 'AdvanceDeal') return undefined;
+    const move = moveOf(before, after, command.dealId);
+    const verdict = weighMove(policy, move, bounds.usage, waived);
+    return verdict.outcome === 'commit' ? undefined : { dealId: command.dealId, deal: move.before, command, verdict };
+  };
+}
+
+/**
+ * D-68: a close won through the key counts in its usage of the day, written in the unit that
+ * commits it (every Seller's key, with a policy or not: a policy set later sees the day's closes).
+ */
+export async function countClose(
+  uow: UnitOfWork,
+  bounds: KeyBounds | undefined,
+  before: Deal | undefined,
+  after: Deal,
+  keyId = bounds?.keyId,
+): Promise<void> {
+  if (bounds === undefined || keyId === undefined) return;
+  if (after.stage !== 'closed_won' || before?.stage === 'closed_won') return;
+  const usage = { day: bounds.usage.day, closes: 1, closedValueCents: after.finalValueCents ?? 0 };
+  await uow.accounts.addKeyUsage(keyId, bounds.principal, usage);
+}
