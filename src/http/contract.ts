@@ -207,10 +207,11 @@ function completeOperation(
   operation.security ??= [];
   completeSecurity(operation);
   operation.description ??= operation.summary;
-  // D-37, D-75: every demo write takes an Idempotency-Key, but the MCP doors (a key per tool call)
-  // and the console's sign-in and sign-out (a retried sign-in makes a second session, which lapses).
+  // D-37, D-75: every demo write (a POST, and a deal's PATCH) takes an Idempotency-Key, but the MCP
+  // doors (a key per tool call) and the console's sign-in and sign-out (a retried sign-in makes a
+  // second session, which lapses).
   const isDemoWrite =
-    method === 'post' &&
+    (method === 'post' || method === 'patch') &&
     !path.startsWith('/mcp') &&
     path !== '/demo/mcp' &&
     !path.startsWith('/console/') &&

@@ -2,6 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { ProposalInput } from '../domain/commands.ts';
 import { STAGES } from '../domain/stages.ts';
+import { HeldSchema } from '../schemas/approvals.ts';
 import {
   CreateDealBody,
   DealListQuery,
@@ -71,7 +72,7 @@ const sell = write({
   summary: 'Create a deal and let the agent advance it until it closes or escalates',
   tag: 'deals',
   body: CreateDealBody,
-  responses: { 201: DealOrEscalationSchema },
+  responses: { 201: DealOrEscalationSchema, 202: Type.Ref(HeldSchema) },
   errors: [400, 422],
   scope: WRITE_DEALS,
   idempotent: true,
@@ -193,6 +194,7 @@ const advanceDeal = write({
       type: 'object' as const,
       description: 'The Deal, or the escalation {escalated: true, role, gig, suggestedClosers, deal}',
     },
+    202: Type.Ref(HeldSchema),
   },
   errors: [400, 404, 409, 412, 422],
   scope: PROPOSE,

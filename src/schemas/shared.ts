@@ -2,8 +2,8 @@
 // (src/http/app.ts); a reader that gets one schema alone, as an MCP client gets a tool's, gets
 // it self-contained.
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorSchema } from './common.ts';
 import { ApprovalSchema, HeldSchema, LimitSchema } from './approvals.ts';
+import { ErrorSchema } from './common.ts';
 import { ApproverSchema, DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';

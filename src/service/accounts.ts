@@ -8,6 +8,7 @@ import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, see
 import { mayGrant, mayRoll } from '../domain/authorization.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
+import { type KeyPolicy, loosening } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { KeyFilter } from '../store/accounts.ts';
@@ -15,6 +16,25 @@ import type { Store, UnitOfWork } from '../store/store.ts';
 import type { DrawnKey, KeySeal } from './key-seal.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
+
+/**
+ * D-68: a policy only on a Seller's key, and never looser than the caller's own (a key with a
+ * policy makes no key without one, nor one with a wider limit).
+ */
+function boundedBy(principal: string, policy: KeyPolicy | undefined, caller: Caller): void {
+  if (policy !== undefined && kindOf(principal) !== 'seller') {
+    throw new RefusedError(
+      refuse.rule('POLICY_NOT_OF_SELLER', `A policy binds a Seller's key; ${principal}'s keys propose no moves.`, [
+        "policy: only a Seller's key carries one",
+      ]),
+    );
+  }
+  const looser = loosening(policy, caller.policy);
+  if (looser !== undefined)
+    throw new RefusedError(
+      refuse.denied('POLICY_WIDENING', `No key may be looser than the key that sets it: ${looser}.`),
+    );
+}
 
 /** How much of OPERATOR_KEY a list shows (D-213). */
 const OPERATOR_KEY_PREFIX_CHARS = 4;
@@ -43,6 +63,8 @@ export interface KeyInput {
   scopes?: readonly string[];
   /** Machine epoch ms. */
   expiresAt?: number;
+  /** D-68: the key's bounds (a Seller's key only), never looser than the caller's own. */
+  policy?: KeyPolicy;
 }
 
 interface MachineClock {
@@ -104,10 +126,12 @@ export class Accounts {
           throw new RefusedError(
             refuse.rule('KEY_EXPIRY_PAST', 'A key must expire in the future.', ['expiresAt: must be in the future']),
           );
+        boundedBy(principal, input.policy, caller);
         await this.roomForOneMore(uow, principal);
         // D-66: a key made by a person names them.
         const createdBy = caller.userId;
-        return this.issue(uow, { name: input.name, principal, scopes, expiresAt: input.expiresAt, createdBy });
+        const { name, expiresAt, policy } = input;
+        return this.issue(uow, { name, principal, scopes, expiresAt, createdBy, policy });
       },
       committed: ({ key }) => this.learned(key),
       secretOf: ({ drawn }) => drawn,
@@ -146,6 +170,7 @@ export class Accounts {
           scopes: old.scopes,
           expiresAt: oldExpiry,
           createdBy: caller.userId,
+          policy: old.policy,
         };
         const issued = await this.issue(uow, input);
         // The old key names its successor (D-260): written once the new key has its id.
@@ -159,6 +184,24 @@ export class Accounts {
         if (rolled) this.learned(rolled);
       },
       secretOf: ({ drawn }) => drawn,
+    };
+  }
+
+  /**
+   * D-68: a key's whole policy replaced (`null` removes it), never looser than the caller's own.
+   * This instance binds it at once; every other within the key ring's refresh.
+   */
+  setPolicy(keyId: string, policy: KeyPolicy | null, caller: Caller): UnitCommand<IssuedKey> {
+    return {
+      work: async (uow) => {
+        const key = await this.ownKey(uow, keyId, caller);
+        boundedBy(key.principal, policy ?? undefined, caller);
+        const { policy: _old, ...rest } = key;
+        const changed: ApiKey = policy === null ? rest : { ...rest, policy };
+        await uow.accounts.putKey(changed);
+        return { key: changed };
+      },
+      committed: ({ key }) => this.learned(key),
     };
   }
 
@@ -238,6 +281,7 @@ export class Accounts {
       scopes: readonly KeyScope[];
       expiresAt: number | undefined;
       createdBy?: string;
+      policy?: KeyPolicy;
     },
   ): Promise<IssuedKey> {
     if (this.seal === undefined) throw new Error('keys are made in keys mode only');
@@ -253,6 +297,7 @@ export class Accounts {
       createdAt: this.clock.now(),
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
       ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
+      ...(input.policy !== undefined ? { policy: input.policy } : {}),
     };
     await uow.accounts.putKey(key);
     return { key, text, drawn };
