@@ -1,4 +1,4 @@
-// D-68, D-69, D-71: a Seller's key may carry a policy, the bounds its agent acts within. The gate
+// D-68, D-69: a Seller's key may carry a policy, the bounds its agent acts within. The gate
 // decides first (legality, floor, cap); a move it accepts is then held to the proposing key's
 // policy: within it, it commits; over it, it is held for a person's approval or refused, as the
 // policy says. Pure: the usage of the day comes in (the service reads it under the key's lock,
@@ -80,7 +80,7 @@ export type PolicyOutcome = 'commit' | 'hold' | 'refuse';
 
 export interface PolicyVerdict {
   readonly outcome: PolicyOutcome;
-  /** Every limit of the policy the move meets, passed or not (D-71's dry run shows them all). */
+  /** Every limit of the policy the move meets, passed or not (a dry run is to show them all). */
   readonly limits: readonly LimitCheck[];
 }
 

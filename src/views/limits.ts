@@ -1,4 +1,4 @@
-// A key's policy and the limits a move met (D-68, D-69, D-71) as every door answers them: money
+// A key's policy and the limits a move met (D-68, D-69) as every door answers them: money
 // in USD with two decimals (cents inside), the limits' names as the policy's fields.
 import { centsToUsd } from '../domain/money.ts';
 import { type KeyPolicy, type KeyUsage, type LimitCheck, MONEY_LIMITS } from '../domain/policy.ts';

@@ -1,6 +1,6 @@
 // D-68 to D-70 in the service, on the memory store: a key's policy weighed after the gate in the
 // unit that commits, held proposals as approvals, and people's (and keys') decisions of them.
-// The HTTP and MCP doors of approvals and policies come with their operations (issue 38's notes).
+// The doors of approvals and policies (HTTP, MCP) are tested with their operations.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Caller } from '../../src/domain/access.ts';
