@@ -30,6 +30,8 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   one_time_tokens: 'the invitation and reset tokens of a principal’s people (their SHA-256)',
   sign_in_throttles: 'a person’s failed sign-ins, by the SHA-256 of their email: the platform’s only',
   mail_outbox: 'the mail to a principal’s people, waiting to be sent',
+  approvals: 'the proposals a Seller’s key policies held, and who decided them',
+  key_usage: 'the closes and closed value committed through a Seller’s key, by day',
 };
 
 /** The tables judged to hold no tenant's data, each with the reason. */
