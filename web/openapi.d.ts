@@ -923,6 +923,15 @@ export interface components {
             /** @description INSUFFICIENT_SCOPE: the scope a key needs for this (keys mode) */
             requiredScope?: string;
         };
+        /** @description who approved a held proposal: a person or a key */
+        Approver: {
+            /** @description the person who approved, `usr_<NNNN>` */
+            userId?: string;
+            /** @description the key that approved, `key_<NNNN>` */
+            keyId?: string;
+            /** @description the person's or the key's name when it approved */
+            name: string;
+        };
         /**
          * @example {
          *       "staffing": {
@@ -1068,6 +1077,8 @@ export interface components {
                     principal: string;
                     /** @description the key the request carried, `key_<NNNN>` */
                     keyId: string;
+                    /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                    approvedBy?: components["schemas"]["Approver"][];
                 } | {
                     /** @description `operator`, a Seller id or a closer id */
                     principal: string;
@@ -1253,6 +1264,8 @@ export interface components {
                         principal: string;
                         /** @description the key the request carried, `key_<NNNN>` */
                         keyId: string;
+                        /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                        approvedBy?: components["schemas"]["Approver"][];
                     } | {
                         /** @description `operator`, a Seller id or a closer id */
                         principal: string;
@@ -1329,6 +1342,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1346,7 +1361,7 @@ export interface components {
             /** @description the deal's stage when the gate refused */
             stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description the gate's refusal code */
-            code: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+            code: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
             /** @description the gate's message, word for word */
             reason: string;
             /**
@@ -1388,6 +1403,90 @@ export interface components {
             byCode: {
                 [key: string]: number;
             };
+        };
+        /** @description a limit of a key's policy as a move meets it (D-69) */
+        PolicyLimit: {
+            /** @description the policy's field: maxDealValueUsd, minCloseValuePct, allowedMoves, closesPerDay or closedValuePerDayUsd */
+            limit: string;
+            /** @description what the policy allows */
+            allowed: number | string[];
+            /** @description what the move makes it */
+            value: number | string;
+            /** @description the day's closes or closed value before this move (dry runs) */
+            used?: number;
+        };
+        /** @description a proposal held by its key’s policy, waiting for people (D-69) */
+        Approval: {
+            /** @description `apr_<NNNN>` */
+            id: string;
+            dealId: string;
+            gigId?: string;
+            /** @description the key that proposed */
+            keyId: string;
+            /** @description the key's Seller */
+            principal: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            /** @description what was proposed, as the proposer wrote it */
+            proposal: {
+                advanceTo?: string;
+                valueUsd?: number;
+                note?: string;
+            };
+            /** @description the limits the proposal went over */
+            limits: components["schemas"]["PolicyLimit"][];
+            /** @description the deal's version when held: only at it may the proposal commit */
+            dealVersion: number;
+            approvalsRequired: number;
+            /** @description the approvals given so far */
+            approvals: {
+                by: components["schemas"]["Approver"];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                at: string;
+                note?: string;
+            }[];
+            /** @description pending until decided; approved (it committed), denied, expired, superseded (its deal moved first) or refused (the gate or another limit refused it at the last approval) */
+            status: "pending" | "approved" | "denied" | "expired" | "superseded" | "refused";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description still pending then, it expires (platform clock)
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            decidedAt?: string;
+            /** @description a denial's reason, or why it ended otherwise */
+            reason?: string;
+        };
+        /** @description the proposal went over its key's policy: nothing moved; the approval waits for people */
+        Held: {
+            /** @enum {string} */
+            status: "held";
+            approval: components["schemas"]["Approval"];
         };
         /**
          * @description What the real call would do (D-48): nothing of it was done
@@ -1518,6 +1617,8 @@ export interface components {
                         principal: string;
                         /** @description the key the request carried, `key_<NNNN>` */
                         keyId: string;
+                        /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                        approvedBy?: components["schemas"]["Approver"][];
                     } | {
                         /** @description `operator`, a Seller id or a closer id */
                         principal: string;
@@ -1576,6 +1677,8 @@ export interface components {
                             principal: string;
                             /** @description the key the request carried, `key_<NNNN>` */
                             keyId: string;
+                            /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                            approvedBy?: components["schemas"]["Approver"][];
                         } | {
                             /** @description `operator`, a Seller id or a closer id */
                             principal: string;
@@ -1634,7 +1737,7 @@ export interface components {
             /** @description the events the real call would publish, in order (not published: they have no seq) */
             events: {
                 /** @description a public event type */
-                type: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /** @description as the event’s data in the feed (`Event`), with the ids the real call would hand out null */
                 data: {
                     [key: string]: unknown;
@@ -1674,6 +1777,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1703,6 +1808,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1749,6 +1856,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1784,6 +1893,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1815,6 +1926,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1847,6 +1960,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1876,6 +1991,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1905,6 +2022,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1938,6 +2057,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1969,6 +2090,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -1998,6 +2121,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2029,6 +2154,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2059,6 +2186,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2089,6 +2218,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2119,6 +2250,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2151,6 +2284,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2185,6 +2320,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2214,6 +2351,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2241,6 +2380,8 @@ export interface components {
                 principal: string;
                 /** @description the key the request carried, `key_<NNNN>` */
                 keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
             } | {
                 /** @description `operator`, a Seller id or a closer id */
                 principal: string;
@@ -2250,6 +2391,151 @@ export interface components {
                 name: string;
             };
             data: components["schemas"]["RefusedProposal"];
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "approval.requested";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: components["schemas"]["Approval"];
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "approval.approved";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: components["schemas"]["Approval"];
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "approval.denied";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: components["schemas"]["Approval"];
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "approval.expired";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: components["schemas"]["Approval"];
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "approval.superseded";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: components["schemas"]["Approval"];
         };
         EventPage: {
             events: components["schemas"]["Event"][];
@@ -2274,7 +2560,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -2297,7 +2583,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -6078,6 +6364,78 @@ export interface operations {
                     "application/json": components["schemas"]["Deal"] | components["schemas"]["Escalation"];
                 };
             };
+            /** @description the proposal went over its key's policy: nothing moved; the approval waits for people */
+            202: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The version of the deal the answer carries, quoted (`"5"`): send it back as `If-Match` to move only that version. Absent on a dry run’s answer.
+                     * @example "5"
+                     */
+                    ETag?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "held",
+                     *       "approval": {
+                     *         "id": "text",
+                     *         "dealId": "text",
+                     *         "gigId": "text",
+                     *         "keyId": "text",
+                     *         "principal": "text",
+                     *         "actor": {
+                     *           "principal": "text",
+                     *           "keyId": "text",
+                     *           "approvedBy": [
+                     *             {
+                     *               "userId": "text",
+                     *               "keyId": "text",
+                     *               "name": "text"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "proposal": {
+                     *           "advanceTo": "text",
+                     *           "valueUsd": 1,
+                     *           "note": "text"
+                     *         },
+                     *         "limits": [
+                     *           {
+                     *             "limit": "text",
+                     *             "allowed": 1,
+                     *             "value": 1,
+                     *             "used": 1
+                     *           }
+                     *         ],
+                     *         "dealVersion": 1,
+                     *         "approvalsRequired": 1,
+                     *         "approvals": [
+                     *           {
+                     *             "by": {
+                     *               "userId": "text",
+                     *               "keyId": "text",
+                     *               "name": "text"
+                     *             },
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "note": "text"
+                     *           }
+                     *         ],
+                     *         "status": "pending",
+                     *         "requestedAt": "2026-01-05T09:00:00.000Z",
+                     *         "expiresAt": "2026-01-05T09:00:00.000Z",
+                     *         "decidedAt": "2026-01-05T09:00:00.000Z",
+                     *         "reason": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Held"];
+                };
+            };
             /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
             400: {
                 headers: {
@@ -6518,6 +6876,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
                 "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
@@ -6558,6 +6918,8 @@ export interface operations {
                      * @example "5"
                      */
                     ETag?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +7146,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
             429: {
                 headers: {
@@ -6966,6 +7345,78 @@ export interface operations {
                      *     }
                      */
                     "application/json": (components["schemas"]["Deal"] | components["schemas"]["Escalation"]) | components["schemas"]["DryRun"];
+                };
+            };
+            /** @description the proposal went over its key's policy: nothing moved; the approval waits for people */
+            202: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /**
+                     * @description The version of the deal the answer carries, quoted (`"5"`): send it back as `If-Match` to move only that version. Absent on a dry run’s answer.
+                     * @example "5"
+                     */
+                    ETag?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "held",
+                     *       "approval": {
+                     *         "id": "text",
+                     *         "dealId": "text",
+                     *         "gigId": "text",
+                     *         "keyId": "text",
+                     *         "principal": "text",
+                     *         "actor": {
+                     *           "principal": "text",
+                     *           "keyId": "text",
+                     *           "approvedBy": [
+                     *             {
+                     *               "userId": "text",
+                     *               "keyId": "text",
+                     *               "name": "text"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "proposal": {
+                     *           "advanceTo": "text",
+                     *           "valueUsd": 1,
+                     *           "note": "text"
+                     *         },
+                     *         "limits": [
+                     *           {
+                     *             "limit": "text",
+                     *             "allowed": 1,
+                     *             "value": 1,
+                     *             "used": 1
+                     *           }
+                     *         ],
+                     *         "dealVersion": 1,
+                     *         "approvalsRequired": 1,
+                     *         "approvals": [
+                     *           {
+                     *             "by": {
+                     *               "userId": "text",
+                     *               "keyId": "text",
+                     *               "name": "text"
+                     *             },
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "note": "text"
+                     *           }
+                     *         ],
+                     *         "status": "pending",
+                     *         "requestedAt": "2026-01-05T09:00:00.000Z",
+                     *         "expiresAt": "2026-01-05T09:00:00.000Z",
+                     *         "decidedAt": "2026-01-05T09:00:00.000Z",
+                     *         "reason": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Held"];
                 };
             };
             /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
@@ -8485,7 +8936,7 @@ export interface operations {
                  * @description the gate's refusal code
                  * @example EMAIL_TAKEN
                  */
-                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001
@@ -8833,7 +9284,7 @@ export interface operations {
                  * @description the gate's refusal code
                  * @example EMAIL_TAKEN
                  */
-                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001
@@ -12401,7 +12852,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /**
                  * @description events about this deal
                  * @example deal_0001
@@ -12785,7 +13236,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description the event types to receive; absent: every type */
-                    types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused")[];
+                    types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
                 };
             };
         };
@@ -13613,7 +14064,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /**
                  * @description events about this deal
                  * @example deal_0001
