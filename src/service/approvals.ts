@@ -4,7 +4,7 @@
 // decided approval never changes again. At the last approval the proposal runs again, through
 // the gate and the policy's other limits, against the deal as it is, only at the version it was
 // held at; what commits carries the proposing key's actor and who approved it.
-import { type Caller, seesAll } from '../domain/access.ts';
+import { actorOf, type Caller, seesAll } from '../domain/access.ts';
 import {
   type Approval,
   type Approver,
@@ -100,7 +100,7 @@ export class ApprovalCommands {
         const denied = decided(approval, 'denied', now, reason);
         await uow.approvals.put(denied);
         const recordedAt = this.steps.recordedAt();
-        await uow.publish([approvalEvent('approval.denied', denied, now, actorOfCaller(caller))], recordedAt);
+        await uow.publish([approvalEvent('approval.denied', denied, now, actorOf(caller))], recordedAt);
         const refusal: Refusal = { kind: 'policy', code: 'APPROVAL_DENIED', message: reason };
         await this.keepRefused(uow, approval, deal, refusal, now);
         return { kind: 'approval', approval: denied };
@@ -216,7 +216,7 @@ export class ApprovalCommands {
     await countClose(uow, bounds, deal, after);
     const approved = decided(approval, 'approved', now);
     await uow.approvals.put(approved);
-    await uow.publish([approvalEvent('approval.approved', approved, now, actorOfCaller(caller))], recordedAt);
+    await uow.publish([approvalEvent('approval.approved', approved, now, actorOf(caller))], recordedAt);
     if (!weighed.escalation) return { kind: 'committed', outcome: { kind: 'deal', deal: after } };
     const { role, gigId } = weighed.escalation;
     const escalation = await escalationOf(uow, weighed.state, deal.id, role, gigId, caller);
@@ -249,8 +249,3 @@ export class ApprovalCommands {
 
 /** The proposal as the command takes it (the record keeps what the proposer wrote). */
 const proposalInput = (move: ProposedMove): ProposalInput => move;
-
-function actorOfCaller(caller: Caller) {
-  if (caller.userId !== undefined) return { principal: caller.principal, userId: caller.userId, name: caller.name };
-  return { principal: caller.principal, keyId: caller.keyId };
-}
