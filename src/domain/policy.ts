@@ -3,7 +3,7 @@
 // policy: within it, it commits; over it, it is held for a person's approval or refused, as the
 // policy says. Pure: the usage of the day comes in (the service reads it under the key's lock,
 // so concurrent proposals through one key see each other's closes).
-import { applyFraction, type Cents, formatUsd } from './money.ts';
+import { applyFraction, type Cents, formatUsd, usdToCents } from './money.ts';
 import type { Deal } from './records.ts';
 import type { Stage } from './stages.ts';
 
@@ -31,6 +31,30 @@ export interface KeyPolicy {
 
 export const DEFAULT_APPROVALS_REQUIRED = 1;
 export const DEFAULT_APPROVAL_TTL_HOURS = 24;
+export const APPROVALS_REQUIRED_RANGE = [1, 3] as const;
+export const APPROVAL_TTL_HOURS_RANGE = [1, 168] as const;
+
+/** A policy as callers write it (D-68): money in USD. The schema has checked every range. */
+export interface PolicyInput {
+  maxDealValueUsd?: number;
+  minCloseValuePct?: number;
+  allowedMoves?: Stage[];
+  closesPerDay?: number;
+  closedValuePerDayUsd?: number;
+  onLimit?: OnLimit;
+  approvalsRequired?: number;
+  approvalTtlHours?: number;
+}
+
+/** A policy as sent → as kept: USD to cents (half-up, D-22), every other field as it is. */
+export function policyOfInput(input: PolicyInput): KeyPolicy {
+  const { maxDealValueUsd, closedValuePerDayUsd, ...rest } = input;
+  return {
+    ...rest,
+    ...(maxDealValueUsd !== undefined ? { maxDealValueCents: usdToCents(maxDealValueUsd) } : {}),
+    ...(closedValuePerDayUsd !== undefined ? { closedValuePerDayCents: usdToCents(closedValuePerDayUsd) } : {}),
+  };
+}
 
 export type LimitName =
   | 'maxDealValueUsd'

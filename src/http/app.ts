@@ -186,6 +186,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
+        ...(auth === 'keys'
+          ? [{ name: 'approvals', description: "Keys mode: proposals keys' policies held, and people's decisions" }]
+          : []),
         ...(auth === 'keys' ? [{ name: 'console', description: "Keys mode: the web console's sign-in" }] : []),
       ],
       // D-55: keys mode declares the bearer scheme; each operation its scopes (contract-security.ts).

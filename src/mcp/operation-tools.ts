@@ -63,13 +63,19 @@ function screenKey(args: Record<string, unknown>): CallToolResult | undefined {
   );
 }
 
+/** The kinds of record a tool's id names, by the path's first segment, and what an unknown one is. */
+const ID_KINDS: Record<string, { kind: string; code: string }> = {
+  gigs: { kind: 'gig', code: 'GIG_NOT_FOUND' },
+  approvals: { kind: 'approval', code: 'APPROVAL_NOT_FOUND' },
+};
+
 /** The id argument of an operation on one record, in the words of its kind. */
 function idArgument(op: Operation) {
-  const kind = op.path.startsWith('/gigs') ? 'gig' : 'deal';
-  const code = kind === 'gig' ? 'GIG_NOT_FOUND' : 'DEAL_NOT_FOUND';
+  const { kind, code } = ID_KINDS[op.path.split('/')[1] ?? ''] ?? { kind: 'deal', code: 'DEAL_NOT_FOUND' };
+  const shape = kind === 'approval' ? 'apr' : kind;
   return {
     ...IdParams.properties.id,
-    description: `the ${kind}, \`${kind}_<NNNN>\`; an id of any other shape names nothing (404 ${code})`,
+    description: `the ${kind}, \`${shape}_<NNNN>\`; an id of any other shape names nothing (404 ${code})`,
   };
 }
 
@@ -212,7 +218,9 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
 const refused = (refusal: Refusal): [number, unknown] => [statusOf(refusal), refusalBody(refusal)];
 
 /** The demo door's tools, in the table's order. */
-export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.map((op) => toolOf(op, false));
+export const DEMO_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.filter((op) => !op.keysOnly).map((op) =>
+  toolOf(op, false),
+);
 
 /** The same tools in keys mode: their arguments are those of the HTTP routes in keys mode. */
 export const KEYS_TOOLS: readonly McpTool<DemoContext>[] = TOOL_OPERATIONS.map((op) => toolOf(op, true));

@@ -5,6 +5,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { Caller } from '../domain/access.ts';
 import type { ApiKey } from '../domain/keys.ts';
+import { policyOfInput } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
 import {
@@ -17,8 +18,9 @@ import {
   SellerSchema,
 } from '../schemas/accounts.ts';
 import { EmptyBody } from '../schemas/marketplace.ts';
-import { RefusedError } from '../service/result.ts';
-import { keyView, sellerView } from '../views/accounts.ts';
+import { SetPolicyBody } from '../schemas/policies.ts';
+import { ok, RefusedError } from '../service/result.ts';
+import { keyView, keyWithUsageView, sellerView } from '../views/accounts.ts';
 import { page, read, write } from './operation.ts';
 
 const ADMIN = ['admin'] as const;
@@ -96,7 +98,9 @@ const createKey = write({
   description:
     "Of the caller's own principal unless the operator names another; with every scope of that principal's kind " +
     "unless fewer are asked, never one the caller's key lacks (403 INSUFFICIENT_SCOPE). The answer's `key` is " +
-    'the only time the key is shown: the service keeps its SHA-256.',
+    "the only time the key is shown: the service keeps its SHA-256. A Seller's key may carry a `policy` (D-68), " +
+    "never looser than the caller's own (403 POLICY_WIDENING); another principal's key takes none (422 " +
+    'POLICY_NOT_OF_SELLER).',
   tag: 'accounts',
   body: CreateKeyBody,
   responses: { 201: KeySchema },
@@ -104,8 +108,15 @@ const createKey = write({
   scope: KEYS,
   idempotent: true,
   command: (service, { body, caller }) => {
-    const input = body as Static<typeof CreateKeyBody>;
-    return service.accounts.createKey({ ...input, expiresAt: expiryOf(input.expiresAt) }, caller as Caller);
+    const { policy, ...input } = body as Static<typeof CreateKeyBody>;
+    return service.accounts.createKey(
+      {
+        ...input,
+        expiresAt: expiryOf(input.expiresAt),
+        ...(policy !== undefined ? { policy: policyOfInput(policy) } : {}),
+      },
+      caller as Caller,
+    );
   },
   answer: (answers) => answers.issuedKey,
 });
@@ -133,13 +144,40 @@ const getKey = read({
   id: 'getKey',
   method: 'GET',
   path: '/keys/{id}',
-  summary: 'One key, never the key itself',
+  summary: "One key, never the key itself; a Seller's key with its usage of the day",
   tag: 'accounts',
   responses: { 200: KeySchema },
   errors: [404],
   scope: KEYS,
-  read: (service, { id, caller }) => service.accounts.getKey(id, caller as Caller),
-  view: (key: ApiKey) => keyView(key),
+  read: async (service, { id, caller }) => {
+    const found = await service.accounts.getKey(id, caller as Caller);
+    if (!found.ok) return found;
+    const usage = await service.policies.usage(found.value);
+    return ok({ key: found.value, ...(usage !== undefined ? { usage } : {}) });
+  },
+  view: keyWithUsageView,
+});
+
+const setKeyPolicy = write({
+  ...common,
+  id: 'setKeyPolicy',
+  method: 'PUT',
+  path: '/keys/{id}/policy',
+  summary: "Set a Seller's key's policy whole, or remove it (`policy: null`)",
+  description:
+    "Nothing of the old policy is kept. Never looser than the caller's own policy (403 POLICY_WIDENING); only a " +
+    "Seller's key carries one (422 POLICY_NOT_OF_SELLER). This instance applies it at once, every other within 5 s.",
+  tag: 'accounts',
+  body: SetPolicyBody,
+  responses: { 200: KeySchema },
+  errors: [400, 403, 404, 422],
+  scope: KEYS,
+  idempotent: false,
+  command: (service, { id, body, caller }) => {
+    const { policy } = body as Static<typeof SetPolicyBody>;
+    return service.accounts.setPolicy(id, policy === null ? null : policyOfInput(policy), caller as Caller);
+  },
+  answer: (answers) => answers.changedKey,
 });
 
 const rollKey = write({
@@ -176,7 +214,7 @@ const revokeKey = write({
   scope: KEYS,
   idempotent: true,
   command: (service, { id, caller }) => service.accounts.revokeKey(id, caller as Caller),
-  answer: (answers) => answers.revokeKey,
+  answer: (answers) => answers.changedKey,
 });
 
 export const ACCOUNT_OPERATIONS = [
@@ -186,6 +224,7 @@ export const ACCOUNT_OPERATIONS = [
   createKey,
   listKeys,
   getKey,
+  setKeyPolicy,
   rollKey,
   revokeKey,
 ];

@@ -51,13 +51,13 @@ export interface ToolSpec {
 interface Common {
   /** The contract's operationId. */
   id: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   mount: Mount;
   /** The path under the mount, in the contract's form (`/deals/{id}`). */
   path: string;
   summary: string;
   description?: string;
-  tag: 'deals' | 'proposals' | 'marketplace' | 'events' | 'demo' | 'accounts';
+  tag: 'deals' | 'proposals' | 'marketplace' | 'events' | 'demo' | 'accounts' | 'approvals';
   query?: TObject;
   body?: TSchema;
   /** The successful answers' schemas, by status. */

@@ -1,5 +1,6 @@
 // The one table of the demo surface's operations: every door and the contract are made from it.
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
+import { APPROVAL_OPERATIONS } from './approval-operations.ts';
 import { DEAL_OPERATIONS } from './deal-operations.ts';
 import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
@@ -16,6 +17,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...EVENT_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...USER_OPERATIONS,
+  ...APPROVAL_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

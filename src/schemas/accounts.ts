@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ALL_SCOPES } from '../domain/access.ts';
 import { MAX_GRACE_SECONDS } from '../domain/keys.ts';
 import { optionalBody, pageParams, Timestamp } from './common.ts';
+import { PolicyInput, PolicySchema, UsageSchema } from './policies.ts';
 import { KEY_EXAMPLE, ROLL_EXAMPLE, SELLER_EXAMPLE } from './request-examples.ts';
 
 const Name = (what: string) => Type.String({ minLength: 1, maxLength: 200, description: what });
@@ -46,6 +47,9 @@ export const KeySchema = Type.Object(
     createdBy: Type.Optional(
       Type.String({ description: 'the person who made it, `usr_<NNNN>` (D-66); absent for a key made with a key' }),
     ),
+    // A Seller's key's bounds (D-68), absent when it has none; its usage of the day in `GET /keys/{id}`.
+    policy: Type.Optional(Type.Ref(PolicySchema)),
+    usage: Type.Optional(Type.Ref(UsageSchema)),
   },
   {
     additionalProperties: false,
@@ -72,6 +76,7 @@ export const CreateKeyBody = Type.Object(
       }),
     ),
     expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'in the future; absent: never expires' })),
+    policy: Type.Optional(PolicyInput),
   },
   { additionalProperties: false, examples: [KEY_EXAMPLE] },
 );

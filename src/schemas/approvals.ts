@@ -2,7 +2,7 @@
 // contract shows them.
 import { Type } from '@sinclair/typebox';
 import { APPROVAL_STATUSES } from '../domain/approvals.ts';
-import { pageParams, Timestamp } from './common.ts';
+import { optionalBody, pageParams, Timestamp } from './common.ts';
 import { ActorRefSchema, ApproverSchema } from './deal.ts';
 
 export const ApprovalStatusSchema = Type.Union(
@@ -77,9 +77,11 @@ export const ApprovalListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ApproveBody = Type.Object(
-  { note: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-  { additionalProperties: false },
+export const ApproveBody = optionalBody(
+  Type.Object(
+    { note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'why, for the record' })) },
+    { additionalProperties: false },
+  ),
 );
 
 export const DenyBody = Type.Object(

@@ -8,33 +8,15 @@ import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, see
 import { mayGrant, mayRoll } from '../domain/authorization.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
-import { type KeyPolicy, loosening } from '../domain/policy.ts';
+import type { KeyPolicy } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { KeyFilter } from '../store/accounts.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
+import { boundedBy } from './key-policies.ts';
 import type { DrawnKey, KeySeal } from './key-seal.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
-
-/**
- * D-68: a policy only on a Seller's key, and never looser than the caller's own (a key with a
- * policy makes no key without one, nor one with a wider limit).
- */
-function boundedBy(principal: string, policy: KeyPolicy | undefined, caller: Caller): void {
-  if (policy !== undefined && kindOf(principal) !== 'seller') {
-    throw new RefusedError(
-      refuse.rule('POLICY_NOT_OF_SELLER', `A policy binds a Seller's key; ${principal}'s keys propose no moves.`, [
-        "policy: only a Seller's key carries one",
-      ]),
-    );
-  }
-  const looser = loosening(policy, caller.policy);
-  if (looser !== undefined)
-    throw new RefusedError(
-      refuse.denied('POLICY_WIDENING', `No key may be looser than the key that sets it: ${looser}.`),
-    );
-}
 
 /** How much of OPERATOR_KEY a list shows (D-213). */
 const OPERATOR_KEY_PREFIX_CHARS = 4;

@@ -12,6 +12,7 @@ import { ApprovalCommands } from './approvals.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
+import { KeyPolicies } from './key-policies.ts';
 import { KeyRing } from './key-ring.ts';
 import { KeySeal } from './key-seal.ts';
 import { PasswordHasher } from './passwords.ts';
@@ -70,6 +71,8 @@ export interface PipelineService {
   readonly people: People;
   /** What keys' policies held, and the people's decisions (D-69, D-70). */
   readonly approvals: ApprovalCommands;
+  /** Keys' policies beyond the gate: a key's usage of the day (D-68). */
+  readonly policies: KeyPolicies;
   /** Told after a commit that wrote mail (the mail worker listens, D-64). */
   onMail(listener: () => void): () => void;
   /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
@@ -145,6 +148,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     sessions,
     people,
     approvals: new ApprovalCommands(store, steps),
+    policies: new KeyPolicies(store, platformClock),
     onMail: (listener) => {
       mailListeners.add(listener);
       return () => mailListeners.delete(listener);

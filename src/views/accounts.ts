@@ -1,6 +1,8 @@
 // Sellers and keys → JSON (D-51, D-52). A key's text appears only in the answer that made it.
 import type { ApiKey } from '../domain/keys.ts';
+import type { KeyUsage } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
+import { policyView, usageView } from './limits.ts';
 import { iso } from './records.ts';
 
 export const sellerView = (seller: Seller) => ({ id: seller.id, name: seller.name, createdAt: iso(seller.createdAt) });
@@ -21,5 +23,12 @@ export function keyView(key: ApiKey, text?: string, lastUsed?: number) {
     ...(key.revokedAt !== undefined ? { revokedAt: iso(key.revokedAt) } : {}),
     ...(key.replacedBy !== undefined ? { replacedBy: key.replacedBy } : {}),
     ...(key.createdBy !== undefined ? { createdBy: key.createdBy } : {}),
+    ...(key.policy !== undefined ? { policy: policyView(key.policy) } : {}),
   };
 }
+
+/** One key as `GET /keys/{id}` answers it: a Seller's key with its usage of the day (D-68). */
+export const keyWithUsageView = ({ key, usage }: { key: ApiKey; usage?: KeyUsage }) => ({
+  ...keyView(key),
+  ...(usage !== undefined ? { usage: usageView(usage) } : {}),
+});

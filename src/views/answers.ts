@@ -6,12 +6,13 @@ import type { Deal, Seller } from '../domain/records.ts';
 import type { User } from '../domain/users.ts';
 import type { Webhook } from '../domain/webhooks.ts';
 import type { IssuedKey } from '../service/accounts.ts';
+import type { Decision } from '../service/approvals.ts';
 import type { Answer, RenderedAnswer } from '../service/idempotency.ts';
 import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranked } from '../service/outcomes.ts';
 import type { ClockMove } from '../service/platform.ts';
 import type { Result } from '../service/result.ts';
 import { keyView, sellerView } from './accounts.ts';
-import { heldView } from './approvals.ts';
+import { approvalView, heldView } from './approvals.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
@@ -116,7 +117,14 @@ export function writeAnswers(prefix: string) {
     /** A new key (created or rolled): the only answer that ever holds its text. */
     issuedKey: (result: Result<IssuedKey>) =>
       answer(result, ({ key, text }) => ({ status: 201, body: keyView(key, text), location: `/keys/${key.id}` })),
-    revokeKey: (result: Result<IssuedKey>) => answer(result, ({ key }) => ({ status: 200, body: keyView(key) })),
+    /** A key changed (revoked, its policy set): the key as it now is. */
+    changedKey: (result: Result<IssuedKey>) => answer(result, ({ key }) => ({ status: 200, body: keyView(key) })),
+    /** D-70: an approval short of the last vote, a denial, or what the held proposal committed. */
+    decision: (result: Result<Decision>) =>
+      answer(result, (d) => ({
+        status: 200,
+        body: d.kind === 'approval' ? approvalView(d.approval) : outcomeView(d.outcome),
+      })),
   };
 }
 

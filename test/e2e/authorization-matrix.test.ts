@@ -28,6 +28,7 @@ import {
   escalatedDeal,
   freshDeal,
   freshWebhook,
+  heldApproval,
   type KeyedAnswer,
   type KeysFixture,
   keysFixture,
@@ -94,6 +95,16 @@ const freshKeyOfA = async (fx: KeysFixture) =>
   (await makeKey(fx.t, OP, { name: 'matrix subject', principal: fx.A.sellerId })).id;
 /** Another principal's key is unknown to a closer (D-54). */
 const KEY_OF_A_TO_A_CLOSER = { closer1: 404, closerRead: 404 } as const;
+/** Seller A's key whose policy holds every move (D-69), made once, and a fresh approval of it. */
+let holding: Promise<string> | undefined;
+const heldApprovalOfA = async (fx: KeysFixture) => {
+  holding ??= makeKey(fx.t, OP, {
+    name: 'held agent of A',
+    principal: fx.A.sellerId,
+    policy: { allowedMoves: [] },
+  }).then((made) => made.key);
+  return heldApproval(fx.t, A(fx), await holding);
+};
 /** A person of Seller A, invited afresh by the operator. */
 let invited = 0;
 const freshUserOfA = async (fx: KeysFixture) => {
@@ -222,6 +233,18 @@ const SPECS: Record<string, Spec> = {
     expect: KEY_OF_A_TO_A_CLOSER,
   },
   revokeKey: { subject: freshKeyOfA, unknown: 'key_9999', owned: true, body: () => ({}), expect: KEY_OF_A_TO_A_CLOSER },
+  setKeyPolicy: {
+    subject: freshKeyOfA,
+    unknown: 'key_9999',
+    owned: true,
+    body: () => ({ policy: { closesPerDay: 5 } }),
+    expect: KEY_OF_A_TO_A_CLOSER,
+  },
+  // D-69, D-70: Seller A's approvals; its people and keys with approvals:decide decide them.
+  listApprovals: {},
+  getApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true },
+  approveApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true, body: () => ({ note: 'fine' }) },
+  denyApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true, body: () => ({ reason: 'not now' }) },
   createUser: {
     body: (_fx, kind) => ({
       email: `matrix-new-${++invited}@example.test`,

@@ -145,7 +145,12 @@ describe('keys mode: keys made, shown once, rolled, expired and revoked', () => 
       assert.equal(one.status, 200);
       assert.equal('key' in one.body, false, 'GET /keys/{id} never shows the key');
       const { key: _shown, ...rest } = made.body;
-      assert.deepEqual({ ...one.body, lastUsedAt: null }, rest, 'the same key, but its text');
+      const { usage, ...kept } = one.body;
+      assert.deepEqual({ ...kept, lastUsedAt: null }, rest, 'the same key, but its text');
+      // D-68: a Seller's key shows what it committed today; no other key commits closes.
+      if (principal.startsWith('seller_'))
+        assert.deepEqual(Object.keys(usage).sort(), ['closedValueUsd', 'closes', 'day']);
+      else assert.equal(usage, undefined, `${principal}: no usage`);
       const list = await call(OP, 'GET', `/keys?principal=${principal}`);
       assert.ok(list.body.some((k: any) => k.id === made.body.id));
       for (const k of list.body) assert.equal('key' in k, false, 'GET /keys never shows a key');

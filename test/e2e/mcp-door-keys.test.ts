@@ -30,11 +30,13 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' 
 
 /** The tools each kind of key is shown (D-225): those its scopes allow. */
 const SHOWN = {
-  operator: ['get_deal', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
+  operator: ['get_approval', 'get_deal', 'list_approvals', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
   seller: [
     'advance_deal',
     'edit_deal',
+    'get_approval',
     'get_deal',
+    'list_approvals',
     'list_deals',
     'list_events',
     'list_gigs',
@@ -43,7 +45,16 @@ const SHOWN = {
     'report_signals',
     'sell',
   ],
-  agent: ['advance_deal', 'get_deal', 'list_deals', 'list_gigs', 'list_proposals', 'report_signals'],
+  agent: [
+    'advance_deal',
+    'get_approval',
+    'get_deal',
+    'list_approvals',
+    'list_deals',
+    'list_gigs',
+    'list_proposals',
+    'report_signals',
+  ],
   closer: [
     'advance_gig',
     'claim_gig',
@@ -174,7 +185,7 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
     const reader = await connect(f.readA.key);
     assert.deepEqual(
       (await reader.listTools()).tools.map((tool) => tool.name).sort(),
-      ['get_deal', 'list_deals', 'list_gigs', 'list_proposals'],
+      ['get_approval', 'get_deal', 'list_approvals', 'list_deals', 'list_gigs', 'list_proposals'],
       'a read-only key: the reads',
     );
   });

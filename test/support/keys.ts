@@ -149,7 +149,7 @@ function expectStatus(answer: Answer, status: number, what: string): void {
 export async function makeKey(
   t: TestServer,
   callerKey: string,
-  body: { name: string; principal?: string; scopes?: string[]; expiresAt?: string },
+  body: { name: string; principal?: string; scopes?: string[]; expiresAt?: string; policy?: unknown },
 ): Promise<KeyInfo> {
   const answer = await as(t, bearer(callerKey)).post('/keys', body);
   expectStatus(answer, 201, `POST /keys ${JSON.stringify(body)}`);
@@ -184,6 +184,17 @@ export async function enrolCloser(t: TestServer, name: string, industries = ['sa
 }
 
 // ── builders of fresh objects ─────────────────────────────────────────────────────────────────
+
+/**
+ * D-69: a proposal held for approval: a fresh deal of the Seller's, advanced through `agentKey`,
+ * a key of the same Seller whose policy holds every move (`allowedMoves: []`). Answers the approval's id.
+ */
+export async function heldApproval(t: TestServer, sellerKey: string, agentKey: string): Promise<string> {
+  const dealId = await freshDeal(t, sellerKey, 'Held deal');
+  const answer = await as(t, bearer(agentKey)).post(`${t.prefix}/deals/${dealId}/advance`, {});
+  expectStatus(answer, 202, 'POST /deals/{id}/advance through a key whose policy holds it');
+  return answer.body.approval.id;
+}
 
 /** A fresh deal at sourced. */
 export async function freshDeal(t: TestServer, sellerKey: string, name = 'Fresh deal'): Promise<string> {
