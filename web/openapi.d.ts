@@ -1771,6 +1771,13 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description D-71: a proposal through a key with a policy: what the policy would do and what is left of each limit */
+            policy?: {
+                /** @description what the real call would meet: commit; hold (202, an approval); refuse (422 POLICY_LIMIT). Held or refused, `deal` is the deal as it is and `events` are none: nothing would move */
+                outcome: "commit" | "hold" | "refuse";
+                /** @description every limit of the key's policy the proposal meets, passed or not, with `used` for the daily ones */
+                limits: components["schemas"]["PolicyLimit"][];
+            };
         };
         /**
          * @description a committed change (D-40): `data` depends on `type`

@@ -1,6 +1,7 @@
 // Dry runs (D-48): the query parameter of the writes that take one, and what an accepted dry run
 // answers. The records are the API's own, but an id the real call would hand out is null.
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { LimitSchema } from './approvals.ts';
 import { ActivitySchema, DealSchema, SettlementSchema } from './deal.ts';
 import { EventTypeSchema } from './events.ts';
 import { DRY_RUN_EXAMPLE } from './examples.ts';
@@ -62,6 +63,25 @@ export const DryRunSchema = Type.Object(
         ),
       }),
       { description: 'the events the real call would publish, in order (not published: they have no seq)' },
+    ),
+    policy: Type.Optional(
+      Type.Object(
+        {
+          outcome: Type.Union([Type.Literal('commit'), Type.Literal('hold'), Type.Literal('refuse')], {
+            description:
+              'what the real call would meet: commit; hold (202, an approval); refuse (422 POLICY_LIMIT). Held or refused, `deal` is the deal as it is and `events` are none: nothing would move',
+          }),
+          limits: Type.Array(Type.Ref(LimitSchema), {
+            description:
+              "every limit of the key's policy the proposal meets, passed or not, with `used` for the daily ones",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'D-71: a proposal through a key with a policy: what the policy would do and what is left of each limit',
+        },
+      ),
     ),
   },
   {

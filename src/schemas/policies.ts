@@ -1,6 +1,7 @@
 // A Seller's key's policy (D-68) as callers send it and every door shows it: money in USD with
 // two decimals (cents inside), the defaults stated in the answers. The same object is the
-// policy in `POST /keys` and in `PUT /keys/{id}/policy`, and the key's `usage` of the day.
+// policy in `POST /keys` and, as `{policy}`, in `PUT /keys/{id}/policy` (D-276), and the key's `usage`
+// of the day.
 import { Type } from '@sinclair/typebox';
 import { PLATFORM } from '../domain/mandate.ts';
 import { APPROVAL_TTL_HOURS_RANGE, APPROVALS_REQUIRED_RANGE } from '../domain/policy.ts';

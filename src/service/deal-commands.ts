@@ -7,7 +7,7 @@ import type { ProposalInput } from '../domain/commands.ts';
 import type { DealEdit } from '../domain/deal-edit.ts';
 import type { PipelineEvent } from '../domain/events.ts';
 import { formatUsd, usdToCents } from '../domain/money.ts';
-import { dealValueOver, type KeyPolicy, limitsOver } from '../domain/policy.ts';
+import { dealValueOver, type KeyPolicy, limitsOver, type PolicyVerdict } from '../domain/policy.ts';
 import { refusedProposal } from '../domain/proposals.ts';
 import type { Deal } from '../domain/records.ts';
 import { refuse } from '../domain/refusal.ts';
@@ -15,8 +15,9 @@ import { initialState } from '../domain/state.ts';
 import type { IfMatch } from '../domain/version.ts';
 import type { UnitOfWork } from '../store/store.ts';
 import { escalationOf } from './closers.ts';
+import { isDryRun } from './dry-run.ts';
 import { hold, overWords } from './holds.ts';
-import { countClose, keyBounds, policyGuard, type Stop } from './key-bounds.ts';
+import { countClose, dryVerdict, type KeyBounds, keyBounds, policyGuard, type Stop } from './key-bounds.ts';
 import type { AdvanceOutcome, DealInput } from './outcomes.ts';
 import { RefusedError, RefusedProposalError } from './result.ts';
 import type { MoveGuard } from './step.ts';
@@ -33,6 +34,21 @@ const isTerminal = (deal: Deal) => deal.stage === 'closed_won' || deal.stage ===
 
 /** No policy to weigh moves by: every move the gate accepts counts. */
 const NO_GUARD: MoveGuard<Stop> = () => undefined;
+
+/**
+ * D-71: in a dry run through a key with a policy, every verdict the moves met, and the policy's
+ * answer made of them; undefined otherwise (a real call, or no policy to weigh by).
+ */
+function dryWatch(uow: UnitOfWork, bounds: KeyBounds | undefined) {
+  if (!isDryRun(uow) || bounds?.policy === undefined) return undefined;
+  const verdicts: PolicyVerdict[] = [];
+  return {
+    seen: (verdict: PolicyVerdict) => {
+      verdicts.push(verdict);
+    },
+    verdict: (stop: Stop | undefined) => dryVerdict(verdicts, stop),
+  };
+}
 
 /** D-68: a key never acts on a deal above its maxDealValueUsd, a create or sell included. */
 function withinDealValue(caller: Caller | undefined, input: DealInput): void {
@@ -79,6 +95,7 @@ export class DealCommands {
         withinDealValue(caller, input);
         const now = await this.steps.now(uow);
         const bounds = await keyBounds(uow, caller, now);
+        const watch = dryWatch(uow, bounds);
         let advances = 0;
         const sold = await this.steps.weighEach(
           uow,
@@ -91,13 +108,20 @@ export class DealCommands {
             return { type: 'AdvanceDeal', dealId: deal.id, proposal: {} };
           },
           actorOf(caller),
-          (bounds && policyGuard(bounds)) ?? NO_GUARD,
+          (bounds && policyGuard(bounds, [], watch?.seen)) ?? NO_GUARD,
         );
         const stop = sold.stopped;
+        const dealId = [...sold.state.deals.keys()][0] as string;
+        // D-71: a dry run says what the policy would do, where the sell's moves within it leave the deal.
+        if (watch !== undefined) {
+          await sold.persist(this.steps.recordedAt());
+          const deal = sold.state.deals.get(dealId) as Deal;
+          if (stop !== undefined) return { kind: 'deal', deal, policy: watch.verdict(stop) };
+          return { ...(await this.outcome(uow, sold, dealId, caller)), policy: watch.verdict(stop) };
+        }
         // A sell's own advances are on a deal not yet numbered: refused, the sell creates nothing.
         if (stop?.verdict.outcome === 'refuse') throw new RefusedError(policyRefusal(stop));
         await sold.persist(this.steps.recordedAt());
-        const dealId = [...sold.state.deals.keys()][0] as string;
         const deal = sold.state.deals.get(dealId) as Deal;
         // D-69: held, the deal stays where the sell's last move within the policy left it.
         if (stop !== undefined) return this.held(uow, stop, deal, caller as Caller, now);
@@ -121,7 +145,8 @@ export class DealCommands {
         const command = { type: 'AdvanceDeal' as const, dealId, proposal, executor };
         // D-69: the gate decides first, then the key's policy weighs what it accepted.
         const bounds = await keyBounds(uow, caller, now);
-        const guard = (bounds && policyGuard(bounds)) ?? NO_GUARD;
+        const watch = dryWatch(uow, bounds);
+        const guard = (bounds && policyGuard(bounds, [], watch?.seen)) ?? NO_GUARD;
         const advanced = await this.steps.weighEach(
           uow,
           state,
@@ -132,6 +157,12 @@ export class DealCommands {
         );
         const before = state.deals.get(dealId) as Deal;
         const stop = advanced.stopped;
+        // D-71: a dry run says what the policy would do; held or refused, nothing would move.
+        if (watch !== undefined) {
+          if (stop !== undefined) return { kind: 'deal', deal: before, policy: watch.verdict(stop) };
+          await advanced.persist(this.steps.recordedAt());
+          return { ...(await this.outcome(uow, advanced, dealId, caller)), policy: watch.verdict(stop) };
+        }
         if (stop?.verdict.outcome === 'refuse') {
           const refusal = policyRefusal(stop);
           const record = refusedProposal(command, refusal, before, now, actorOf(caller));

@@ -9,6 +9,7 @@ import {
   emptyUsage,
   type KeyPolicy,
   type KeyUsage,
+  type LimitCheck,
   type LimitName,
   type PolicyVerdict,
   usageDay,
@@ -68,16 +69,34 @@ export function moveOf(before: PipelineState, after: PipelineState, dealId: stri
 /**
  * The guard of the agent's advances through a key with a policy (step.ts MoveGuard): each
  * accepted move weighed with the closes before it in this unit counted too (a sell closes once).
+ * `seen` hears every verdict, those within the policy too (a dry run shows them, D-71).
  */
-export function policyGuard(bounds: KeyBounds, waived: readonly LimitName[] = []): MoveGuard<Stop> | undefined {
+export function policyGuard(
+  bounds: KeyBounds,
+  waived: readonly LimitName[] = [],
+  seen?: (verdict: PolicyVerdict) => void,
+): MoveGuard<Stop> | undefined {
   const policy = bounds.policy;
   if (policy === undefined) return undefined;
   return (before, after, command) => {
     if (command.type !== 'AdvanceDeal') return undefined;
     const move = moveOf(before, after, command.dealId);
     const verdict = weighMove(policy, move, bounds.usage, waived);
+    seen?.(verdict);
     return verdict.outcome === 'commit' ? undefined : { dealId: command.dealId, deal: move.before, command, verdict };
   };
+}
+
+/**
+ * D-71: what a dry run says of the policy: the outcome the real call would meet (the first move
+ * stopped, or commit), and every limit the moves met, each as the last move left it.
+ */
+export function dryVerdict(verdicts: readonly PolicyVerdict[], stop: Stop | undefined): PolicyVerdict {
+  const limits = new Map<string, LimitCheck>();
+  for (const verdict of verdicts) for (const check of verdict.limits) limits.set(check.limit, check);
+  // The stopped move's limits are the ones that decided: they win over an earlier move's.
+  for (const check of stop?.verdict.limits ?? []) limits.set(check.limit, check);
+  return { outcome: stop?.verdict.outcome ?? 'commit', limits: [...limits.values()] };
 }
 
 /**

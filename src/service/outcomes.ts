@@ -3,6 +3,7 @@
 // The views (src/views/) turn these into JSON for every door.
 import type { Approval } from '../domain/approvals.ts';
 import type { Match } from '../domain/matching.ts';
+import type { PolicyVerdict } from '../domain/policy.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
 import type { Account, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
 import type { Settlement } from '../domain/settlement.ts';
@@ -31,10 +32,14 @@ export interface Escalation {
   suggestedClosers: (Omit<Match, 'closer'> & { closer: CloserWithLedger })[];
 }
 
-/** D-69: `held`: the move went over its key's policy; nothing moved and the approval waits (`deal` as it is). */
+/**
+ * D-69: `held`: the move went over its key's policy; nothing moved and the approval waits (`deal`
+ * as it is). D-71: a dry run through a key with a policy carries the policy's verdict
+ * (`policy`); the real call never does.
+ */
 export type AdvanceOutcome =
-  | { kind: 'deal'; deal: Deal }
-  | { kind: 'escalation'; escalation: Escalation }
+  | { kind: 'deal'; deal: Deal; policy?: PolicyVerdict }
+  | { kind: 'escalation'; escalation: Escalation; policy?: PolicyVerdict }
   | { kind: 'held'; approval: Approval; deal: Deal };
 
 export interface GigOutcome {

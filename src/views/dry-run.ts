@@ -4,6 +4,7 @@ import { isProvisionalId } from '../domain/ids.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import type { AdvanceOutcome, DryRunOutcome, GigOutcome } from '../service/outcomes.ts';
 import { eventData } from './events.ts';
+import { limitView } from './limits.ts';
 import { dealView, gigView, settlementView } from './records.ts';
 
 /** The writes that take a dry run, by what they answer: a deal, a move of a deal, a move of a gig. */
@@ -37,6 +38,13 @@ function withProvisionalIdsNull(node: unknown): unknown {
   return copy;
 }
 
+/** D-71: the policy's verdict a dry run through a key with one carries. */
+function policyOf(value: DryRunnable) {
+  if (!('kind' in value) || value.kind === 'held' || value.policy === undefined) return {};
+  const { outcome, limits } = value.policy;
+  return { policy: { outcome, limits: limits.map((check) => limitView(check)) } };
+}
+
 export function dryRunView(outcome: DryRunOutcome<DryRunnable>) {
   const { deal, gig } = recordsOf(outcome.value);
   return withProvisionalIdsNull({
@@ -46,5 +54,6 @@ export function dryRunView(outcome: DryRunOutcome<DryRunnable>) {
     ...(gig ? { gig: gigView(gig) } : {}),
     ...(outcome.settlement ? { settlement: settlementView(outcome.settlement) } : {}),
     events: outcome.events.map((event) => ({ type: event.type, data: eventData(event) })),
+    ...policyOf(outcome.value),
   });
 }

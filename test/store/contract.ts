@@ -8,6 +8,7 @@ import type { PublicEventDraft } from '../../src/domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../src/domain/records.ts';
 import { DuplicatePayoutError, type Store, type UnitOfWork } from '../../src/store/store.ts';
 import { accountContract } from './account-contract.ts';
+import { approvalContract } from './approval-contract.ts';
 import { mailContract } from './mail-contract.ts';
 import { peopleContract } from './people-contract.ts';
 import { proposalContract } from './proposal-contract.ts';
@@ -124,6 +125,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
     proposalContract(name, () => store);
     peopleContract(name, () => store);
     mailContract(name, () => store);
+    approvalContract(name, () => store);
 
     it('stores and reads back deals, gigs and closers unchanged', async () => {
       const deal = sampleDeal('deal_0001', { humanTrack: true, stallDueAt: T0 + 5 });

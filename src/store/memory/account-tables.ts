@@ -21,7 +21,7 @@ export class AccountTables {
   people = new PeopleTables();
   /** The mail outbox (D-64): kept by a wipe (what was promised is still sent). */
   mail = new MailTables();
-  /** D-68: each key's usage of its latest day with a close (an older day is over). */
+  /** D-68: each key's usage by day (`<keyId> <day>`), every day kept as the SQL stores keep it. */
   usage = new Map<string, KeyUsage>();
 
   /** What a wipe leaves: everything but closers' keys. */
@@ -76,8 +76,7 @@ export class MemoryAccountReader implements AccountReader {
     return { sessions: rows, mark };
   }
   async keyUsage(keyId: string, day: string) {
-    const usage = this.tables.usage.get(keyId);
-    return usage?.day === day ? usage : emptyUsage(day);
+    return this.tables.usage.get(`${keyId} ${day}`) ?? emptyUsage(day);
   }
 }
 
@@ -120,14 +119,15 @@ export class MemoryAccountUnit extends MemoryAccountReader implements AccountUni
   }
   async addKeyUsage(keyId: string, _principal: string, added: KeyUsage) {
     const { usage } = this.tables;
-    const previous = usage.get(keyId);
-    const base = previous?.day === added.day ? previous : emptyUsage(added.day);
-    usage.set(keyId, {
+    const at = `${keyId} ${added.day}`;
+    const previous = usage.get(at);
+    const base = previous ?? emptyUsage(added.day);
+    usage.set(at, {
       day: added.day,
       closes: base.closes + added.closes,
       closedValueCents: base.closedValueCents + added.closedValueCents,
     });
-    this.undo.push(() => (previous ? usage.set(keyId, previous) : usage.delete(keyId)));
+    this.undo.push(() => (previous ? usage.set(at, previous) : usage.delete(at)));
   }
   async touchKeys(lastUsed: ReadonlyMap<string, number>) {
     const { keys } = this.tables;

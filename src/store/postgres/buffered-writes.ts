@@ -57,7 +57,20 @@ export interface UsageAdded {
 
 /** Adds each key's closes of the unit to its row of the day (made by the first). */
 export function usageUpsert(added: readonly UsageAdded[], params: unknown[]): string {
-  const tuples = added.map(({ keyId, principal, usage }) => {
+  // One tuple per key and day: an INSERT … ON CONFLICT DO UPDATE may not touch a row twice, so
+  // two adds to one key's day buffered together are summed first.
+  const summed = new Map<string, UsageAdded>();
+  for (const each of added) {
+    const id = JSON.stringify([each.keyId, each.usage.day]);
+    const before = summed.get(id)?.usage;
+    const usage = before && {
+      day: before.day,
+      closes: before.closes + each.usage.closes,
+      closedValueCents: before.closedValueCents + each.usage.closedValueCents,
+    };
+    summed.set(id, usage ? { ...each, usage } : each);
+  }
+  const tuples = [...summed.values()].map(({ keyId, principal, usage }) => {
     const first = params.length + 1;
     params.push(keyId, usage.day, principal, usage.closes, usage.closedValueCents);
     return `(${Array.from({ length: 5 }, (_, i) => `$${first + i}`).join(', ')})`;
