@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from './config.ts';
 import { logTransport, type MailTransport, smtpTransport } from './delivery/mail-transport.ts';
 import { MailWorker } from './delivery/mail-worker.ts';
+import { Notifier } from './delivery/notifier.ts';
 import { WebhookWorker } from './delivery/webhook-worker.ts';
 import { buildApp, type LogStream } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -24,6 +25,8 @@ export interface RunningServer {
   url: string;
   /** D-64: keys mode's mail worker (none in the demo, which sends no mail). */
   mail?: MailWorker;
+  /** Keys mode's notifier (D-72). */
+  notifier?: Notifier;
   close(): Promise<void>;
 }
 
@@ -193,6 +196,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     worker.start();
   }
 
+  // D-72: keys mode tells people what concerns them: every instance's notifier follows the feed
+  // (one at a time), woken by this instance's commits, and hands its mail to the mail worker.
+  let notifier: { worker: Notifier; stopWaking: () => void } | undefined;
+  if (config.auth === 'keys') {
+    const worker = new Notifier(
+      store,
+      options.clock ?? systemClock,
+      { origin: config.publicUrl ?? `http://${host}:${port}` },
+      () => mail?.worker.wake(),
+      app.log,
+    );
+    notifier = { worker, stopWaking: service.runner.onCommit(() => worker.committed()) };
+    worker.start();
+  }
+
   return {
     app,
     service,
@@ -200,11 +218,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     config,
     url: `http://${host}:${port}`,
     ...(mail ? { mail: mail.worker } : {}),
+    ...(notifier ? { notifier: notifier.worker } : {}),
     async close() {
       if (timer) clearInterval(timer);
       stopWaking();
       stopWatching();
       await webhooks.stop();
+      notifier?.stopWaking();
+      await notifier?.worker.stop();
       mail?.stopWaking();
       await mail?.worker.stop();
       await mail?.transport.close?.();

@@ -1516,6 +1516,29 @@ export interface components {
             status: "held";
             approval: components["schemas"]["Approval"];
         };
+        /** @description something that concerns the person (D-72) */
+        Notification: {
+            /** @description `ntf_<NNNN>` */
+            id: string;
+            /** @description the event that made it */
+            type: "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded" | "gig.posted";
+            /** @description what happened, in words */
+            title: string;
+            dealId?: string;
+            approvalId?: string;
+            gigId?: string;
+            /**
+             * Format: date-time
+             * @description when the event happened (platform clock)
+             */
+            at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            readAt?: string;
+        };
         /**
          * @description What the real call would do (D-48): nothing of it was done
          * @example {

@@ -52,7 +52,8 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
 
 /** A message's link (its base and the token its nonce draws) and its text with the link in place. */
 export function renderMail(message: MailMessage, seal: TokenSeal): { link: string; text: string } {
-  const link = message.linkBase + seal.textOf(message.nonce);
+  // A notification's mail (D-72) has no token: its link is the console's page itself.
+  const link = message.nonce === '' ? message.linkBase : message.linkBase + seal.textOf(message.nonce);
   // A function, so that no `$` in the link is read as a replacement pattern.
   return { link, text: message.text.replaceAll('{{link}}', () => link) };
 }

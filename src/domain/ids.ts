@@ -11,7 +11,7 @@ export function compareIds(a: string, b: string): number {
 }
 
 /** Every kind of numbered id, those of the accounts (D-51, D-52) and refused proposals (D-61) too. */
-export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr';
+export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr' | 'ntf';
 
 const SHAPES: Record<ListKind, RegExp> = {
   deal: /^deal_\d{4,}$/,
@@ -22,6 +22,7 @@ const SHAPES: Record<ListKind, RegExp> = {
   prop: /^prop_\d{4,}$/,
   usr: /^usr_\d{4,}$/,
   apr: /^apr_\d{4,}$/,
+  ntf: /^ntf_\d{4,}$/,
 };
 
 /**

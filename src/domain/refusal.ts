@@ -74,6 +74,8 @@ export const REFUSAL_KINDS = {
   APPROVAL_DECIDED: 'conflict',
   APPROVAL_STALE: 'conflict',
   APPROVAL_PENDING: 'conflict',
+  // D-72: a person's notifications.
+  NOTIFICATION_NOT_FOUND: 'not_found',
 } as const satisfies Record<string, RefusalKind>;
 
 export type RefusalCode = keyof typeof REFUSAL_KINDS;
@@ -142,6 +144,7 @@ export const refuse = {
   noKey: (id: string): Refusal => refuse.notFound('KEY_NOT_FOUND', `No key ${id}.`),
   noUser: (id: string): Refusal => refuse.notFound('USER_NOT_FOUND', `No user ${id}.`),
   noApproval: (id: string): Refusal => refuse.notFound('APPROVAL_NOT_FOUND', `No approval ${id}.`),
+  noNotification: (id: string): Refusal => refuse.notFound('NOTIFICATION_NOT_FOUND', `No notification ${id}.`),
   /** D-69: over the key's policy, refused (`onLimit: refuse`, or a deal above maxDealValueUsd). */
   policy: (message: string, limits: readonly LimitCheck[]): Refusal => ({
     kind: 'policy',

@@ -102,7 +102,21 @@ function inputOf(op: Operation, keys: boolean): TObject {
 
 /** structuredContent's schema: the answer's, a page's, or with a dry run's besides. */
 function outputOf(op: Operation): TSchema {
-  const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1] as TSchema;
+  // Every success the operation may answer: a proposal's 202 held (D-69) beside its 200 or 201.
+  const successes = Object.entries(op.responses)
+    .filter(([status]) => status.startsWith('2'))
+    .map(([, schema]) => schema);
+  const success: TSchema =
+    successes.length === 1
+      ? successes[0]
+      : {
+          ...Type.Union(successes),
+          type: 'object',
+          description: successes
+            .map((schema) => schema.description ?? (schema.$ref === 'Held' ? 'held for approval (D-69)' : undefined))
+            .filter((words) => words !== undefined)
+            .join('; or '),
+        };
   if (op.kind === 'page') {
     return Type.Object({
       [op.list]: Type.Array((success as unknown as { items: TSchema }).items, {

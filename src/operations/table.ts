@@ -5,6 +5,7 @@ import { DEAL_OPERATIONS } from './deal-operations.ts';
 import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
+import { NOTIFICATION_OPERATIONS } from './notification-operations.ts';
 import type { Operation } from './operation.ts';
 import { PROPOSAL_OPERATIONS } from './proposal-operations.ts';
 import { USER_OPERATIONS } from './user-operations.ts';
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
   ...USER_OPERATIONS,
   ...APPROVAL_OPERATIONS,
+  ...NOTIFICATION_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

@@ -8,6 +8,7 @@ import { ApproverSchema, DealSchema, MandateSchema, SettlementSchema } from './d
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
+import { NotificationSchema } from './notifications.ts';
 import { PolicySchema, UsageSchema } from './policies.ts';
 import { ProposalSummarySchema, RefusedProposalSchema } from './proposals.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
@@ -29,6 +30,7 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   UsageSchema,
   ApprovalSchema,
   HeldSchema,
+  NotificationSchema,
   DryRunSchema,
   EventSchema,
   EventPageSchema,

@@ -181,7 +181,8 @@ export class Accounts {
         const { policy: _old, ...rest } = key;
         const changed: ApiKey = policy === null ? rest : { ...rest, policy };
         await uow.accounts.putKey(changed);
-        return { key: changed };
+        // Answered as GET shows it: with this instance's latest use, written or not.
+        return { key: this.withUse(changed) };
       },
       committed: ({ key }) => this.learned(key),
     };

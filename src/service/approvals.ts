@@ -121,7 +121,7 @@ export class ApprovalCommands {
         const deal = await uow.getDeal(approval.dealId);
         const recordedAt = this.steps.recordedAt();
         if (deal === undefined || deal.version !== approval.dealVersion) {
-          await supersede(uow, approval, now, recordedAt);
+          await supersede(uow, approval, now, recordedAt, undefined);
           return true;
         }
         if (!isPastDue(approval, now)) return false;
@@ -153,6 +153,17 @@ export class ApprovalCommands {
       throw conflict('APPROVAL_STALE', `Deal ${deal.id} moved since ${id} was held: propose again.`);
     if (approval.status !== 'pending') throw conflict('APPROVAL_DECIDED', `${id} is ${approval.status} already.`);
     if (isPastDue(approval, now)) throw conflict('APPROVAL_DECIDED', `${id} expired before it was decided.`);
+    // D-275: whatever the decision, a deal that moved since the hold makes the approval stale at
+    // once (superseded, with no vote of this caller's on it).
+    if (deal.version !== approval.dealVersion) {
+      const recordedAt = this.steps.recordedAt();
+      throw new KeptRefusalError(
+        refuse.conflict('APPROVAL_STALE', `Deal ${deal.id} moved since ${id} was held: propose again.`),
+        async (kept) => {
+          await supersede(kept, approval, now, recordedAt, actorOf(caller));
+        },
+      );
+    }
     return { approval, deal, state, now };
   }
 
@@ -168,16 +179,9 @@ export class ApprovalCommands {
     now: number,
     state: PipelineState,
   ): Promise<Decision> {
+    // pending() found the deal at the approval's version, under the approval's lock.
     const deal = state.deals.get(approval.dealId) as Deal;
     const recordedAt = this.steps.recordedAt();
-    if (deal.version !== approval.dealVersion) {
-      throw new KeptRefusalError(
-        refuse.conflict('APPROVAL_STALE', `Deal ${deal.id} moved since ${approval.id} was held: propose again.`),
-        async (kept) => {
-          await supersede(kept, approval, now, recordedAt);
-        },
-      );
-    }
     const key = await uow.accounts.getKey(approval.keyId);
     const proposer: Caller = {
       principal: approval.principal,

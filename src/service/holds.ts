@@ -2,7 +2,7 @@
 // approval is recorded with its event. At most one approval of a deal is pending: a second
 // proposal that would be held meets the first (409 APPROVAL_PENDING) unless the deal moved since,
 // which supersedes the first (D-70). Written in the unit of work of the proposal.
-import { actorOf, type Caller } from '../domain/access.ts';
+import { type ActorRef, actorOf, type Caller } from '../domain/access.ts';
 import { type Approval, decided, HOUR_MS } from '../domain/approvals.ts';
 import {
   DEFAULT_APPROVAL_TTL_HOURS,
@@ -19,17 +19,32 @@ import { RefusedError } from './result.ts';
 
 type ApprovalEventType = Extract<PublicEventDraft['type'], `approval.${string}`>;
 
-/** An approval's event, seen by its Seller (D-57); `actor`: who caused it. */
-export function approvalEvent(type: ApprovalEventType, approval: Approval, at: number, actor = approval.actor) {
-  const event: PublicEventDraft = { type, at, data: approval, sellerId: approval.sellerId, actor };
+/**
+ * An approval's event, seen by its Seller (D-57); `actor`: who caused it, none for the platform
+ * timers' (D-56: an expiry, or a supersession the sweep found).
+ */
+export function approvalEvent(type: ApprovalEventType, approval: Approval, at: number, actor: ActorRef | undefined) {
+  const event: PublicEventDraft = {
+    type,
+    at,
+    data: approval,
+    sellerId: approval.sellerId,
+    ...(actor !== undefined ? { actor } : {}),
+  };
   return event;
 }
 
-/** D-70: an approval whose deal moved since it was held: superseded, once. */
-export async function supersede(uow: UnitOfWork, approval: Approval, now: number, recordedAt: number) {
+/** D-70: an approval whose deal moved since it was held: superseded, once; `actor` as approvalEvent's. */
+export async function supersede(
+  uow: UnitOfWork,
+  approval: Approval,
+  now: number,
+  recordedAt: number,
+  actor: ActorRef | undefined,
+) {
   const ended = decided(approval, 'superseded', now, 'The deal moved since the proposal was held.');
   await uow.approvals.put(ended);
-  await uow.publish([approvalEvent('approval.superseded', ended, now)], recordedAt);
+  await uow.publish([approvalEvent('approval.superseded', ended, now, actor)], recordedAt);
   return ended;
 }
 
@@ -57,7 +72,7 @@ export async function hold(
         approvalId: pending.id,
       });
     }
-    await supersede(uow, pending, now, recordedAt);
+    await supersede(uow, pending, now, recordedAt, actorOf(caller));
   }
   const ttlHours = policy.approvalTtlHours ?? DEFAULT_APPROVAL_TTL_HOURS;
   const draft = {
@@ -77,7 +92,7 @@ export async function hold(
     sellerId: deal.sellerId ?? caller.principal,
   };
   const approval = await uow.approvals.create(draft);
-  await uow.publish([approvalEvent('approval.requested', approval, now)], recordedAt);
+  await uow.publish([approvalEvent('approval.requested', approval, now, approval.actor)], recordedAt);
   return approval;
 }
 

@@ -15,6 +15,7 @@ import { GigCommands } from './gig-commands.ts';
 import { KeyPolicies } from './key-policies.ts';
 import { KeyRing } from './key-ring.ts';
 import { KeySeal } from './key-seal.ts';
+import { Notifications } from './notifications.ts';
 import { PasswordHasher } from './passwords.ts';
 import { People } from './people.ts';
 import { Platform } from './platform.ts';
@@ -73,6 +74,8 @@ export interface PipelineService {
   readonly approvals: ApprovalCommands;
   /** Keys' policies beyond the gate: a key's usage of the day (D-68). */
   readonly policies: KeyPolicies;
+  /** A person's inbox and mail settings (D-72). */
+  readonly notifications: Notifications;
   /** Told after a commit that wrote mail (the mail worker listens, D-64). */
   onMail(listener: () => void): () => void;
   /** Keys mode: who each bearer key is (undefined in the demo, where no key is asked for). */
@@ -149,6 +152,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     people,
     approvals: new ApprovalCommands(store, steps),
     policies: new KeyPolicies(store, platformClock),
+    notifications: new Notifications(store, clock),
     onMail: (listener) => {
       mailListeners.add(listener);
       return () => mailListeners.delete(listener);

@@ -8,6 +8,7 @@ import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { ApprovalReader, ApprovalUnit } from './approvals.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
 import type { MailReader, MailUnit } from './mail.ts';
+import type { NotificationReader, NotificationUnit } from './notifications.ts';
 import type { PeopleReader, PeopleUnit } from './people.ts';
 import type { ProposalReader, ProposalUnit } from './proposals.ts';
 import type { WebhookReader, WebhookUnit } from './webhooks.ts';
@@ -82,6 +83,8 @@ export interface StoreReader {
   readonly mail: MailReader;
   /** Held proposals' approvals (D-69, D-70; src/store/approvals.ts). */
   readonly approvals: ApprovalReader;
+  /** People's notifications and their settings (D-72; src/store/notifications.ts). */
+  readonly notifications: NotificationReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -108,6 +111,7 @@ export interface UnitOfWork extends StoreReader {
   readonly people: PeopleUnit;
   readonly mail: MailUnit;
   readonly approvals: ApprovalUnit;
+  readonly notifications: NotificationUnit;
   /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).

@@ -2,6 +2,7 @@
 // created (D-4, D-38). HTTP sends it, the demo MCP tools wrap it, and under an idempotency key
 // its bytes are what is stored and replayed (D-37), so all three agree by construction.
 
+import type { Notification, NotificationSettings } from '../domain/notifications.ts';
 import type { Deal, Seller } from '../domain/records.ts';
 import type { User } from '../domain/users.ts';
 import type { Webhook } from '../domain/webhooks.ts';
@@ -16,6 +17,7 @@ import { approvalView, heldView } from './approvals.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
+import { notificationView } from './notifications.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
 import { userView } from './users.ts';
 import { webhookCreatedView } from './webhooks.ts';
@@ -119,6 +121,10 @@ export function writeAnswers(prefix: string) {
       answer(result, ({ key, text }) => ({ status: 201, body: keyView(key, text), location: `/keys/${key.id}` })),
     /** A key changed (revoked, its policy set): the key as it now is. */
     changedKey: (result: Result<IssuedKey>) => answer(result, ({ key }) => ({ status: 200, body: keyView(key) })),
+    /** D-72: a person's notification, and their mail settings. */
+    notification: (result: Result<Notification>) => answer(result, (n) => ({ status: 200, body: notificationView(n) })),
+    notificationSettings: (result: Result<NotificationSettings>) =>
+      answer(result, (settings) => ({ status: 200, body: settings })),
     /** D-70: an approval short of the last vote, a denial, or what the held proposal committed. */
     decision: (result: Result<Decision>) =>
       answer(result, (d) => ({

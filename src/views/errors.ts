@@ -228,6 +228,10 @@ export const ERRORS = {
     status: 403,
     when: 'an approval decided by the key that proposed it, or by the person who made that key',
   },
+  NOTIFICATION_NOT_FOUND: {
+    status: 404,
+    when: "unknown notification id, another person's, or a request made with a key (a key is no person)",
+  },
   APPROVAL_NOT_FOUND: {
     status: 404,
     when: 'unknown approval id, of any shape or length, or an approval of another Seller',
@@ -239,7 +243,7 @@ export const ERRORS = {
   },
   APPROVAL_STALE: {
     status: 409,
-    when: 'the last approval of a proposal whose deal moved since it was held: the approval is `superseded`; propose again',
+    when: 'approving or denying a proposal whose deal moved since it was held: the approval is `superseded`; propose again',
   },
   APPROVAL_PENDING: {
     status: 409,

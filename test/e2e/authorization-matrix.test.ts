@@ -136,6 +136,9 @@ const KEYS_ARE_NO_PERSON = {
   operatorPerson: 200,
 } as const;
 
+/** A notification no one has: every caller, person or key, is answered 404. */
+const NOBODY_HAS_IT = Object.fromEntries(WHO.map((who) => [who, 404])) as Record<Who, number>;
+
 /** One entry per operation of the table: a new operation without one fails this file. */
 const SPECS: Record<string, Spec> = {
   getHealth: {},
@@ -244,6 +247,15 @@ const SPECS: Record<string, Spec> = {
   listApprovals: {},
   getApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true },
   approveApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true, body: () => ({ note: 'fine' }) },
+  // D-72: a person's inbox; a key is no person (404), as for GET /users/me.
+  listNotifications: { expect: KEYS_ARE_NO_PERSON },
+  getNotificationSummary: { expect: KEYS_ARE_NO_PERSON },
+  readNotification: { subject: () => 'ntf_9999', body: () => ({}), expect: NOBODY_HAS_IT },
+  getNotificationSettings: { expect: KEYS_ARE_NO_PERSON },
+  setNotificationSettings: {
+    body: () => ({ email: { approvals: true, outcomes: true, gigs: false } }),
+    expect: KEYS_ARE_NO_PERSON,
+  },
   denyApproval: { subject: heldApprovalOfA, unknown: 'apr_9999', owned: true, body: () => ({ reason: 'not now' }) },
   createUser: {
     body: (_fx, kind) => ({

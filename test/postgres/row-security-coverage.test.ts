@@ -32,6 +32,8 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   mail_outbox: 'the mail to a principal’s people, waiting to be sent',
   approvals: 'the proposals a Seller’s key policies held, and who decided them',
   key_usage: 'the closes and closed value committed through a Seller’s key, by day',
+  notifications: 'a principal’s people’s notifications: what happened to their deals, approvals and gigs',
+  notification_settings: 'a person’s mail settings and the time of their last digest',
 };
 
 /** The tables judged to hold no tenant's data, each with the reason. */
@@ -41,6 +43,7 @@ const NO_TENANT_DATA: Readonly<Record<string, string>> = {
   settings: 'the demo clock’s offset, one row for the whole service',
   event_feed: 'the feed’s last seq and the counts of deals and closers, one row for the whole service',
   webhook_dispatch: 'the dispatcher’s cursor on the feed, one row',
+  notifier_cursor: 'the notifier’s cursor on the feed, one row',
   schema_migrations: 'the migrations applied',
 };
 

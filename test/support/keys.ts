@@ -380,3 +380,34 @@ export async function assertUnchanged(t: TestServer, before: Snapshot, what: str
   const now = await snapshot(t, before.lastSeq);
   assert.deepEqual(now, before, `${what}: nothing changed`);
 }
+
+// ── key policies and approvals (D-68 to D-70) ─────────────────────────────────────────────────
+
+const OPEN_STAGES = ['sourced', 'qualified', 'meeting', 'proposal', 'negotiation'] as const;
+
+/** A fresh deal moved to `stage` by `sellerKey` (a key without a policy), a stage at a time. */
+export async function dealAt(
+  t: TestServer,
+  sellerKey: string,
+  stage: (typeof OPEN_STAGES)[number],
+  listValueUsd = 20_000,
+): Promise<string> {
+  const seller = as(t, bearer(sellerKey));
+  const created = await seller.post(`${t.prefix}/deals`, dealBody(`Deal at ${stage}`, undefined, listValueUsd));
+  expectStatus(created, 201, 'POST /deals');
+  for (const next of OPEN_STAGES.slice(1, OPEN_STAGES.indexOf(stage) + 1)) {
+    const moved = await seller.post(`${t.prefix}/deals/${created.body.id}/advance`, { advanceTo: next });
+    expectStatus(moved, 200, `advance to ${next}`);
+  }
+  return created.body.id;
+}
+
+/** Every event about a deal, oldest first, as the operator reads the feed. */
+export async function eventsOfDeal(
+  t: TestServer,
+  dealId: string,
+): Promise<{ seq: number; type: string; data: any; actor?: any }[]> {
+  const page = await as(t, bearer(OP)).get(`/events?dealId=${dealId}&limit=1000`);
+  expectStatus(page, 200, 'GET /events?dealId=');
+  return page.body.events;
+}

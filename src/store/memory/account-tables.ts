@@ -8,6 +8,7 @@ import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
 import { MailTables } from './mail-tables.ts';
 import { MarkedRows } from './marked-rows.ts';
+import { NotificationTables } from './notification-tables.ts';
 import { PeopleTables } from './people-tables.ts';
 
 export class AccountTables {
@@ -21,6 +22,8 @@ export class AccountTables {
   people = new PeopleTables();
   /** The mail outbox (D-64): kept by a wipe (what was promised is still sent). */
   mail = new MailTables();
+  /** People's notifications and settings (D-72): kept by a wipe, as the people are. */
+  notifications = new NotificationTables();
   /** D-68: each key's usage by day (`<keyId> <day>`), every day kept as the SQL stores keep it. */
   usage = new Map<string, KeyUsage>();
 
@@ -35,6 +38,7 @@ export class AccountTables {
     kept.sessions = this.sessions.copy(() => true);
     kept.people = this.people.withoutClosers();
     kept.mail = this.mail;
+    kept.notifications = this.notifications;
     kept.usage = new Map(this.usage);
     return kept;
   }

@@ -8,6 +8,7 @@ import { MemoryAccountReader } from './account-tables.ts';
 import { MemoryApprovalReader } from './approval-tables.ts';
 import { MemoryMailReader } from './mail-tables.ts';
 import type { Data } from './memory-data.ts';
+import { MemoryNotificationReader } from './notification-tables.ts';
 import { MemoryPeopleReader } from './people-tables.ts';
 import { MemoryProposalReader } from './proposal-tables.ts';
 import { MemoryWebhookReader } from './webhook-tables.ts';
@@ -33,6 +34,9 @@ export class MemoryReader implements StoreReader {
   }
   get mail() {
     return new MemoryMailReader(this.data.accounts.mail);
+  }
+  get notifications() {
+    return new MemoryNotificationReader(this.data.accounts.notifications);
   }
   async getDeal(id: string) {
     return this.data.deals.get(id);

@@ -10,6 +10,7 @@ import { MemoryApprovalUnit } from './approval-tables.ts';
 import { MemoryMailUnit } from './mail-tables.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
+import { MemoryNotificationUnit } from './notification-tables.ts';
 import { MemoryPeopleUnit } from './people-tables.ts';
 import { MemoryProposalUnit } from './proposal-tables.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
@@ -46,6 +47,9 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get mail() {
     return new MemoryMailUnit(this.data.accounts.mail, this.undo);
+  }
+  override get notifications() {
+    return new MemoryNotificationUnit(this.data.accounts.notifications, this.undo);
   }
 
   override get approvals() {

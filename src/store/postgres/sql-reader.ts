@@ -7,6 +7,7 @@ import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
 import type { ApprovalReader } from '../approvals.ts';
 import type { MailReader } from '../mail.ts';
+import type { NotificationReader } from '../notifications.ts';
 import type { PeopleReader } from '../people.ts';
 import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
@@ -15,6 +16,7 @@ import { SqlAccountReader } from './sql-accounts.ts';
 import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlMailReader } from './sql-mail.ts';
+import { SqlNotificationReader } from './sql-notifications.ts';
 import { parameters } from './sql-parameters.ts';
 import { SqlPeopleReader } from './sql-people.ts';
 import { SqlProposalReader } from './sql-proposals.ts';
@@ -67,6 +69,10 @@ export class SqlReader implements StoreReader {
 
   get approvals(): ApprovalReader {
     return new SqlApprovalReader((text, params) => this.send(text, params));
+  }
+
+  get notifications(): NotificationReader {
+    return new SqlNotificationReader((text, params) => this.send(text, params));
   }
 
   /**

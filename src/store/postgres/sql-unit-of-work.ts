@@ -11,6 +11,7 @@ import { eventDealId, type PublicEventDraft } from '../../domain/public-events.t
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ApprovalUnit } from '../approvals.ts';
 import type { MailUnit } from '../mail.ts';
+import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
@@ -22,6 +23,7 @@ import { SqlApprovalUnit } from './sql-approvals.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
 import { SqlMailUnit } from './sql-mail.ts';
+import { SqlNotificationUnit } from './sql-notifications.ts';
 import { takeIds } from './sql-numbers.ts';
 import { SqlPeopleUnit } from './sql-people.ts';
 import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
@@ -124,6 +126,10 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   override get approvals(): ApprovalUnit {
     return new SqlApprovalUnit((text, params) => this.send(text, params));
+  }
+
+  override get notifications(): NotificationUnit {
+    return new SqlNotificationUnit((text, params) => this.send(text, params));
   }
 
   override get mail(): MailUnit {
