@@ -16,6 +16,7 @@ import type { Options } from './options.ts';
 import type { PgbenchFigure } from './pgbench.ts';
 import {
   KEYS_MODE_SELL,
+  POLICY_SELL,
   REFUSED_CLOSE,
   SELL_BESIDE_SIGN_INS,
   STREAM_CLIENTS,
@@ -63,6 +64,8 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
     keysModeSellToKeyedSell: ratio(KEYS_MODE_SELL, `POST ${PREFIX}/sell with Idempotency-Key`),
     /** D-63: keyed sells beside a flood of password sign-ins over the same sells alone. */
     sellBesideSignInsToKeysSell: ratio(SELL_BESIDE_SIGN_INS, KEYS_MODE_SELL),
+    /** D-68: a sell through a key with a policy of daily limits over one through a key without. */
+    policySellToKeysSell: ratio(POLICY_SELL, KEYS_MODE_SELL),
     ifMatchAdvanceToAdvance: ratio(
       `POST ${PREFIX}/deals/{id}/advance with If-Match`,
       `POST ${PREFIX}/deals/{id}/advance`,
@@ -124,7 +127,8 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       `${costs.streamedSellCpuToSell} in the service's CPU per sell (goal ≥ 0.9); ` +
       `refused close / advance: ${costs.refusedToAdvance} (goal ≥ 0.5); ` +
       `the service's CPU per sell with 100 stream clients of one Seller / of 10 Sellers: ${costs.streamsOfTenToOne} (goal ≥ 1); ` +
-      `keys mode's keyed sell beside a flood of password sign-ins / alone: ${costs.sellBesideSignInsToKeysSell}`,
+      `keys mode's keyed sell beside a flood of password sign-ins / alone: ${costs.sellBesideSignInsToKeysSell}; ` +
+      `keyed sell through a key with a policy / without: ${costs.policySellToKeysSell} (goal ≥ 0.9)`,
   );
   // The durable path's and the stream's costs against their goals, each ratio with its goal.
   const lines: string[] = [];

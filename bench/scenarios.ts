@@ -3,6 +3,7 @@
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
 import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
+import { approvals, heldAdvances, sellsThroughAPolicy } from './policies.ts';
 import {
   advances,
   BENCH_OPERATOR_KEY,
@@ -60,6 +61,9 @@ export const SELL_BESIDE_SIGN_INS = `POST ${PREFIX}/sell with Idempotency-Key, k
 /** The person whose sign-ins flood the service beside the sells. */
 let flooder = '';
 export const KEYS_MODE_SELL = `POST ${PREFIX}/sell with Idempotency-Key, keys mode (a Seller's key)`;
+export const POLICY_SELL = `POST ${PREFIX}/sell with Idempotency-Key, keys mode, a key with a policy (daily limits)`;
+export const HELD_ADVANCE = `POST ${PREFIX}/deals/{id}/advance, keys mode, held for approval (202)`;
+export const APPROVAL = 'POST /approvals/{id}/approve, keys mode (the move commits)';
 export const STREAMS_OF_ONE_SELLER = `POST ${PREFIX}/sell, keys mode, ${STREAM_CLIENTS} SSE clients of its Seller`;
 export const STREAMS_OF_TEN_SELLERS = `POST ${PREFIX}/sell by 10 Sellers, keys mode, ${STREAM_CLIENTS} SSE clients (10 each)`;
 
@@ -174,6 +178,27 @@ export const SCENARIOS: Scenario[] = [
         ],
       };
     },
+  },
+  {
+    // D-68: the same keyed sell through a key whose policy has daily limits, so that each sell's
+    // unit takes the key's lock and reads the day's usage. Goal: within 10% of the row above
+    // (costs.policySellToKeysSell ≥ 0.9).
+    name: POLICY_SELL,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
+    prepare: (url) => sellsThroughAPolicy(url),
+  },
+  {
+    // D-69: an agent's advance over its policy, held: an approval recorded and its event.
+    name: HELD_ADVANCE,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
+    expectedStatus: 202,
+    prepare: (url, expected) => heldAdvances(url, expected),
+  },
+  {
+    // D-70: the last approval of a held advance: the proposal runs again and commits.
+    name: APPROVAL,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
+    prepare: (url, expected) => approvals(url, expected),
   },
   keyedStreams(STREAMS_OF_ONE_SELLER, 1),
   keyedStreams(STREAMS_OF_TEN_SELLERS, 10),

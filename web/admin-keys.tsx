@@ -2,12 +2,15 @@
 // key to a principal with the scopes chosen among those its kind may carry and the session holds;
 // the list (keys-table.tsx) with Roll and Revoke (after a
 // confirmation). A key made here (issued or rolled) is shown once, with a Copy button, and never
-// again: the page forgets it when the person says they have it, or leaves.
+// again: the page forgets it when the person says they have it, or leaves. A Seller's key may be
+// issued with a policy, and its policy set or removed in the editor under the list (D-68).
 import { useState } from 'preact/hooks';
 import { CLOSER_SCOPES, OPERATOR_SCOPES, SELLER_SCOPES } from '../src/domain/access.ts';
 import { type ApiKeyRecord, accounts, type Outcome } from './api.ts';
 import { errorWords } from './error-words.ts';
 import { KeysTable } from './keys-table.tsx';
+import { PolicyEditor, useUsages } from './policy-editor.tsx';
+import { draftOf, PolicyFields, policyOf } from './policy-fields.tsx';
 import { can } from './session.ts';
 
 /** An answer's notice, and the lists read again. */
@@ -85,7 +88,13 @@ export function KeysSection({
   const [principal, setPrincipal] = useState('');
   const [unticked, setUnticked] = useState<string[]>([]);
   const [refusal, setRefusal] = useState('');
+  const [bounded, setBounded] = useState(false);
+  const [draft, setDraft] = useState(() => draftOf());
+  const [editing, setEditing] = useState<string | undefined>();
+  const usages = useUsages(keys);
   const chosen = principal || principals[0]?.id || 'operator';
+  // D-68: only a Seller's key carries a policy.
+  const withPolicy = bounded && chosen.startsWith('seller_');
   // Never a scope the session lacks (the service would refuse it, D-52); the operator's admin grants any.
   const offered = scopesOfPrincipal(chosen).filter((scope) => can('admin') || can(scope));
   // A principal offers the scopes of its kind (D-221), every one ticked unless unticked (the
@@ -95,6 +104,7 @@ export function KeysSection({
     setUnticked([]);
   };
   const ticked = offered.filter((s) => !unticked.includes(s));
+  const editingKey = keys.find((k) => k.id === editing);
 
   const issued = (outcome: Outcome<ApiKeyRecord>) => {
     if (outcome.ok) {
@@ -108,10 +118,16 @@ export function KeysSection({
       <h2>{heading}</h2>
       <form
         aria-label="Issue a key"
+        noValidate={withPolicy}
         onSubmit={async (e) => {
           e.preventDefault();
-          const outcome = await accounts.issueKey({ name, principal: chosen, scopes: ticked });
-          if (outcome.ok) setName('');
+          const policy = withPolicy ? { policy: policyOf(draft) } : {};
+          const outcome = await accounts.issueKey({ name, principal: chosen, scopes: ticked, ...policy });
+          if (outcome.ok) {
+            setName('');
+            setBounded(false);
+            setDraft(draftOf());
+          }
           issued(outcome);
         }}
       >
@@ -144,6 +160,13 @@ export function KeysSection({
             </label>
           ))}
         </fieldset>
+        {chosen.startsWith('seller_') ? (
+          <label class="scope">
+            <input type="checkbox" checked={bounded} onChange={(e) => setBounded(e.currentTarget.checked)} /> With a
+            policy
+          </label>
+        ) : null}
+        {withPolicy ? <PolicyFields draft={draft} set={setDraft} /> : null}
         <button type="submit" disabled={ticked.length === 0}>
           Issue key
         </button>
@@ -160,7 +183,10 @@ export function KeysSection({
           if (!confirm(`Revoke the key “${k.name}” (${k.prefix}…)? Everything using it stops working.`)) return;
           answered(await accounts.revokeKey(k.id), () => `Revoked the key ${k.name}.`);
         }}
+        usages={usages}
+        editPolicy={(k) => setEditing(k.id)}
       />
+      {editingKey ? <PolicyEditor k={editingKey} answered={answered} done={() => setEditing(undefined)} /> : null}
     </section>
   );
 }

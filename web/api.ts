@@ -12,6 +12,12 @@ export type Settlement = components['schemas']['Settlement'];
 export type DryRun = components['schemas']['DryRun'];
 export type ApiError = components['schemas']['Error'];
 export type Escalation = components['schemas']['Escalation'];
+// D-68 to D-70: a key's policy and usage, the limits a move met, a held proposal's approval.
+export type KeyPolicy = components['schemas']['KeyPolicy'];
+export type KeyUsage = components['schemas']['KeyUsage'];
+export type PolicyLimit = components['schemas']['PolicyLimit'];
+export type Approval = components['schemas']['Approval'];
+export type Held = components['schemas']['Held'];
 
 /** The contract's deal prefix; the service may serve the deals elsewhere (DEAL_PREFIX). */
 const CONTRACT_PREFIX = '/pipeline';
@@ -115,10 +121,17 @@ export interface ApiKeyRecord {
   replacedBy?: string;
   /** The person who made it (`usr_NNNN`, D-62); absent for a key made with a key. */
   createdBy?: string;
+  /** A Seller's key's bounds (D-68), its defaults stated; absent when it has none. */
+  policy?: KeyPolicy;
+  /** A Seller's key's closes of the platform clock's day: in `GET /keys/{id}` only. */
+  usage?: KeyUsage;
 }
 
+/** A policy as it is sent (D-68): every limit optional, the service stating the defaults. */
+export type PolicyInput = Partial<KeyPolicy>;
+
 /** A call of keys mode's own: its answer, or the catalogue's error; a 401 ends the session. */
-export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
+export async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Outcome<T>> {
   const response = await fetch(path, {
     method,
     headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -155,7 +168,13 @@ export const accounts = {
   sellers: () => everyRecord<Seller>('/sellers'),
   createSeller: (name: string) => call<Seller>('POST', '/sellers', { name }),
   keys: () => everyRecord<ApiKeyRecord>('/keys'),
-  issueKey: (body: { name: string; principal: string; scopes: string[] }) => call<ApiKeyRecord>('POST', '/keys', body),
+  issueKey: (body: { name: string; principal: string; scopes: string[]; policy?: PolicyInput }) =>
+    call<ApiKeyRecord>('POST', '/keys', body),
+  /** One key, a Seller's with its usage of the day (D-68). */
+  key: (id: string) => call<ApiKeyRecord>('GET', `/keys/${encodeURIComponent(id)}`),
+  /** A key's policy set whole, or removed (`null`). */
+  setPolicy: (id: string, policy: PolicyInput | null) =>
+    call<ApiKeyRecord>('PUT', `/keys/${encodeURIComponent(id)}/policy`, { policy }),
   rollKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/roll`),
   revokeKey: (id: string) => call<ApiKeyRecord>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
 };

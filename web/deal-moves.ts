@@ -1,9 +1,10 @@
 // The moves a deal's page offers (D-48, D-229): which advances a person may propose from the
 // deal's stage, what the gate would say of each (a dry run), and what a move did or why it was
-// refused, in words.
+// refused, in words. A move the proposing key's policy held (202, D-69) says so: nothing moved.
 import { GONE_DARK, nextStage, owningRole, type Role, type Stage } from '../src/domain/stages.ts';
 import { CONSOLE_NOTE } from './activity-words.ts';
-import { type ApiError, api, type Deal, type DryRun, type Escalation, type Gig, ifMatch } from './api.ts';
+import { type ApiError, api, type Deal, type DryRun, type Escalation, type Gig, type Held, ifMatch } from './api.ts';
+import { heldWords } from './approval-words.ts';
 import { type Verdict, verdictOf } from './dry-runs.ts';
 import { errorWords } from './error-words.ts';
 import { gigName, humanize, money, stageLabel } from './words.ts';
@@ -85,8 +86,9 @@ export function refusalWords(error: ApiError, closer: (id: string) => string): s
   return errorWords(error, closer);
 }
 
-/** What a committed move did, in words. */
-export function doneWords(before: Deal, answer: Deal | Escalation, gigs: readonly Gig[]): string {
+/** What a committed move did, in words; or that the key's policy held it. */
+export function doneWords(before: Deal, answer: Deal | Escalation | Held, gigs: readonly Gig[]): string {
+  if ('approval' in answer) return heldWords(answer.approval);
   if ('escalated' in answer) {
     const { gig } = answer;
     const name = gigName(gig.id);

@@ -8,7 +8,7 @@
 // on a stale page is refused with what changed instead of being made. The activity shows the
 // proposals the gate refused on the deal (D-61), read again with the deal on every event about
 // it (a `proposal.refused` included). A deal that is not found is said so in what is true of the
-// deployment (D-263).
+// deployment (D-263). A deal that waits on an approval says so (deal-approval.tsx, D-69).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { stalledSince } from './activity-words.ts';
 import { useActorNames, useKeysSession } from './actor-names.ts';
@@ -20,12 +20,14 @@ import {
   dealProposals,
   type Escalation,
   type Gig,
+  type Held,
   ifMatch,
   type RefusedProposal,
   type Settlement,
 } from './api.ts';
 import { closerIdsIn, useCloserNames } from './closer-names.ts';
 import { type Acts, DealMoves, Reengage, withValue } from './deal-actions.tsx';
+import { DealApproval } from './deal-approval.tsx';
 import { DealEdit } from './deal-edit.tsx';
 import { DealFacts } from './deal-facts.tsx';
 import { doneWords, dryRunMove, type Proposal, possibleMoves, refusalWords } from './deal-moves.ts';
@@ -181,7 +183,7 @@ export function DealPage({ id }: { id: string }) {
           params: { path: { id: deal.id }, header: ifMatch(deal) },
           body: proposal,
         }),
-      (data: Deal | Escalation) => doneWords(deal, data, gigs),
+      (data: Deal | Escalation | Held) => doneWords(deal, data, gigs),
     );
   const note = (where: string) =>
     said?.where === where ? (
@@ -209,6 +211,7 @@ export function DealPage({ id }: { id: string }) {
           human nurturer revives it from the Closer desk.
         </p>
       ) : null}
+      {open ? <DealApproval dealId={deal.id} stage={deal.stage} names={names} /> : null}
       {open ? (
         <DealMoves key={deal.id} deal={deal} verdicts={verdicts} value={value} setValue={setValue} acts={acts} />
       ) : null}

@@ -2,10 +2,13 @@
 // ("Commission 50% is above the 12% maximum", "Account name cannot be empty"), never the
 // validator's own text ("must NOT have fewer than 1 characters", "must be >= 0.005"), which
 // stays in the element's title; a refusal by its code; a service that cannot be reached.
-import type { ApiError } from './api.ts';
+import type { ApiError, PolicyLimit } from './api.ts';
+import { limitsWords, POLICY_LABELS, policyRefusalWords } from './policy-words.ts';
 import { humanize, money, percent, plural } from './words.ts';
 
-type Field = { label: string; percent?: true; usd?: true; days?: true };
+type Field = { label: string; percent?: true; usd?: true; days?: true; hours?: true };
+
+const policyLabel = (field: keyof typeof POLICY_LABELS) => POLICY_LABELS[field].replace(/ \(.*\)$/, '');
 
 /** The fields a violation may name, as the form labels them; `percent` ones are fractions. */
 const FIELDS: Record<string, Field> = {
@@ -22,6 +25,17 @@ const FIELDS: Record<string, Field> = {
   'mandate.staffing.setter': { label: 'Setter staffing' },
   'mandate.staffing.closer': { label: 'Closer staffing' },
   'mandate.staffing.nurturer': { label: 'Nurturer staffing' },
+  // A key's policy (D-68), as the policy editor labels its fields.
+  'policy.maxDealValueUsd': { label: policyLabel('maxDealValueUsd'), usd: true },
+  'policy.minCloseValuePct': { label: policyLabel('minCloseValuePct'), percent: true },
+  'policy.allowedMoves': { label: policyLabel('allowedMoves') },
+  'policy.closesPerDay': { label: policyLabel('closesPerDay') },
+  'policy.closedValuePerDayUsd': { label: policyLabel('closedValuePerDayUsd'), usd: true },
+  'policy.onLimit': { label: policyLabel('onLimit') },
+  'policy.approvalsRequired': { label: policyLabel('approvalsRequired') },
+  'policy.approvalTtlHours': { label: policyLabel('approvalTtlHours'), hours: true },
+  reason: { label: 'Reason' },
+  note: { label: 'Note' },
 };
 
 /** A field by its path: a staffing rule's parts are named for their role, as the form shows them. */
@@ -67,7 +81,15 @@ export function violationWords(line: string): string {
   const [, path, rest] = match;
   const field = fieldOf(path);
   const show = (n: string) =>
-    field.percent ? percent(Number(n)) : field.usd ? money(Number(n)) : field.days ? plural(Number(n), 'day') : n;
+    field.percent
+      ? percent(Number(n))
+      : field.usd
+        ? money(Number(n))
+        : field.days
+          ? plural(Number(n), 'day')
+          : field.hours
+            ? plural(Number(n), 'hour')
+            : n;
   let m = /^(-?[\d.e+]+) is above (.+?) (-?[\d.e+]+)$/.exec(rest);
   if (m) return `${field.label} ${show(m[1])} is above the ${show(m[3])} maximum`;
   m = /^(-?[\d.e+]+) is below (-?[\d.e+]+)$/.exec(rest);
@@ -93,8 +115,18 @@ export function violationWords(line: string): string {
 /** What a refusal says to the person who acted (the raw message stays in `raw`). */
 export function errorWords(error: ApiError | undefined, closer?: (id: string) => string): string {
   if (!error) return 'The service answered nothing we could read. Try again.';
-  if (error.violations && error.violations.length > 0) return error.violations.map(violationWords).join('. ');
+  if (error.violations && error.violations.length > 0) return violationsWords(error.violations);
+  const policy = policyRefusalWords(error);
+  if (policy) return policy;
   switch (error.code) {
+    case 'POLICY_LIMIT': {
+      const limits = (error as { limits?: PolicyLimit[] }).limits ?? [];
+      return limits.length > 0
+        ? `Refused by the key’s policy, nothing moved: ${limitsWords(limits)}.`
+        : humanize(error.error, closer);
+    }
+    case 'APPROVAL_PENDING':
+      return 'This deal already waits on an approval: nothing moved. It can be decided on the Approvals page.';
     case 'GIG_NOT_OPEN':
       return `${humanize(error.error, closer)} Someone was quicker: the desk shows the gigs still open.`;
     case 'RATE_LIMITED':
@@ -105,6 +137,15 @@ export function errorWords(error: ApiError | undefined, closer?: (id: string) =>
     default:
       return humanize(error.error, closer);
   }
+}
+
+/**
+ * A body's violations as sentences. `PUT /keys/{id}/policy` takes a policy or null, so a policy
+ * the schema refuses is also said to be "not null": that line says nothing to a person.
+ */
+function violationsWords(violations: readonly string[]): string {
+  const said = violations.filter((line) => line !== 'policy: must be a null');
+  return (said.length > 0 ? said : violations).map(violationWords).join('. ');
 }
 
 /** A failed read (a thrown fetch or a listing's HTTP error) as words for a person. */

@@ -4,9 +4,11 @@
 // when, and offers neither Roll nor Revoke; a rolled key links to the key that replaced it
 // (`#/admin?key=…` or `#/keys?key=…` shows that row), and that key to the one it replaced. A
 // rolled key still in its grace may be revoked (ending its grace now) but not rolled again: its
-// successor is the key to roll.
+// successor is the key to roll. A Seller's key shows its policy in words, its closes of the day
+// and the button that opens the policy editor (policy-editor.tsx, D-68).
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiKeyRecord } from './api.ts';
+import type { ApiKeyRecord, KeyUsage } from './api.ts';
+import { isSellerKey, PolicyCell } from './policy-editor.tsx';
 
 const when = (iso: string | null | undefined, never = '—') => (iso ? new Date(iso).toLocaleString() : never);
 
@@ -77,6 +79,8 @@ export function KeysTable({
   page = '/admin',
   roll,
   revoke,
+  usages,
+  editPolicy,
 }: {
   keys: readonly ApiKeyRecord[];
   nameOf: (principal: string) => string;
@@ -88,8 +92,14 @@ export function KeysTable({
   page?: string;
   roll: (key: ApiKeyRecord) => void;
   revoke: (key: ApiKeyRecord) => void;
+  /** The day's usage of the Seller's keys with a policy, by key id. */
+  usages?: ReadonlyMap<string, KeyUsage>;
+  /** Opens the policy editor of a Seller's key. */
+  editPolicy?: (key: ApiKeyRecord) => void;
 }) {
   const now = useNow(keys);
+  // Only a Seller's key carries a policy: a list without one (a closer's keys) has no such column.
+  const policies = keys.some(isSellerKey);
   useEffect(() => {
     if (!shown) return;
     const row = document.getElementById(`key-row-${shown}`);
@@ -105,6 +115,7 @@ export function KeysTable({
             <th>Prefix</th>
             <th>Principal</th>
             <th>Scopes</th>
+            {policies ? <th>Policy</th> : null}
             <th>Made by</th>
             <th>Last used</th>
             <th>Status</th>
@@ -129,6 +140,11 @@ export function KeysTable({
                 </td>
                 <td title={k.principal}>{nameOf(k.principal)}</td>
                 <td>{k.scopes.join(' ')}</td>
+                {policies ? (
+                  <td class="policy-cell">
+                    <PolicyCell k={k} usage={usages?.get(k.id)} ended={ended} edit={editPolicy} />
+                  </td>
+                ) : null}
                 <td title={k.createdBy}>{k.createdBy ? madeBy(k.createdBy) : '—'}</td>
                 <td>{when(k.lastUsedAt, 'never')}</td>
                 <td>

@@ -7,7 +7,8 @@
 // board, new deals, its proposals and the closers; a closer its desk, acting as itself, its own
 // proposals and the closers; either its Team (#/team) and its keys (#/keys) when the session may
 // manage them; the operator the admin page (#/admin), the board, every proposal, the closers and,
-// when the deployment serves them (DEMO_CONTROLS=on, D-3), the demo's controls. Every link and
+// when the deployment serves them (DEMO_CONTROLS=on, D-3), the demo's controls. A session that may
+// read approvals (D-69, D-70) also has the Approvals page (#/approvals): what keys' policies held. Every link and
 // control is shown by what the session's scopes allow (`can`), never by a role's name. A mailed
 // link's page (#/accept/<token>, #/reset, #/reset/<token>) needs no session. The demo is as it
 // always was.
@@ -15,6 +16,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AcceptInvitation } from './accept-invitation.tsx';
 import { Admin } from './admin.tsx';
+import { readsApprovals } from './approvals-api.ts';
+import { ApprovalsPage } from './approvals-page.tsx';
 import { Board } from './board.tsx';
 import { Closers } from './closers.tsx';
 import { DealPage } from './deal-page.tsx';
@@ -31,6 +34,7 @@ import { TeamPage } from './team-page.tsx';
 import './console.css';
 import './session.css';
 import './people.css';
+import './approvals.css';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/');
@@ -58,6 +62,9 @@ const managed = (): Link[] => [
   ...(can('keys:manage') ? [{ path: '/keys', label: 'Keys' }] : []),
 ];
 
+/** D-69: the proposals keys' policies held, for a session that may read them (keys mode only). */
+const approvalsLink = (): Link[] => (readsApprovals() ? [{ path: '/approvals', label: 'Approvals' }] : []);
+
 /** D-235: the pages a session's principal works with, its home page first. */
 function linksOf(session: Session | undefined): Link[] {
   if (session === undefined) return DEMO_LINKS;
@@ -73,12 +80,14 @@ function linksOf(session: Session | undefined): Link[] {
       { path: '/admin', label: 'Admin' },
       { path: '/pipeline', label: 'Pipeline' },
       { path: '/proposals', label: 'Proposals' },
+      ...approvalsLink(),
       { path: '/closers', label: 'Closers' },
     ];
   return [
     { path: '/', label: 'Pipeline' },
     ...(can('deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
     { path: '/proposals', label: 'Proposals' },
+    ...approvalsLink(),
     { path: '/closers', label: 'Closers' },
     ...managed(),
   ];
@@ -108,6 +117,7 @@ function Page({ route, query, session }: { route: string; query: URLSearchParams
     return session?.kind === 'closer' ? <Desk closer={{ id: session.principal, name: session.name }} /> : <Desk />;
   if (route === '/closers') return <Closers />;
   if (route === '/proposals') return <ProposalsPage session={session} />;
+  if (route === '/approvals' && session) return <ApprovalsPage />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
   if (route === '/team' && session) return <TeamPage session={session} />;
   if (route === '/keys' && session) return <KeysPage session={session} shownKey={query.get('key') ?? undefined} />;

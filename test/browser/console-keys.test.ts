@@ -244,6 +244,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       'Pipeline',
       'New deal',
       'Proposals',
+      'Approvals',
       'Closers',
       'Team',
       'Keys',

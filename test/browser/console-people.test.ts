@@ -133,7 +133,15 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       await page.getByRole('region', { name: 'Signed in' }).waitFor();
       assert.equal(await who(page), `Signed in as Ada Fictional · admin · ${seller}`);
       assert.equal(new URL(page.url()).hash, '#/', 'the token left the address');
-      assert.deepEqual(await links(page), ['Pipeline', 'New deal', 'Proposals', 'Closers', 'Team', 'Keys']);
+      assert.deepEqual(await links(page), [
+        'Pipeline',
+        'New deal',
+        'Proposals',
+        'Approvals',
+        'Closers',
+        'Team',
+        'Keys',
+      ]);
       await fits(page, 'the home page of a person');
 
       // The link works once.
@@ -315,7 +323,11 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
 
       const page = await signedInAs(viewer.email, size);
       assert.equal(await who(page), `Signed in as Vic Fictional · viewer · ${seller}`);
-      assert.deepEqual(await links(page), ['Pipeline', 'Proposals', 'Closers'], 'no New deal, Team or Keys');
+      assert.deepEqual(
+        await links(page),
+        ['Pipeline', 'Proposals', 'Approvals', 'Closers'],
+        'no New deal, Team or Keys',
+      );
       await page.getByRole('region', { name: 'sourced' }).getByRole('link', { name: 'Watched Deal Fictional' }).click();
       await page.getByRole('heading', { name: 'Watched Deal Fictional' }).waitFor();
       await page.getByRole('list', { name: 'Activity' }).getByRole('listitem').first().waitFor();
@@ -343,7 +355,11 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       }
 
       const repPage = await signedInAs(rep.email, size);
-      assert.deepEqual(await links(repPage), ['Pipeline', 'New deal', 'Proposals', 'Closers'], 'no Team or Keys');
+      assert.deepEqual(
+        await links(repPage),
+        ['Pipeline', 'New deal', 'Proposals', 'Approvals', 'Closers'],
+        'no Team or Keys',
+      );
       await repPage.goto(`${t.url}/console#/deals/${dealId}`);
       await repPage.getByRole('button', { name: 'Edit' }).waitFor();
       await repPage.getByRole('button', { name: 'Close lost' }).waitFor();
