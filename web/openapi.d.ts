@@ -1451,6 +1451,8 @@ export interface components {
             gigId?: string;
             /** @description the key that proposed */
             keyId: string;
+            /** @description that key's name when it proposed */
+            keyName?: string;
             /** @description the key's Seller */
             principal: string;
             /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
@@ -6445,6 +6447,7 @@ export interface operations {
                      *         "dealId": "text",
                      *         "gigId": "text",
                      *         "keyId": "text",
+                     *         "keyName": "text",
                      *         "principal": "text",
                      *         "actor": {
                      *           "principal": "text",
@@ -7428,6 +7431,7 @@ export interface operations {
                      *         "dealId": "text",
                      *         "gigId": "text",
                      *         "keyId": "text",
+                     *         "keyName": "text",
                      *         "principal": "text",
                      *         "actor": {
                      *           "principal": "text",

@@ -24,8 +24,9 @@ export interface Approval {
   readonly id: string;
   readonly dealId: string;
   readonly gigId?: string;
-  /** The key that proposed. */
+  /** The key that proposed, and its name then (a decider without keys:manage reads no key list). */
   readonly keyId: string;
+  readonly keyName?: string;
   /** The key's principal (the deal's Seller). */
   readonly principal: string;
   /** The person who made the proposing key (D-66), who may not decide it (SELF_APPROVAL). */

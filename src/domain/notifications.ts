@@ -81,7 +81,7 @@ export function titleOf(event: Extract<PublicEventDraft, { type: NotifyingType }
   const approval = event.data;
   const move = approval.proposal.advanceTo ? approval.proposal.advanceTo.replace('_', ' ') : 'the next stage';
   const value = approval.proposal.valueUsd !== undefined ? ` at $${approval.proposal.valueUsd.toFixed(2)}` : '';
-  const what = `${approval.actor.name ?? approval.keyId} proposed ${move}${value}`;
+  const what = `${approval.actor.name ?? approval.keyName ?? approval.keyId} proposed ${move}${value}`;
   if (event.type === 'approval.requested') return `Approval requested: ${what}`;
   return `Approval ${OUTCOME_WORDS[event.type]}: ${what}`;
 }

@@ -36,6 +36,7 @@ export const ApprovalSchema = Type.Object(
     dealId: Type.String(),
     gigId: Type.Optional(Type.String()),
     keyId: Type.String({ description: 'the key that proposed' }),
+    keyName: Type.Optional(Type.String({ description: "that key's name when it proposed" })),
     principal: Type.String({ description: "the key's Seller" }),
     actor: ActorRefSchema,
     proposal: Type.Object(

@@ -78,6 +78,7 @@ export async function hold(
   const draft = {
     dealId: deal.id,
     keyId: caller.keyId as string,
+    ...(caller.keyName !== undefined ? { keyName: caller.keyName } : {}),
     principal: caller.principal,
     ...(caller.keyCreatedBy !== undefined ? { keyCreatedBy: caller.keyCreatedBy } : {}),
     actor: actorOf(caller) as NonNullable<ReturnType<typeof actorOf>>,

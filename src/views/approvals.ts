@@ -7,6 +7,7 @@ export function approvalView(approval: Approval) {
   const view: Record<string, unknown> = { id: approval.id, dealId: approval.dealId };
   if (approval.gigId !== undefined) view.gigId = approval.gigId;
   view.keyId = approval.keyId;
+  if (approval.keyName !== undefined) view.keyName = approval.keyName;
   view.principal = approval.principal;
   view.actor = actorView(approval.actor);
   view.proposal = approval.proposal;

@@ -67,6 +67,7 @@ describe('held proposals and the approvals list (D-69)', () => {
       id: approval.id,
       dealId,
       keyId: agent.id,
+      keyName: 'discounting agent',
       principal: f.A.sellerId,
       actor: { principal: f.A.sellerId, keyId: agent.id },
       proposal,
