@@ -4,7 +4,7 @@
 // powers never grow (D-75): a roll needs every scope of the key rolled and keeps exactly them,
 // and a principal holds at most KEYS_PER_PRINCIPAL live keys.
 import { hash } from 'node:crypto';
-import { type Caller, isKeyScope, type KeyScope, kindOf, OPERATOR, scopesOf, seesAll } from '../domain/access.ts';
+import { type Caller, isKeyScope, type KeyScope, kindOf, scopesOf, seesAll } from '../domain/access.ts';
 import { mayGrant, mayRoll } from '../domain/authorization.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS, DISPLAY_PREFIX_CHARS, isLive } from '../domain/keys.ts';
@@ -15,11 +15,9 @@ import type { KeyFilter } from '../store/accounts.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import { boundedBy } from './key-policies.ts';
 import type { DrawnKey, KeySeal } from './key-seal.ts';
+import { ensureOperatorKey } from './operator-key.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { UnitCommand } from './unit-command.ts';
-
-/** How much of OPERATOR_KEY a list shows (D-213). */
-const OPERATOR_KEY_PREFIX_CHARS = 4;
 
 /** SHA-256 in hex, in one call (crypto.hash: no Hash object per request, as the key ring hashes every key). */
 export const sha256 = (text: string): string => hash('sha256', text, 'hex');
@@ -221,39 +219,9 @@ export class Accounts {
     );
   }
 
-  /**
-   * D-52: the operator's first key, from OPERATOR_KEY. Made at start when no key has its hash;
-   * an earlier OPERATOR_KEY's key is revoked (the variable was changed to replace it). A
-   * revoked OPERATOR_KEY is refused: the deployment must be given a new one.
-   */
-  async ensureOperatorKey(text: string): Promise<ApiKey> {
-    const hash = sha256(text);
-    return this.store.transaction(async (uow) => {
-      await uow.lock('operator-key');
-      const now = this.clock.now();
-      const found = await uow.accounts.keyByHash(hash);
-      if (found && found.revokedAt !== undefined)
-        throw new Error(`OPERATOR_KEY (${found.id}) was revoked: set OPERATOR_KEY to a new value`);
-      for (const key of await uow.accounts.listKeys({ principal: OPERATOR })) {
-        if (key.fromEnvironment && key.hash !== hash && key.revokedAt === undefined)
-          await uow.accounts.putKey({ ...key, revokedAt: now });
-      }
-      if (found) return found;
-      const key: ApiKey = {
-        id: formatId('key', await uow.accounts.takeNumber('key')),
-        hash,
-        // Not a key of the service's making, so no prefix of its own: a few characters tell it apart
-        // without showing a third of a 32-character secret in every list.
-        prefix: `${text.slice(0, OPERATOR_KEY_PREFIX_CHARS)}…`,
-        name: 'OPERATOR_KEY',
-        principal: OPERATOR,
-        scopes: scopesOf('operator'),
-        createdAt: now,
-        fromEnvironment: true,
-      };
-      await uow.accounts.putKey(key);
-      return key;
-    });
+  /** D-52: the operator's first key, from OPERATOR_KEY (operator-key.ts). */
+  ensureOperatorKey(text: string): Promise<ApiKey> {
+    return ensureOperatorKey(this.store, this.clock, text);
   }
 
   private async issue(

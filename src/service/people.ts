@@ -1,35 +1,17 @@
-// People (D-62, D-63, D-64): invitations, roles, disabling, and the person's own account (accept an
-// invitation, sign in, reset a password). What the service keeps of a secret: a password's
-// Argon2id hash (passwords.ts), a token's SHA-256 and, in the mail outbox, the nonce it is drawn
-// from (token-seal.ts). A mail is written in the unit of work that causes it and sent after the
-// commit (src/delivery/mail-worker.ts). Every instance learns of a person changed here at once
-// (the key ring's listener) and of one changed through another instance within its refresh.
-import { randomBytes } from 'node:crypto';
 import { type Caller, kindOf, OPERATOR, type PrincipalKind, seesAll } from '../domain/access.ts';
 import { mayGrant } from '../domain/authorization.ts';
 import { couldBeId, formatId } from '../domain/ids.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { ConsoleSession } from '../domain/sessions.ts';
-import {
-  afterFailure,
-  emailKey,
-  INVITATION_MS,
-  lockedFor,
-  type OneTimeToken,
-  passwordProblem,
-  RESET_MS,
-  roleScopes,
-  rolesOf,
-  type User,
-  type UserRole,
-} from '../domain/users.ts';
+import { roleScopes, rolesOf, type User, type UserRole } from '../domain/users.ts';
 import type { UserFilter } from '../store/people.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
-import { sha256 } from './accounts.ts';
+import { OwnAccount } from './own-account.ts';
 import type { PasswordHasher } from './passwords.ts';
+import { endSessions, mailToken } from './person-steps.ts';
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { Sessions } from './sessions.ts';
-import { TOKEN_PATTERN, type TokenSeal } from './token-seal.ts';
+import type { TokenSeal } from './token-seal.ts';
 import type { UnitCommand } from './unit-command.ts';
 
 interface MachineClock {
@@ -56,7 +38,6 @@ export interface PeopleListeners {
   mail(): void;
 }
 
-const PLATFORM = { principal: 'platform' };
 const as = (caller: Caller) => ({ principal: caller.principal });
 
 /** Whether `caller` may act on people of `principal`: its own, or anyone's for the operator. */
@@ -71,13 +52,17 @@ export class People {
   constructor(
     private readonly store: Store,
     private readonly clock: MachineClock,
-    private readonly hasher: PasswordHasher,
+    hasher: PasswordHasher,
     private readonly seal: TokenSeal,
-    private readonly sessions: Sessions,
+    sessions: Sessions,
     private readonly listeners: PeopleListeners,
     /** D-64: PUBLIC_URL, the origin of links in mail; unset, the request's own. */
     private readonly publicUrl?: string,
-  ) {}
+  ) {
+    this.own = new OwnAccount(store, clock, hasher, seal, sessions, listeners, publicUrl);
+  }
+
+  private readonly own: OwnAccount;
 
   /**
    * D-62: a person of the caller's principal (the operator names any), invited by mail. The role
@@ -113,7 +98,7 @@ export class People {
           createdAt: now,
         };
         await uow.people.putUser(user);
-        await this.mailToken(uow, user, 'invitation', this.publicUrl ?? origin, now);
+        await mailToken(uow, this.seal, user, 'invitation', this.publicUrl ?? origin, now);
         return user;
       },
       committed: (user) => {
@@ -166,7 +151,7 @@ export class People {
       if (user.disabledAt !== undefined) return user;
       if (user.role === 'admin') await this.keepAnAdmin(uow, user, 'disable it');
       const disabled = { ...user, disabledAt: this.clock.now() };
-      await this.endSessions(uow, user.id);
+      await endSessions(uow, user.id, this.clock.now());
       return disabled;
     });
   }
@@ -179,192 +164,24 @@ export class People {
     });
   }
 
-  /**
-   * D-63: an invitation's token and a password: the password is set, the token used, and the
-   * person signed in. The hash is made before the unit of work (it is slow), checked in it.
-   */
-  async accept(token: string, password: string): Promise<Result<SignedIn>> {
-    return this.redeem(token, 'invitation', password, true) as Promise<Result<SignedIn>>;
+  /** The person's own account (accept, reset, sign in): own-account.ts. */
+  accept(token: string, password: string) {
+    return this.own.accept(token, password);
   }
 
-  /** D-63: a reset link's token and a new password; every session of the person ends. */
-  async confirmReset(token: string, password: string): Promise<Result<{ user: User }>> {
-    return this.redeem(token, 'reset', password, false);
+  confirmReset(token: string, password: string) {
+    return this.own.confirmReset(token, password);
   }
 
-  /**
-   * D-63: a reset link is mailed when the email is an enabled person's; the answer is the same
-   * either way (the caller answers 202), so it tells no one whether the email exists.
-   */
-  async requestReset(email: string, origin: string): Promise<void> {
-    let mailed = false;
-    await this.store.transaction(async (uow) => {
-      const user = await uow.people.userByEmail(email);
-      if (user === undefined || user.disabledAt !== undefined) return;
-      await this.mailToken(uow, user, 'reset', this.publicUrl ?? origin, this.clock.now());
-      mailed = true;
-    }, PLATFORM);
-    if (mailed) this.listeners.mail();
+  requestReset(email: string, origin: string) {
+    return this.own.requestReset(email, origin);
   }
 
-  /**
-   * D-63: a person signs in with an email and a password. A wrong password, an unknown email and a
-   * disabled person are the same answer, after the same work (one Argon2id verification each).
-   * Ten failures for one email within 15 minutes lock it for 15 minutes on every instance.
-   */
-  async signIn(email: string, password: string): Promise<Result<SignedIn>> {
-    const throttleId = sha256(emailKey(email));
-    const { user, throttle } = await this.store.read(
-      async (reader) => ({
-        user: await reader.people.userByEmail(email),
-        throttle: await reader.people.getThrottle(throttleId),
-      }),
-      PLATFORM,
-    );
-    const locked = lockedFor(throttle, this.clock.now());
-    if (locked > 0) return fail(refuse.throttled(Math.ceil(locked / 1000)));
-    const usable = user !== undefined && user.disabledAt === undefined ? user.passwordHash : undefined;
-    const right = await this.hasher.verify(usable, password);
-    if (!right || user === undefined) {
-      await this.store.transaction(async (uow) => {
-        await uow.lock(`sign-in:${throttleId}`);
-        const now = this.clock.now();
-        const current = (await uow.people.getThrottle(throttleId)) ?? { id: throttleId, failures: [] };
-        if (lockedFor(current, now) === 0) await uow.people.putThrottle(afterFailure(current, now));
-      }, PLATFORM);
-      return fail(refuse.credentials());
-    }
-    const value = randomBytes(32).toString('base64url');
-    const session = this.sessions.sessionOf({ principal: user.principal, userId: user.id }, value);
-    const signedIn = await this.store.transaction(async (uow) => {
-      const current = await uow.people.getUser(user.id);
-      // Disabled, or given a new password, between the check and now: not signed in.
-      if (current === undefined || current.disabledAt !== undefined || current.passwordHash !== user.passwordHash) {
-        return undefined;
-      }
-      if (throttle !== undefined) await uow.people.putThrottle({ id: throttleId, failures: [] });
-      const updated = { ...current, lastSignInAt: session.createdAt };
-      await uow.people.putUser(updated);
-      await this.sessions.put(uow, session);
-      return updated;
-    }, PLATFORM);
-    if (signedIn === undefined) return fail(refuse.credentials());
-    this.listeners.user(signedIn);
-    this.listeners.session(session);
-    return ok({ user: signedIn, session: { value, expiresAt: session.expiresAt } });
+  signIn(email: string, password: string) {
+    return this.own.signIn(email, password);
   }
 
   // ── shared steps ───────────────────────────────────────────────────────────────────────────
-
-  /** A one-time token for the user, its hash stored, and the mail with its link in the outbox. */
-  private async mailToken(
-    uow: UnitOfWork,
-    user: User,
-    purpose: OneTimeToken['purpose'],
-    origin: string,
-    now: number,
-  ): Promise<void> {
-    const drawn = this.seal.draw();
-    await uow.people.putToken({
-      hash: sha256(drawn.text),
-      purpose,
-      userId: user.id,
-      principal: user.principal,
-      createdAt: now,
-      expiresAt: now + (purpose === 'invitation' ? INVITATION_MS : RESET_MS),
-    });
-    const words =
-      purpose === 'invitation'
-        ? {
-            subject: 'You are invited to the sales pipeline',
-            text:
-              `Hello ${user.name},\n\nYou are invited to the sales pipeline as ${user.role}. Choose your password ` +
-              'here within 72 hours:\n\n{{link}}\n\nIf you did not expect this, ignore this mail.\n',
-            path: '/console/#/accept/',
-          }
-        : {
-            subject: 'Reset your sales pipeline password',
-            text:
-              `Hello ${user.name},\n\nSomeone asked to reset the password of this email. Choose a new one here ` +
-              'within 1 hour:\n\n{{link}}\n\nIf it was not you, ignore this mail: your password stays as it is.\n',
-            path: '/console/#/reset/',
-          };
-    await uow.mail.putMail({
-      id: `mail_${randomBytes(12).toString('base64url')}`,
-      principal: user.principal,
-      to: user.email,
-      subject: words.subject,
-      text: words.text,
-      linkBase: `${origin}${words.path}`,
-      nonce: drawn.nonce,
-      createdAt: now,
-      attempts: 0,
-      nextAttemptAt: now,
-    });
-  }
-
-  /** Sets a password from a one-time token; with `signIn`, a session too. */
-  private async redeem(
-    token: string,
-    purpose: OneTimeToken['purpose'],
-    password: string,
-    signIn: boolean,
-  ): Promise<Result<{ user: User; session?: { value: string; expiresAt: number } }>> {
-    const invalid: Result<never> = fail(
-      refuse.invalid('TOKEN_INVALID', 'This link is not valid: it was used, it expired, or it never was.', [
-        'token: unknown, used or expired',
-      ]),
-    );
-    if (!TOKEN_PATTERN.test(token)) return invalid;
-    const hash = sha256(token);
-    const found = await this.store.read(async (reader) => {
-      const stored = await reader.people.tokenByHash(hash);
-      return stored && { token: stored, user: await reader.people.getUser(stored.userId) };
-    }, PLATFORM);
-    const now = this.clock.now();
-    const usable = (t: OneTimeToken | undefined, u: User | undefined): u is User =>
-      t !== undefined &&
-      t.purpose === purpose &&
-      t.usedAt === undefined &&
-      t.expiresAt > now &&
-      u !== undefined &&
-      u.disabledAt === undefined;
-    if (!usable(found?.token, found?.user)) return invalid;
-    const problem = passwordProblem(password, found.user.email);
-    if (problem !== undefined) {
-      return fail<never>(refuse.invalid('WEAK_PASSWORD', `The password is too weak: ${problem.slice(10)}.`, [problem]));
-    }
-    const passwordHash = await this.hasher.hash(password);
-    const value = randomBytes(32).toString('base64url');
-    const ended: ConsoleSession[] = [];
-    const done = await this.store.transaction(async (uow) => {
-      // Two uses of one token race here: one sets the password, the other finds it used.
-      ended.length = 0; // the store may run a unit again from the start
-      await uow.lock(`token:${hash}`);
-      const stored = await uow.people.tokenByHash(hash);
-      const user = stored && (await uow.people.getUser(stored.userId));
-      if (!usable(stored, user)) return undefined;
-      const at = this.clock.now();
-      await uow.people.putToken({ ...(stored as OneTimeToken), usedAt: at });
-      const updated: User = { ...user, passwordHash, passwordSetAt: at };
-      // A new password ends every session the person had (D-63).
-      ended.push(...(await this.endSessions(uow, user.id)));
-      if (!signIn) {
-        await uow.people.putUser(updated);
-        return { user: updated };
-      }
-      const session = this.sessions.sessionOf({ principal: user.principal, userId: user.id }, value);
-      const signedIn = { ...updated, lastSignInAt: session.createdAt };
-      await uow.people.putUser(signedIn);
-      await this.sessions.put(uow, session);
-      ended.push(session);
-      return { user: signedIn, session: { value, expiresAt: session.expiresAt } };
-    }, PLATFORM);
-    if (done === undefined) return invalid;
-    this.listeners.user(done.user);
-    for (const session of ended) this.listeners.session(session);
-    return ok(done);
-  }
 
   /** A change of one person by a caller who may manage them; another principal's is unknown. */
   private change(id: string, caller: Caller, next: (uow: UnitOfWork, user: User) => Promise<User>): UnitCommand<User> {
@@ -395,19 +212,6 @@ export class People {
     throw new RefusedError(
       refuse.conflict('LAST_ADMIN', `${user.name} is the last enabled admin of ${user.principal}: cannot ${what}.`),
     );
-  }
-
-  /** Ends every live session of a person in this unit; answers them ended. */
-  private async endSessions(uow: UnitOfWork, userId: string): Promise<ConsoleSession[]> {
-    const now = this.clock.now();
-    const ended: ConsoleSession[] = [];
-    for (const session of await uow.people.sessionsOfUser(userId)) {
-      if (session.endedAt !== undefined || session.expiresAt <= now) continue;
-      const end = { ...session, endedAt: now };
-      await uow.accounts.putSession(end);
-      ended.push(end);
-    }
-    return ended;
   }
 
   private async exists(uow: UnitOfWork, principal: string): Promise<boolean> {

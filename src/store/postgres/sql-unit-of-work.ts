@@ -19,6 +19,7 @@ import { answersUpsert, emptyOutbox, outboxInsert, type UsageAdded, upsert, usag
 import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
+import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
@@ -271,29 +272,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return advanceClockOffset(this.session, deltaMs);
   }
 
-  async getAnswer(key: string) {
-    const [row] = await this.send<{
-      fingerprint: string;
-      owner: string | null;
-      status: number;
-      body: string;
-      location: string | null;
-      etag: string | null;
-      stored_at: string | number;
-    }>('SELECT fingerprint, owner, status, body, location, etag, stored_at FROM idempotency_keys WHERE key = $1', [
-      key,
-    ]);
-    if (!row) return undefined;
-    const answer: StoredAnswer = {
-      fingerprint: row.fingerprint,
-      status: row.status,
-      body: row.body,
-      storedAt: Number(row.stored_at),
-    };
-    if (row.owner !== null) answer.owner = row.owner;
-    if (row.location !== null) answer.location = row.location;
-    if (row.etag !== null) answer.etag = row.etag;
-    return answer;
+  getAnswer(key: string) {
+    return readAnswer((text, params) => this.send(text, params), key);
   }
 
   async putAnswer(key: string, answer: StoredAnswer) {
