@@ -9,8 +9,7 @@ import { afterFailure, emailKey, lockedFor, type OneTimeToken, passwordProblem, 
 import type { Store } from '../store/store.ts';
 import { sha256 } from './accounts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import type { PeopleListeners, SignedIn } from './people.ts';
-import { endSessions, mailToken } from './person-steps.ts';
+import { endSessions, mailToken, type PeopleListeners, type SignedIn } from './person-steps.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { Sessions } from './sessions.ts';
 import { TOKEN_PATTERN, type TokenSeal } from './token-seal.ts';

@@ -8,7 +8,10 @@ import type { UserFilter } from '../store/people.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import { OwnAccount } from './own-account.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { endSessions, mailToken } from './person-steps.ts';
+import { endSessions, mailToken, type PeopleListeners } from './person-steps.ts';
+
+export type { PeopleListeners, SignedIn } from './person-steps.ts';
+
 import { fail, ok, RefusedError, type Result } from './result.ts';
 import type { Sessions } from './sessions.ts';
 import type { TokenSeal } from './token-seal.ts';
@@ -26,18 +29,6 @@ export interface InviteInput {
 }
 
 /** A person signed in: the user, and the session's cookie value and end (machine ms). */
-export interface SignedIn {
-  user: User;
-  session: { value: string; expiresAt: number };
-}
-
-/** What the people service tells the instance's key ring and mail worker. */
-export interface PeopleListeners {
-  user(user: User): void;
-  session(session: ConsoleSession): void;
-  mail(): void;
-}
-
 const as = (caller: Caller) => ({ principal: caller.principal });
 
 /** Whether `caller` may act on people of `principal`: its own, or anyone's for the operator. */

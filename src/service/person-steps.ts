@@ -8,6 +8,18 @@ import type { UnitOfWork } from '../store/store.ts';
 import { sha256 } from './accounts.ts';
 import type { TokenSeal } from './token-seal.ts';
 
+export interface SignedIn {
+  user: User;
+  session: { value: string; expiresAt: number };
+}
+
+/** What the people service tells the instance's key ring and mail worker. */
+export interface PeopleListeners {
+  user(user: User): void;
+  session(session: ConsoleSession): void;
+  mail(): void;
+}
+
 /** A one-time token for the user, its hash stored, and the mail with its link in the outbox. */
 export async function mailToken(
   uow: UnitOfWork,
