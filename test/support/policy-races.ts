@@ -22,6 +22,10 @@ export interface PolicyWorld {
   readonly services: readonly PipelineService[];
   /** Each instance's store (the same order). */
   readonly stores: readonly Store[];
+  /** The operator, as the first instance's ring knows it. */
+  readonly operator: Caller;
+  /** The Seller of the races. */
+  readonly principal: string;
   /** A Seller's key, as each instance's ring knows it (the same order as `services`). */
   key(name: string, policy?: KeyPolicy, scopes?: readonly string[]): Promise<Caller[]>;
   /** `count` deals of the Seller at negotiation, made through every instance in turn. */
@@ -86,6 +90,8 @@ export async function policyWorld(stores: readonly Store[], sellerName: string):
   return {
     services,
     stores,
+    operator: operators[0],
+    principal,
     key,
     atNegotiation,
     close: async () => {
