@@ -14,11 +14,13 @@ import {
   mailPlanOf,
   type Notification,
   type NotificationDraft,
+  type NotificationSettings,
   type NotifyingType,
   notifies,
   titleOf,
 } from '../domain/notifications.ts';
 import type { PublicEventDraft } from '../domain/public-events.ts';
+import type { Closer } from '../domain/records.ts';
 import type { User } from '../domain/users.ts';
 import { roleScopes } from '../domain/users.ts';
 import type { StoredEvent } from '../store/feed.ts';
@@ -57,16 +59,34 @@ async function peopleOf(uow: UnitOfWork, principal: string): Promise<User[]> {
   }
 }
 
+/** What a round read once for all its events: the closers, and each principal's people. */
+interface RoundReads {
+  closers?: Closer[];
+  people: Map<string, User[]>;
+  settings: Map<string, NotificationSettings>;
+}
+
 /** D-72: who an event concerns. */
-async function concerned(uow: UnitOfWork, event: Extract<PublicEventDraft, { type: NotifyingType }>): Promise<User[]> {
+async function concerned(
+  uow: UnitOfWork,
+  event: Extract<PublicEventDraft, { type: NotifyingType }>,
+  round: RoundReads,
+): Promise<User[]> {
   if (event.type === 'gig.posted') {
     const industry = event.data.gig.brief.account.industry?.toLowerCase();
     if (industry === undefined) return [];
-    const closers = (await uow.listClosers()).filter((closer) =>
-      closer.industries.some((i) => i.toLowerCase() === industry),
-    );
-    const people = await Promise.all(closers.map((closer) => peopleOf(uow, closer.id)));
-    return people.flat();
+    round.closers ??= await uow.listClosers();
+    const closers = round.closers.filter((closer) => closer.industries.some((i) => i.toLowerCase() === industry));
+    const people: User[] = [];
+    for (const closer of closers) {
+      let theirs = round.people.get(closer.id);
+      if (theirs === undefined) {
+        theirs = await peopleOf(uow, closer.id);
+        round.people.set(closer.id, theirs);
+      }
+      people.push(...theirs);
+    }
+    return people;
   }
   const approval = event.data;
   if (event.type === 'approval.requested') {
@@ -166,7 +186,8 @@ export class Notifier {
         if (cursor === undefined) return { held: true, more: false, mail: false };
         const events = await uow.webhooks.feedAfter(cursor, PAGE);
         let mail = false;
-        for (const stored of events) mail = (await this.notify(uow, stored)) || mail;
+        const reads: RoundReads = { people: new Map(), settings: new Map() };
+        for (const stored of events) mail = (await this.notify(uow, stored, reads)) || mail;
         if (events.length > 0) await uow.notifications.setNotifierCursor(events[events.length - 1].seq);
         if (events.length < PAGE) mail = (await this.digests(uow)) || mail;
         return { held: false, more: events.length === PAGE, mail };
@@ -179,9 +200,9 @@ export class Notifier {
   }
 
   /** The notifications of one event, and their mail at once where it goes at once. */
-  private async notify(uow: UnitOfWork, { seq, event }: StoredEvent): Promise<boolean> {
+  private async notify(uow: UnitOfWork, { seq, event }: StoredEvent, reads: RoundReads): Promise<boolean> {
     if (!notifies(event)) return false;
-    const people = await concerned(uow, event);
+    const people = await concerned(uow, event, reads);
     if (people.length === 0) return false;
     const now = this.clock.now();
     const title = titleOf(event);
@@ -191,7 +212,11 @@ export class Notifier {
         : { dealId: event.data.dealId, approvalId: event.data.id };
     const drafts: NotificationDraft[] = [];
     for (const user of people) {
-      const settings = (await uow.notifications.notificationSettings(user.id)) ?? DEFAULT_SETTINGS;
+      let settings = reads.settings.get(user.id);
+      if (settings === undefined) {
+        settings = (await uow.notifications.notificationSettings(user.id)) ?? DEFAULT_SETTINGS;
+        reads.settings.set(user.id, settings);
+      }
       const mail = mailPlanOf(event.type, settings);
       drafts.push({
         userId: user.id,
