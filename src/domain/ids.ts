@@ -14,21 +14,22 @@ export function compareIds(a: string, b: string): number {
 export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr' | 'ntf';
 
 const SHAPES: Record<ListKind, RegExp> = {
-  deal: /^deal_\d{4,}$/,
-  gig: /^gig_\d{4,}$/,
-  closer: /^closer_\d{4,}$/,
-  seller: /^seller_\d{4,}$/,
-  key: /^key_\d{4,}$/,
-  prop: /^prop_\d{4,}$/,
-  usr: /^usr_\d{4,}$/,
-  apr: /^apr_\d{4,}$/,
-  ntf: /^ntf_\d{4,}$/,
+  deal: /^deal_(\d{4}|[1-9]\d{4,})$/,
+  gig: /^gig_(\d{4}|[1-9]\d{4,})$/,
+  closer: /^closer_(\d{4}|[1-9]\d{4,})$/,
+  seller: /^seller_(\d{4}|[1-9]\d{4,})$/,
+  key: /^key_(\d{4}|[1-9]\d{4,})$/,
+  prop: /^prop_(\d{4}|[1-9]\d{4,})$/,
+  usr: /^usr_(\d{4}|[1-9]\d{4,})$/,
+  apr: /^apr_(\d{4}|[1-9]\d{4,})$/,
+  ntf: /^ntf_(\d{4}|[1-9]\d{4,})$/,
 };
 
 /**
  * Whether a string could be an id of this kind. Ids are only ever made by formatId, so one of
- * any other shape (too long, a NUL byte, anything) names nothing: it is unknown, never an error
- * (D-5), and no store is asked about it.
+ * any other shape (too long, a NUL byte, a number padded past four digits, anything) names
+ * nothing: it is unknown, never an error (D-5), and no store is asked about it. (A store that
+ * finds a record by its number would otherwise take `apr_00001` for `apr_0001`.)
  */
 export function couldBeId(kind: ListKind, id: string): boolean {
   return id.length <= 24 && SHAPES[kind].test(id);

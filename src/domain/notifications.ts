@@ -4,7 +4,7 @@
 // event makes one notification per person, in their inbox, and mail as their settings say:
 // approvals and outcomes at once, gigs as a digest at most every 15 minutes. Pure: who is told
 // is worked out by the notifier (src/delivery/notifier.ts) from the people it reads.
-import { formatUsd } from './money.ts';
+import { formatUsd, usdToCents } from './money.ts';
 import type { PublicEventDraft } from './public-events.ts';
 
 /** Which setting a notification's mail follows. */
@@ -80,7 +80,7 @@ export function titleOf(event: Extract<PublicEventDraft, { type: NotifyingType }
   }
   const approval = event.data;
   const move = approval.proposal.advanceTo ? approval.proposal.advanceTo.replace('_', ' ') : 'the next stage';
-  const value = approval.proposal.valueUsd !== undefined ? ` at $${approval.proposal.valueUsd.toFixed(2)}` : '';
+  const value = approval.proposal.valueUsd !== undefined ? ` at ${formatUsd(usdToCents(approval.proposal.valueUsd))}` : '';
   const what = `${approval.actor.name ?? approval.keyName ?? approval.keyId} proposed ${move}${value}`;
   if (event.type === 'approval.requested') return `Approval requested: ${what}`;
   return `Approval ${OUTCOME_WORDS[event.type]}: ${what}`;
