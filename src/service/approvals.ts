@@ -137,8 +137,10 @@ export class ApprovalCommands {
 
   /** The pending approval the caller may decide, under its lock, with the deal and the time. */
   private async pending(uow: UnitOfWork, id: string, caller: Caller) {
+    // An id of no approval's shape takes no lock: it names nothing.
+    if (!couldBeId('apr', id)) throw new RefusedError(refuse.noApproval(id));
     await uow.lock(`approval:${id}`);
-    const approval = couldBeId('apr', id) ? await uow.approvals.get(id) : undefined;
+    const approval = await uow.approvals.get(id);
     if (approval === undefined || !sees(caller, approval)) throw new RefusedError(refuse.noApproval(id));
     if (isSelfApproval(approval, approverOf(caller)))
       throw new RefusedError(
