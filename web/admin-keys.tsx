@@ -6,7 +6,7 @@
 // issued with a policy, and its policy set or removed in the editor under the list (D-68).
 import { useState } from 'preact/hooks';
 import { CLOSER_SCOPES, OPERATOR_SCOPES, SELLER_SCOPES } from '../src/domain/access.ts';
-import { type ApiKeyRecord, accounts, type Outcome } from './api.ts';
+import { type Answered, type ApiKeyRecord, accounts, type Outcome } from './api.ts';
 import { errorWords } from './error-words.ts';
 import { KeysTable } from './keys-table.tsx';
 import { PolicyEditor, useUsages } from './policy-editor.tsx';
@@ -14,7 +14,6 @@ import { draftOf, PolicyFields, policyOf } from './policy-fields.tsx';
 import { can } from './session.ts';
 
 /** An answer's notice, and the lists read again. */
-export type Answered = <T>(outcome: Outcome<T>, words: (data: T) => string) => void;
 
 function scopesOfPrincipal(principal: string): readonly string[] {
   if (principal === 'operator') return OPERATOR_SCOPES;

@@ -4,8 +4,9 @@
 // made each). What an action answered is said at the top, and the lists are read again.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useKeysSession, useUserNames } from './actor-names.ts';
-import { type Answered, KeysSection, NewKey } from './admin-keys.tsx';
+import { KeysSection, NewKey } from './admin-keys.tsx';
 import {
+  type Answered,
   type ApiKeyRecord,
   accounts,
   allClosers,

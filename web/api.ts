@@ -48,6 +48,9 @@ if (dealPrefix !== CONTRACT_PREFIX) {
 /** What a call answered: its data, or the catalogue's error body and status. */
 export type Outcome<T> = { ok: true; data: T; response: Response } | { ok: false; error: ApiError; status: number };
 
+/** What a form does with an answer: says it in words when it succeeded, or the refusal's. */
+export type Answered = <T>(outcome: Outcome<T>, words: (data: T) => string) => void;
+
 export function outcome<T>(answer: { data?: T; error?: unknown; response: Response }): Outcome<T> {
   if (answer.data !== undefined && answer.response.ok)
     return { ok: true, data: answer.data, response: answer.response };

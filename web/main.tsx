@@ -8,10 +8,11 @@
 // proposals and the closers; either its Team (#/team) and its keys (#/keys) when the session may
 // manage them; the operator the admin page (#/admin), the board, every proposal, the closers and,
 // when the deployment serves them (DEMO_CONTROLS=on, D-3), the demo's controls. A session that may
-// read approvals (D-69, D-70) also has the Approvals page (#/approvals): what keys' policies held. Every link and
-// control is shown by what the session's scopes allow (`can`), never by a role's name. A mailed
-// link's page (#/accept/<token>, #/reset, #/reset/<token>) needs no session. The demo is as it
-// always was.
+// read approvals (D-69, D-70) also has the Approvals page (#/approvals): what keys' policies held.
+// A person (not a key, D-277) has an inbox (#/notifications, D-72), linked beside their name in the
+// header with its unread count. Every link and control is shown by what the session's scopes allow
+// (`can`), never by a role's name. A mailed link's page (#/accept/<token>, #/reset,
+// #/reset/<token>) needs no session. The demo is as it always was.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AcceptInvitation } from './accept-invitation.tsx';
@@ -23,6 +24,8 @@ import { Closers } from './closers.tsx';
 import { DealPage } from './deal-page.tsx';
 import { DEMO_CONTROLS_SERVED, DemoControls } from './demo-controls.tsx';
 import { Desk } from './desk.tsx';
+import { hasInbox } from './inbox-api.ts';
+import { InboxPage } from './inbox-page.tsx';
 import { KeysPage } from './keys-page.tsx';
 import { connectLive } from './live.ts';
 import { AskReset, ConfirmReset, PASSWORD_CHANGED_ROUTE, PASSWORD_CHANGED_WORDS } from './password-reset.tsx';
@@ -31,10 +34,12 @@ import { SellForm } from './sell-form.tsx';
 import { AUTH, can, checkSession, KIND_WORDS, readSession, type Session, signOut, useSession } from './session.ts';
 import { KEY_ROUTE, SignIn } from './sign-in.tsx';
 import { TeamPage } from './team-page.tsx';
+import { UnreadLink } from './unread-count.tsx';
 import './console.css';
 import './session.css';
 import './people.css';
 import './approvals.css';
+import './notifications.css';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/');
@@ -93,12 +98,16 @@ function linksOf(session: Session | undefined): Link[] {
   ];
 }
 
+/** A person's inbox (D-72): not in the menu, but beside their name with its unread count. */
+const INBOX_ROUTE = '/notifications';
+
 /**
  * The page a route shows: in keys mode `#/` and a route the principal does not work with show its
  * home (a Seller's board, a closer's desk, the operator's admin page).
  */
 function pageOf(route: string, session: Session | undefined): string {
   if (session === undefined || /^\/deals\//.test(route)) return route;
+  if (route === INBOX_ROUTE && hasInbox(session)) return route;
   const links = linksOf(session);
   return links.some((link) => link.path === route) ? route : links[0].path;
 }
@@ -118,6 +127,7 @@ function Page({ route, query, session }: { route: string; query: URLSearchParams
   if (route === '/closers') return <Closers />;
   if (route === '/proposals') return <ProposalsPage session={session} />;
   if (route === '/approvals' && session) return <ApprovalsPage />;
+  if (route === INBOX_ROUTE && hasInbox(session)) return <InboxPage />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
   if (route === '/team' && session) return <TeamPage session={session} />;
   if (route === '/keys' && session) return <KeysPage session={session} shownKey={query.get('key') ?? undefined} />;
@@ -165,6 +175,7 @@ function App({ session }: { session?: Session }) {
         {session ? (
           <section class="who" aria-label="Signed in">
             <Who session={session} />
+            {hasInbox(session) ? <UnreadLink current={route === INBOX_ROUTE} /> : null}
             <button type="button" onClick={() => signOut()}>
               Sign out
             </button>

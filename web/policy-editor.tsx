@@ -4,8 +4,7 @@
 // beside the form: a policy looser than the session's own key's (POLICY_WIDENING), a field out of
 // its range (400, each field in its label's words). A change binds the key at once.
 import { useEffect, useState } from 'preact/hooks';
-import type { Answered } from './admin-keys.tsx';
-import { type ApiKeyRecord, accounts, type KeyUsage } from './api.ts';
+import { type Answered, type ApiKeyRecord, accounts, type KeyUsage } from './api.ts';
 import { errorWords } from './error-words.ts';
 import { draftOf, PolicyFields, policyOf } from './policy-fields.tsx';
 import { policyLines, usageWords } from './policy-words.ts';

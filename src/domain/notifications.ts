@@ -66,10 +66,10 @@ export const notifies = (event: PublicEventDraft): event is Extract<PublicEventD
   event.type === 'gig.posted' || event.type.startsWith('approval.');
 
 const OUTCOME_WORDS: Record<string, string> = {
-  'approval.approved': 'approved',
-  'approval.denied': 'denied',
-  'approval.expired': 'expired',
-  'approval.superseded': 'superseded: the deal moved first',
+  'approval.approved': 'Approved',
+  'approval.denied': 'Denied',
+  'approval.expired': 'Expired, nobody decided',
+  'approval.superseded': 'Superseded, the deal moved first',
 };
 
 /** The notification's title: what happened, in words a person reads in a list or a subject line. */
@@ -83,7 +83,7 @@ export function titleOf(event: Extract<PublicEventDraft, { type: NotifyingType }
   const value = approval.proposal.valueUsd !== undefined ? ` at ${formatUsd(usdToCents(approval.proposal.valueUsd))}` : '';
   const what = `${approval.actor.name ?? approval.keyName ?? approval.keyId} proposed ${move}${value}`;
   if (event.type === 'approval.requested') return `Approval requested: ${what}`;
-  return `Approval ${OUTCOME_WORDS[event.type]}: ${what}`;
+  return `${OUTCOME_WORDS[event.type]}: ${what}`;
 }
 
 /** How a person's mail of this kind goes, by their settings. */

@@ -209,9 +209,9 @@ describe('notifications: who is told, the inbox, mail and digests (D-72, D-277)'
         ['approval.approved', approved],
       ],
     );
-    assert.equal(notes[0].title, `Approval superseded: the deal moved first: ${PROPOSED}`);
-    assert.equal(notes[1].title, `Approval denied: ${PROPOSED}`);
-    assert.equal(notes[2].title, `Approval approved: ${PROPOSED}`);
+    assert.equal(notes[0].title, `Superseded, the deal moved first: ${PROPOSED}`);
+    assert.equal(notes[1].title, `Denied: ${PROPOSED}`);
+    assert.equal(notes[2].title, `Approved: ${PROPOSED}`);
     const mails = mailsTo(admin);
     assert.equal(mails.length, 3);
     for (const note of notes) {
