@@ -2,7 +2,7 @@
 // as long as asked; prints what ran and, on a failure, the seed, the step and the steps before it.
 // Both modes run, the demo's and keys mode's, each for half the seconds (or --steps each);
 // `--mode demo` or `--mode keys` runs one of them for all of it.
-import { describeProposals, simulate } from '../src/sim/simulate.ts';
+import { describeApprovals, describeProposals, simulate } from '../src/sim/simulate.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -45,6 +45,7 @@ function print(report: Awaited<ReturnType<typeof simulate>>, mode: string): bool
     );
   }
   console.log(describeProposals(report));
+  if (report.keys) console.log(describeApprovals(report));
   if (report.final) {
     const f = report.final;
     console.log(

@@ -1361,7 +1361,7 @@ export interface components {
             /** @description the deal's stage when the gate refused */
             stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description the gate's refusal code */
-            code: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
+            code: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED";
             /** @description the gate's message, word for word */
             reason: string;
             /**
@@ -8998,7 +8998,7 @@ export interface operations {
                  * @description the gate's refusal code
                  * @example EMAIL_TAKEN
                  */
-                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001
@@ -9346,7 +9346,7 @@ export interface operations {
                  * @description the gate's refusal code
                  * @example EMAIL_TAKEN
                  */
-                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED" | "ALREADY_APPROVED" | "APPROVAL_DECIDED" | "APPROVAL_STALE" | "APPROVAL_PENDING";
+                code?: "EMAIL_TAKEN" | "LAST_ADMIN" | "KEY_REVOKED" | "TOO_MANY_KEYS" | "DEAL_TERMINAL" | "DEAL_NOT_CLOSED_WON" | "DEAL_NOT_CLOSED_LOST" | "NOT_HUMAN_TRACK" | "DEAL_STALLED" | "GIG_CLAIMED" | "GIG_NOT_OPEN" | "GIG_NOT_CLAIMED" | "GIG_NOT_NURTURER" | "GIG_NOT_ACTIVE" | "NOT_CLAIMANT" | "NOT_DUE" | "GATE_ILLEGAL_MOVE" | "GATE_BELOW_FLOOR" | "GATE_VALUE_REQUIRED" | "GATE_COMMISSION_CAP" | "POLICY_LIMIT" | "APPROVAL_DENIED" | "APPROVAL_EXPIRED";
                 /**
                  * @description keys mode: only what requests with this key proposed (`key_<NNNN>`)
                  * @example key_0001

@@ -80,7 +80,8 @@ export function titleOf(event: Extract<PublicEventDraft, { type: NotifyingType }
   }
   const approval = event.data;
   const move = approval.proposal.advanceTo ? approval.proposal.advanceTo.replace('_', ' ') : 'the next stage';
-  const value = approval.proposal.valueUsd !== undefined ? ` at ${formatUsd(usdToCents(approval.proposal.valueUsd))}` : '';
+  const value =
+    approval.proposal.valueUsd !== undefined ? ` at ${formatUsd(usdToCents(approval.proposal.valueUsd))}` : '';
   const what = `${approval.actor.name ?? approval.keyName ?? approval.keyId} proposed ${move}${value}`;
   if (event.type === 'approval.requested') return `Approval requested: ${what}`;
   return `${OUTCOME_WORDS[event.type]}: ${what}`;

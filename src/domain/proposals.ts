@@ -52,12 +52,26 @@ export type RefusedProposalDraft = Omit<RefusedProposal, 'id'>;
  * gate's and record nothing.
  */
 export function isKeptRefusal(refusal: Refusal): boolean {
-  return refusal.kind === 'gate' || refusal.kind === 'conflict' || refusal.kind === 'policy';
+  return isKeptKind(refusal.kind, refusal.code);
 }
 
+/**
+ * D-69, D-70: the conflicts of approvals answer a proposal or a decision, but no rule refused a
+ * move (one waits on people, or was decided already): nothing is kept of them.
+ */
+const APPROVAL_CONFLICTS: ReadonlySet<string> = new Set([
+  'APPROVAL_PENDING',
+  'ALREADY_APPROVED',
+  'APPROVAL_DECIDED',
+  'APPROVAL_STALE',
+]);
+
+const isKeptKind = (kind: string, code: string) =>
+  (kind === 'gate' || kind === 'conflict' || kind === 'policy') && !APPROVAL_CONFLICTS.has(code);
+
 /** Every code a kept refusal can carry: those of the gate's kinds (the `code` filter's values). */
-export const KEPT_CODES = (Object.keys(REFUSAL_KINDS) as RefusalCode[]).filter(
-  (code) => REFUSAL_KINDS[code] === 'gate' || REFUSAL_KINDS[code] === 'conflict' || REFUSAL_KINDS[code] === 'policy',
+export const KEPT_CODES = (Object.keys(REFUSAL_KINDS) as RefusalCode[]).filter((code) =>
+  isKeptKind(REFUSAL_KINDS[code], code),
 );
 
 /** What a proposal command proposes, and by whom; undefined for every other command. */

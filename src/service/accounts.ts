@@ -130,6 +130,8 @@ export class Accounts {
         const old = await this.ownKey(uow, keyId, caller);
         const beyond = mayRoll(caller, old);
         if (beyond !== undefined) throw new RefusedError(beyond);
+        // D-68: the caller receives the new key, so a key with a policy rolls none looser than itself.
+        boundedBy(old.principal, old.policy, caller);
         const now = this.clock.now();
         if (!isLive(old, now)) {
           throw new RefusedError(

@@ -10,7 +10,8 @@ import type { Refusal } from '../domain/refusal.ts';
 import { OPERATIONS } from '../operations/table.ts';
 import { fail, RefusedError, type Result } from '../service/result.ts';
 import { personCredential } from './person-door.ts';
-import type { Cast, SimKey } from './principals.ts';
+import { samePolicy } from './policies.ts';
+import type { Cast, SimKey, SimPerson } from './principals.ts';
 import { foreignDeal, foreignGig } from './tenancy.ts';
 import { type Answered, type SimSnapshot, same, type World } from './world.ts';
 
@@ -35,7 +36,7 @@ const scopeOf = (op: string): Access => {
   return scope;
 };
 
-export type Target = { kind: 'deal' | 'gig' | 'seller' | 'principal' | 'key' | 'user'; id: string };
+export type Target = { kind: 'deal' | 'gig' | 'seller' | 'principal' | 'key' | 'user' | 'approval'; id: string };
 export const UNKNOWN: Record<Target['kind'], string> = {
   deal: formatId('deal', 99_991),
   gig: formatId('gig', 99_992),
@@ -43,6 +44,7 @@ export const UNKNOWN: Record<Target['kind'], string> = {
   principal: formatId('seller', 99_994),
   key: formatId('key', 99_995),
   user: formatId('usr', 99_996),
+  approval: formatId('apr', 99_997),
 };
 
 /** A principal's key for a command: mostly one that fits it and is live, now and then any. */
@@ -74,14 +76,19 @@ function foreign(cast: Cast, caller: Caller, target: Target, s: SimSnapshot): bo
       const person = cast.people.find((p) => p.userId === target.id);
       return person !== undefined && person.principal !== caller.principal;
     }
+    case 'approval': {
+      const approval = s.approvals.find((a) => a.id === target.id);
+      return approval !== undefined && approval.sellerId !== caller.principal;
+    }
   }
 }
 
 /**
  * A command or read as the door runs it. In the demo: `call` with no caller. In keys mode: a
  * key of one of `prefer` (now and then anyone's; `key` when given) authenticated by the key
- * ring, the operation's scope asked of it, then `call` as its caller; on another tenant's record
- * the same call on an unknown id must answer the same, the id aside.
+ * ring, or a person's session (now and then; `person` when given), the operation's scope asked
+ * of it, then `call` as its caller; on another tenant's record the same call on an unknown id
+ * must answer the same, the id aside.
  */
 export async function act(
   world: World,
@@ -89,7 +96,12 @@ export async function act(
   prefer: readonly (string | undefined)[],
   target: Target | undefined,
   call: (caller: Caller | undefined, id: string) => Promise<unknown>,
-  { complete, only = false, key: given }: { complete?: Answered['complete']; only?: boolean; key?: SimKey } = {},
+  {
+    complete,
+    only = false,
+    key: given,
+    person: chosen,
+  }: { complete?: Answered['complete']; only?: boolean; key?: SimKey; person?: SimPerson } = {},
 ): Promise<unknown> {
   const cast = world.cast;
   if (!cast) return call(undefined, target?.id ?? '');
@@ -97,9 +109,10 @@ export async function act(
   const preferred = prefer.filter((p): p is string => p !== undefined);
   // D-62: now and then a person of a preferred principal (else anyone) acts, through the console's session.
   const person =
-    given === undefined && world.dice.chance(0.25)
+    chosen ??
+    (given === undefined && world.dice.chance(0.25)
       ? (world.dice.pick(cast.people.filter((p) => preferred.includes(p.principal))) ?? world.dice.pick(cast.people))
-      : undefined;
+      : undefined);
   let decided: ReturnType<typeof authorize>;
   let key: SimKey | undefined;
   if (person !== undefined) {
@@ -125,6 +138,14 @@ export async function act(
     world.found.push({
       invariant: 'keys',
       message: `${key.id} of ${key.principal} authenticated as ${caller.keyId} of ${caller.principal} (${[...caller.scopes]})`,
+      ids: [key.id],
+    });
+  }
+  // D-68: the key's policy binds its requests from the moment it was set (one instance here).
+  if (key !== undefined && !samePolicy(caller.policy, key.policy)) {
+    world.found.push({
+      invariant: 'keys',
+      message: `${key.id} of ${key.principal} came through the door with policy ${JSON.stringify(caller.policy)}, not ${JSON.stringify(key.policy)}`,
       ids: [key.id],
     });
   }

@@ -1,10 +1,14 @@
 // A store that fails on purpose: while armed, the next unit of work throws at a chosen point, after
 // some of its writes or just before it would commit. Nothing of such a unit may remain; the
 // simulation (src/sim/simulate.ts) checks that against a snapshot taken before.
-import type { ProposalUnit } from '../store/proposals.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 
 const WRITES = new Set(['putDeal', 'putGig', 'putCloser', 'appendPayout', 'publish', 'takeNumber', 'putAnswer']);
+const PART_WRITES: Record<string, ReadonlySet<string>> = {
+  proposals: new Set(['record']),
+  approvals: new Set(['create', 'put']),
+  accounts: new Set(['putKey', 'addKeyUsage']),
+};
 
 export class InjectedFault extends Error {
   constructor(where: string) {
@@ -31,20 +35,25 @@ export function faultyStore(inner: Store): FaultyStore {
       throw new InjectedFault(`at ${where}`);
     }
   };
-  const wrapProposals = (proposals: ProposalUnit, countdown: { left: number }): ProposalUnit => ({
-    list: (filter) => proposals.list(filter),
-    tally: (scope) => proposals.tally(scope),
-    record: (draft) => {
-      fire(countdown, 'proposals.record');
-      return proposals.record(draft);
-    },
-  });
+  // The writes of a part of the unit (its refused proposals, approvals, keys and their usage).
+  const wrapPart = <T extends object>(part: T, name: string, countdown: { left: number }): T =>
+    new Proxy(part, {
+      get(target, member, receiver) {
+        const value = Reflect.get(target, member, receiver);
+        if (typeof value !== 'function') return value;
+        if (!PART_WRITES[name]?.has(String(member))) return value.bind(target);
+        return (...args: unknown[]) => {
+          fire(countdown, `${name}.${String(member)}`);
+          return value.apply(target, args);
+        };
+      },
+    });
   const wrap = (uow: UnitOfWork, countdown: { left: number }): UnitOfWork =>
     new Proxy(uow, {
       get(target, name, receiver) {
         const member = Reflect.get(target, name, receiver);
-        // D-61: recording a refused proposal is a write too.
-        if (name === 'proposals') return wrapProposals(member, countdown);
+        // D-61, D-68..D-70: a refused proposal, an approval, a key and its usage are writes too.
+        if (typeof name === 'string' && name in PART_WRITES) return wrapPart(member, name, countdown);
         if (typeof member !== 'function') return member;
         if (!WRITES.has(String(name))) return member.bind(target);
         return (...args: unknown[]) => {

@@ -1,15 +1,18 @@
 // Keys mode's own steps: reads of every kind as a random principal (each answer then held to
 // its tenancy, an unfiltered list to its completeness), tokens put to the key ring (live keys,
-// dead ones, forged and mangled ones), keys made, rolled (key-rolls.ts) and revoked through the
-// service's accounts, and event streams opened with keys (streams.ts).
+// dead ones, forged and mangled ones), keys made (now and then with a policy, none looser than
+// the caller's own: D-68), rolled (key-rolls.ts) and revoked through the service's accounts, and
+// event streams opened with keys (streams.ts).
 import { type Caller, OPERATOR } from '../domain/access.ts';
 import type { Snapshot } from '../domain/invariants.ts';
+import type { KeyPolicy } from '../domain/policy.ts';
 import { STAGES, type Stage } from '../domain/stages.ts';
 import { ok } from '../service/result.ts';
 import type { Command } from './commands.ts';
 import { act, UNKNOWN } from './door.ts';
 import { ids, sellers } from './inputs.ts';
 import { rollKey } from './key-rolls.ts';
+import { checkWidening, policyForNewKey } from './policy-commands.ts';
 import { type Cast, forgedKey, type SimKey } from './principals.ts';
 import { openStream } from './streams.ts';
 import { HOUR, type World } from './world.ts';
@@ -31,7 +34,11 @@ export function keyCommands(world: World): Command[] {
         const own = all.keysOf(principal)[0]?.scopes ?? [];
         const scopes = chance(0.3) ? own.filter(() => chance(0.6)) : undefined;
         const expiresAt = chance(0.4) ? world.machine + Math.floor(random() * 48 * HOUR) : undefined;
+        // D-68: the policy asked, chosen once by the caller the door made (the probe sends the same).
+        let asked: { policy: KeyPolicy | undefined } | undefined;
         return act(world, 'createKey', [principal, OPERATOR], { kind: 'principal', id: principal }, async (c, id) => {
+          asked ??= { policy: policyForNewKey(world, c as Caller, principal) };
+          const { policy } = asked;
           const made = await svc().run(
             svc().accounts.createKey(
               {
@@ -39,10 +46,12 @@ export function keyCommands(world: World): Command[] {
                 principal: id,
                 ...(scopes ? { scopes } : {}),
                 ...(expiresAt ? { expiresAt } : {}),
+                ...(policy ? { policy } : {}),
               },
               c as Caller,
             ),
           );
+          if (id === principal) checkWidening(world, 'createKey', made, policy, c as Caller, principal);
           if (made.ok && id === principal) {
             all.learn(made.value.key, made.value.text as string);
             world.tally.issued++;
@@ -56,7 +65,12 @@ export function keyCommands(world: World): Command[] {
       2,
       () => {
         const all = world.cast as Cast;
-        const key = pick(all.keys.filter((k) => !k.main));
+        // Now and then a key a stream is open with (the stream must end, D-76); a key with a
+        // policy seldom, so that the agents bound by one go on proposing (D-68).
+        const streaming = world.streams.filter((st) => st.open && !st.key.main).map((st) => st.key);
+        const key =
+          (chance(0.3) ? pick(streaming) : undefined) ??
+          pick(all.keys.filter((k) => !k.main && (k.policy === undefined || chance(0.2))));
         const target = key?.id ?? UNKNOWN.key;
         return act(world, 'revokeKey', [key?.principal, OPERATOR], { kind: 'key', id: target }, async (c, id) => {
           const revoked = await svc().run(svc().accounts.revokeKey(id, c as Caller));
@@ -73,7 +87,7 @@ export function keyCommands(world: World): Command[] {
       },
     ],
     ['key-roll', 2, () => rollKey(world)],
-    ['stream-open', 1, () => openStream(world)],
+    ['stream-open', 2, () => openStream(world)],
   ];
 }
 

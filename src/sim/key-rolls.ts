@@ -8,13 +8,15 @@
 // roll that succeeds gives a new key of exactly the old one's principal, scopes and expiry, and
 // leaves the old one expiring at the earlier of its own expiry and the grace's end: from then on
 // every step holds both keys to that (the old one refused once its grace is over, its streams
-// ended, src/sim/streams.ts).
+// ended, src/sim/streams.ts), and the new key keeps the old one's policy (D-68), which must be
+// no looser than the caller's own (POLICY_WIDENING otherwise).
 import { type Caller, OPERATOR } from '../domain/access.ts';
 import { type ApiKey, DEFAULT_GRACE_SECONDS } from '../domain/keys.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import { DEFAULT_KEYS_PER_PRINCIPAL, type IssuedKey } from '../service/accounts.ts';
 import type { Result } from '../service/result.ts';
 import { act, UNKNOWN } from './door.ts';
+import { isLooser, samePolicy } from './policies.ts';
 import type { Cast, SimKey } from './principals.ts';
 import { same, type World } from './world.ts';
 
@@ -76,6 +78,8 @@ function refusalsOf(cast: Cast, key: SimKey, caller: Caller): Set<string> {
   if (caller.kind !== 'operator' && caller.principal !== key.principal) return new Set(['KEY_NOT_FOUND']);
   const may = new Set<string>();
   if (!covers([...caller.scopes], key.scopes)) may.add('INSUFFICIENT_SCOPE');
+  // D-68: the caller receives the new key: a key with a policy rolls none looser than itself.
+  if (isLooser(key.policy, caller.policy)) may.add('POLICY_WIDENING');
   if (!cast.isLive(key)) may.add('KEY_REVOKED');
   if (cast.keysOf(key.principal).filter((k) => cast.isLive(k)).length >= DEFAULT_KEYS_PER_PRINCIPAL)
     may.add('TOO_MANY_KEYS');
@@ -95,6 +99,11 @@ function settled(world: World, key: SimKey, caller: Caller, grace: number | unde
     );
   if (made.expiresAt !== key.expiresAt)
     found(`the roll of ${key.id} (expiring ${key.expiresAt}) made ${made.id} expiring ${made.expiresAt}`);
+  // D-68: a roll keeps the policy.
+  if (!samePolicy(made.policy, key.policy))
+    found(
+      `the roll of ${key.id} (policy ${JSON.stringify(key.policy)}) made ${made.id} with ${JSON.stringify(made.policy)}`,
+    );
   const graceEnds = world.machine + (grace ?? DEFAULT_GRACE_SECONDS) * 1000;
   const ends = Math.min(key.expiresAt ?? graceEnds, graceEnds);
   if (issued.rolled?.expiresAt !== ends)

@@ -4,11 +4,19 @@
 // makes of one of these keys, so a key the simulation believes dead must be refused there. The
 // people of the principals (D-62) are enrolled here too, each invitation accepted with the token
 // drawn from the mail outbox as the mail worker would draw it; their steps are people.ts's.
+// Keys' policies (D-68): each Seller's agent key mostly has one, and its admin makes a second
+// agent key with one, which may also sell, decide approvals and manage keys: the key that may
+// not approve what it proposed, whose maker may not either (D-70), and that may not make or set a
+// policy looser than its own.
+import { createHash } from 'node:crypto';
 import { type Caller, type KeyScope, OPERATOR } from '../domain/access.ts';
+import type { KeyPolicy } from '../domain/policy.ts';
 import type { UserRole } from '../domain/users.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { TokenSeal } from '../service/token-seal.ts';
 import type { Store } from '../store/store.ts';
+import { randomPolicy } from './policies.ts';
+import type { Dice } from './random.ts';
 
 export interface SimKey {
   id: string;
@@ -20,6 +28,10 @@ export interface SimKey {
   revoked?: boolean;
   /** The principal's first key: never revoked, so that every principal can always act. */
   main?: boolean;
+  /** D-68: the key's policy as the simulation set it (absent: none). */
+  policy?: KeyPolicy;
+  /** D-66: the person who made the key, who may not decide what it proposes (D-70). */
+  createdBy?: string;
 }
 
 export interface SimPerson {
@@ -38,6 +50,8 @@ export interface SimPerson {
 }
 
 const ORIGIN = 'http://sim.invalid';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Invites the people of every Seller and of one closer, and accepts each invitation. */
 export async function enrolPeople(
@@ -115,27 +129,48 @@ export class Cast {
     store: Store,
     now: () => number,
     text: string,
-    random: () => number,
+    dice: Dice,
     closers: readonly string[],
   ): Promise<Cast> {
     const cast = new Cast(service, now);
     const key = await service.accounts.ensureOperatorKey(text);
     cast.keys.push({ id: key.id, text, principal: OPERATOR, scopes: key.scopes, main: true });
-    const sellers = 2 + Math.floor(random() * 2);
+    const sellers = 2 + Math.floor(dice.random() * 2);
     for (let i = 0; i < sellers; i++) {
       const made = await service.run(service.accounts.createSeller(`Fictional Seller ${i + 1}`));
       if (!made.ok) throw new Error(`no Seller: ${made.refusal.message}`);
       cast.sellers.push(made.value.id);
       await cast.issue(made.value.id, undefined, true);
-      // An agent's key: a Seller key with fewer scopes (D-53).
-      await cast.issue(made.value.id, ['deals:read', 'deals:propose']);
+      // An agent's key: a Seller key with fewer scopes (D-53), mostly bound by a policy (D-68).
+      const policy = dice.chance(0.8) ? randomPolicy(dice) : undefined;
+      await cast.issue(made.value.id, ['deals:read', 'deals:propose'], false, policy);
       // A key that manages keys but holds fewer scopes: it may not roll a fuller key (D-75).
       await cast.issue(made.value.id, ['deals:read', 'keys:manage']);
     }
     for (const closer of closers) await cast.enrolled(closer);
     await service.keyRing?.start();
     await enrolPeople(service, store, cast, new TokenSeal(text), now, (await cast.callerOf(cast.operator)) as Caller);
+    for (const seller of cast.sellers) await cast.boundedAgent(seller, randomPolicy(dice));
     return cast;
+  }
+
+  /**
+   * The Seller's admin makes an agent key bound by `policy` that may also sell, decide approvals
+   * and manage keys (D-66: the key names its maker).
+   */
+  private async boundedAgent(seller: string, policy: KeyPolicy): Promise<void> {
+    const ring = this.service.keyRing;
+    const admin = this.people.find((p) => p.principal === seller && p.role === 'admin');
+    const session = admin?.session === undefined ? undefined : await ring?.findSession(sha256(admin.session));
+    const user = session?.userId === undefined ? undefined : await ring?.findUser(session.userId);
+    if (!ring || !session || !user) throw new Error(`no admin of ${seller} to make its bounded agent`);
+    const caller: Caller = { ...ring.callerOfUser(user), sessionId: session.id };
+    const scopes: KeyScope[] = ['deals:read', 'deals:write', 'deals:propose', 'approvals:decide', 'keys:manage'];
+    const made = await this.service.run(
+      this.service.accounts.createKey({ name: `${seller} bounded agent`, principal: seller, scopes, policy }, caller),
+    );
+    if (!made.ok) throw new Error(`no bounded agent for ${seller}: ${made.refusal.message}`);
+    this.learn(made.value.key, made.value.text as string);
   }
 
   /** A closer joined: it gets its key from the operator. */
@@ -166,11 +201,16 @@ export class Cast {
   }
 
   /** A key issued by the operator (no fault armed: the cast's making is not a step). */
-  private async issue(principal: string, scopes: readonly string[] | undefined, main = false): Promise<void> {
+  private async issue(
+    principal: string,
+    scopes: readonly string[] | undefined,
+    main = false,
+    policy?: KeyPolicy,
+  ): Promise<void> {
     const caller = await this.callerOf(this.operator);
     const made = await this.service.run(
       this.service.accounts.createKey(
-        { name: `${principal} key`, principal, ...(scopes ? { scopes } : {}) },
+        { name: `${principal} key`, principal, ...(scopes ? { scopes } : {}), ...(policy ? { policy } : {}) },
         caller as Caller,
       ),
     );
@@ -178,8 +218,16 @@ export class Cast {
     this.learn(made.value.key, made.value.text as string, main);
   }
 
+  /** A key the service made, as the simulation knows it from then on (its policy and maker too). */
   learn(
-    key: { id: string; principal: string; scopes: readonly KeyScope[]; expiresAt?: number },
+    key: {
+      id: string;
+      principal: string;
+      scopes: readonly KeyScope[];
+      expiresAt?: number;
+      policy?: KeyPolicy;
+      createdBy?: string;
+    },
     text: string,
     main = false,
   ): SimKey {
@@ -190,6 +238,8 @@ export class Cast {
       scopes: key.scopes,
       ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
       ...(main ? { main } : {}),
+      ...(key.policy !== undefined ? { policy: key.policy } : {}),
+      ...(key.createdBy !== undefined ? { createdBy: key.createdBy } : {}),
     };
     this.keys.push(sim);
     return sim;

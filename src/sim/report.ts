@@ -1,7 +1,7 @@
 // What a simulation is asked (its options) and what it answers (its report): the seed and mode,
 // the steps per command kind and their refusals, the faults injected, what the episodes left,
 // the refused proposals the gate recorded (D-61), and in keys mode what the keys and the
-// tenants' walls were put to.
+// tenants' walls were put to, and what keys' policies held and people decided (D-68..D-70).
 import type { SimViolation } from './tenancy.ts';
 
 export interface SimulationReport {
@@ -21,6 +21,25 @@ export interface SimulationReport {
   proposals: ProposalTally;
   /** Keys mode: what the keys and the tenants' walls were put to. */
   keys?: KeysTally;
+  /** Keys mode: keys' policies, the proposals they held and how the approvals ended (D-68..D-70). */
+  approvals?: ApprovalTally;
+}
+
+export interface ApprovalTally {
+  /** Policies set on keys or made with them, and those refused as looser than the caller's own (403). */
+  policiesSet: number;
+  widening: number;
+  /** Proposals held (an approval each), and refused by a key's policy (422 POLICY_LIMIT). */
+  held: number;
+  policyRefused: number;
+  /** Approvals ended, by how. */
+  ended: { approved: number; denied: number; expired: number; superseded: number; refused: number };
+  /** Votes short of the last, and decisions refused, by code (SELF_APPROVAL, ALREADY_APPROVED, ...). */
+  votes: number;
+  refusedDecisions: Record<string, number>;
+  /** Racing approvals of one approval, and how many racers committed (at most one a race). */
+  races: number;
+  raceCommits: number;
 }
 
 export interface ProposalTally {
@@ -115,8 +134,35 @@ export function newReport(seed: number, keysMode: boolean): SimulationReport {
       answersChecked: 0,
       asPeople: 0,
     };
+    report.approvals = {
+      policiesSet: 0,
+      widening: 0,
+      held: 0,
+      policyRefused: 0,
+      ended: { approved: 0, denied: 0, expired: 0, superseded: 0, refused: 0 },
+      votes: 0,
+      refusedDecisions: {},
+      races: 0,
+      raceCommits: 0,
+    };
   }
   return report;
+}
+
+/** Keys mode's line on policies and approvals (D-68..D-70). */
+export function describeApprovals({ approvals: a }: SimulationReport): string {
+  if (!a) return 'no approvals (the demo has no keys)';
+  const ended = Object.entries(a.ended)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  const refused = Object.entries(a.refusedDecisions)
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
+  return (
+    `policies: ${a.policiesSet} set, ${a.widening} refused as looser; ${a.held} proposals held and ${a.policyRefused} ` +
+    `refused by a policy; approvals ended: ${ended}; ${a.votes} votes short of the last; decisions refused: ` +
+    `${refused || 'none'}; ${a.races} races, ${a.raceCommits} commits among them`
+  );
 }
 
 /** D-61's line of a report, as `npm run sim` may print it. */

@@ -25,6 +25,15 @@
 // fed the feed's new events after every step, as the pump writes them: none is delivered to a
 // stream once its key is dead (D-76, streams.ts).
 //
+// Keys' policies and approvals (D-68..D-70): Seller keys carry random policies (at creation, and
+// set now and then, by keys bound by a policy of their own too: none looser), the agent's advances
+// through them are aimed at their limits and held or refused, and the approvals are decided by
+// random deciders (self-approvals, repeats, races, denials among them), expire with the clock or
+// go stale as their deal moves (policy-commands.ts, approval-commands.ts). Every step: no move
+// committed through a key beyond its policy unless approved, each key's usage of the day its
+// closes, each approval changed only as a step may change it and ended once, and the records of
+// held proposals that ended refused (approval-checks.ts, usage-checks.ts, refusal-records.ts).
+//
 // Refused proposals (D-61): the agent's deal advances and the closers' gig advances and
 // revivals are now and then aimed at the gate's refusals, and sent as a dry run, under an
 // idempotency key and again, or with an If-Match current or stale (proposing.ts). A refusal of
@@ -41,21 +50,25 @@
 import { type ActorRef, actorOf } from '../domain/access.ts';
 import { checkInvariants, type Snapshot } from '../domain/invariants.ts';
 import type { Refusal } from '../domain/refusal.ts';
+import { checkApprovals, DECISION_KINDS } from './approval-checks.ts';
+import { approvalCommands } from './approval-commands.ts';
 import { type Command, pipelineCommands } from './commands.ts';
 import { InjectedFault } from './faulty-store.ts';
 import { keyCommands } from './key-commands.ts';
 import { peopleCommands } from './people.ts';
+import { policyCommands } from './policy-commands.ts';
 import { checkSummaries } from './proposal-summary.ts';
 import { seededDice } from './random.ts';
 import { checkRecords, recordsRefusal, type StepFacts } from './refusal-records.ts';
 import { newReport, type SimulationOptions, type SimulationReport } from './report.ts';
 import { checkStep, completeness } from './step-checks.ts';
 import { feedStreams } from './streams.ts';
-import { checkActors, checkOwners, leaks, type SimViolation } from './tenancy.ts';
+import { checkActors, checkDecisionActors, checkOwners, leaks, type SimViolation } from './tenancy.ts';
+import { checkCommits, checkUsage } from './usage-checks.ts';
 import { type SimSnapshot, same, World } from './world.ts';
 
 export type { SimulationOptions, SimulationReport } from './report.ts';
-export { describeProposals } from './report.ts';
+export { describeApprovals, describeProposals } from './report.ts';
 
 /** The pipeline's records, without the feed's position and the refused proposals. */
 const pipelineOf = ({ deals, gigs, closers, payouts }: SimSnapshot) => ({ deals, gigs, closers, payouts });
@@ -63,7 +76,16 @@ const pipelineOf = ({ deals, gigs, closers, payouts }: SimSnapshot) => ({ deals,
 /** The steps that are the platform's own: what they write carries no actor (D-56). */
 const PLATFORM_KINDS = new Set(['clock', 'timers']);
 /** Keys mode's steps that touch no pipeline record. */
-const KEY_KINDS = new Set(['auth', 'key-create', 'key-revoke', 'key-roll', 'stream-open', 'read']);
+const KEY_KINDS = new Set([
+  'auth',
+  'key-create',
+  'key-revoke',
+  'key-roll',
+  'stream-open',
+  'read',
+  'policy-set',
+  'approval-read',
+]);
 
 export async function simulate(options: SimulationOptions): Promise<SimulationReport> {
   const dice = seededDice(options.seed);
@@ -73,7 +95,13 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   await world.fresh();
 
   const commands: Command[] = pipelineCommands(world);
-  if (world.keysMode) commands.push(...keyCommands(world), ...peopleCommands(world));
+  if (world.keysMode)
+    commands.push(
+      ...keyCommands(world),
+      ...peopleCommands(world),
+      ...policyCommands(world),
+      ...approvalCommands(world),
+    );
   const total = commands.reduce((sum, [, weight]) => sum + weight, 0);
   const choose = () => {
     let roll = random() * total;
@@ -175,9 +203,11 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       actor,
     };
     // A refusal, a failed unit, a dry run and keys mode's own steps change nothing; a refused
-    // proposal (D-61) only adds its record and its event, which checkRecords holds it to.
+    // proposal (D-61) only adds its record and its event, which checkRecords holds it to, and a
+    // refused decision only what it does to its approval (approval-checks.ts).
     const still = refused || faulted || KEY_KINDS.has(kind) || world.proposed?.mode === 'dry';
-    const unchanged = () => (recordsRefusal(facts) ? same(pipelineOf(before), pipelineOf(after)) : same(before, after));
+    const pipelineOnly = !faulted && (recordsRefusal(facts) || DECISION_KINDS.has(kind));
+    const unchanged = () => (pipelineOnly ? same(pipelineOf(before), pipelineOf(after)) : same(before, after));
     if (still && !PLATFORM_KINDS.has(kind) && !unchanged()) {
       fail(
         faulted
@@ -194,12 +224,22 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const violations: SimViolation[] = [...world.found, ...checkInvariants(after), ...checkStep(before, after, kind)];
     const records = checkRecords(facts, report.proposals);
     violations.push(...records.violations);
-    if (records.record) world.recorded.push(records.record);
-    // D-56: what the step wrote carries its caller.
-    if (!refused && !faulted && thrown === undefined)
-      violations.push(...checkActors(before, after, events, actor, kind));
+    world.recorded.push(...records.records);
+    // D-56: what the step wrote carries its caller (a refused proposal's event, its record's actor).
+    const deciding = world.deciding;
+    if (DECISION_KINDS.has(kind) && deciding !== undefined && !faulted && thrown === undefined) {
+      const approved = after.approvals.find((a) => a.id === deciding.approvalId && a.status === 'approved');
+      const deciders = deciding.callers.map((c) => actorOf(c) as ActorRef);
+      violations.push(...checkDecisionActors(before, after, events, deciders, approved, kind));
+    } else if (!refused && !faulted && thrown === undefined) {
+      const own = events.filter((e) => e.event.type !== 'proposal.refused');
+      violations.push(...checkActors(before, after, own, actor, kind));
+    }
     const { cast, answered } = world;
     if (cast) {
+      // D-68..D-70: keys' policies, their days and the approvals of what they held.
+      violations.push(...(await checkApprovals(world, facts)), ...checkCommits(world, before, after));
+      violations.push(...(await checkUsage(world, after)));
       violations.push(...checkOwners(after, cast.sellerSet()));
       if (answered) {
         world.tally.answersChecked++;

@@ -35,28 +35,35 @@ export function completeness(answered: Answered, s: Snapshot): SimViolation[] {
   const hasGig = (dealId: string) => s.gigs.some((g) => g.dealId === dealId && g.closerId === me);
   const sellerOf = (dealId: string) => s.deals.find((d) => d.id === dealId)?.sellerId;
   const expected =
-    answered.complete === 'proposals'
-      ? // D-61: a Seller the refused proposals on its deals, a closer its own.
-        (s as SimSnapshot).proposals
-          .filter((p) =>
-            caller.kind === 'operator'
-              ? true
-              : caller.kind === 'seller'
-                ? sellerOf(p.dealId) === me
-                : p.actor?.principal === me,
-          )
-          .map((p) => p.id)
-      : answered.complete === 'deals'
-        ? s.deals
-            .filter((d) => caller.kind === 'operator' || (caller.kind === 'seller' ? d.sellerId === me : hasGig(d.id)))
-            .map((d) => d.id)
-        : s.gigs
-            .filter(
-              (g) =>
-                caller.kind === 'operator' ||
-                (caller.kind === 'seller' ? sellerOf(g.dealId) === me : g.status === 'open' || g.closerId === me),
+    answered.complete === 'approvals'
+      ? // D-69: a Seller the approvals of its deals; the operator all.
+        (s as SimSnapshot).approvals
+          .filter((a) => caller.kind === 'operator' || (caller.kind === 'seller' && a.sellerId === me))
+          .map((a) => a.id)
+      : answered.complete === 'proposals'
+        ? // D-61: a Seller the refused proposals on its deals, a closer its own.
+          (s as SimSnapshot).proposals
+            .filter((p) =>
+              caller.kind === 'operator'
+                ? true
+                : caller.kind === 'seller'
+                  ? sellerOf(p.dealId) === me
+                  : p.actor?.principal === me,
             )
-            .map((g) => g.id);
+            .map((p) => p.id)
+        : answered.complete === 'deals'
+          ? s.deals
+              .filter(
+                (d) => caller.kind === 'operator' || (caller.kind === 'seller' ? d.sellerId === me : hasGig(d.id)),
+              )
+              .map((d) => d.id)
+          : s.gigs
+              .filter(
+                (g) =>
+                  caller.kind === 'operator' ||
+                  (caller.kind === 'seller' ? sellerOf(g.dealId) === me : g.status === 'open' || g.closerId === me),
+              )
+              .map((g) => g.id);
   const got = (answered.value as { id: string }[]).map((r) => r.id);
   const missing = expected.filter((id) => !got.includes(id));
   const extra = got.filter((id) => !expected.includes(id));

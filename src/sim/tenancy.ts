@@ -4,13 +4,14 @@
 // The rules are written here again from the decisions, not taken from src/domain/access.ts, so
 // that the simulation checks the service's rules rather than repeating them.
 import { type ActorRef, type Caller, OFFER_EVENTS, PLATFORM_EVENTS } from '../domain/access.ts';
+import type { Approval } from '../domain/approvals.ts';
 import type { Violation } from '../domain/invariants.ts';
 import type { PublicEventType } from '../domain/public-events.ts';
 import type { Deal, Gig } from '../domain/records.ts';
 import type { StoredEvent } from '../store/store.ts';
 
 export interface SimViolation {
-  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys' | 'proposals' | 'people';
+  invariant: Violation['invariant'] | 'tenancy' | 'actor' | 'keys' | 'proposals' | 'people' | 'approvals';
   message: string;
   ids: string[];
 }
@@ -150,3 +151,53 @@ export function checkActors(
   }
   return out;
 }
+
+/**
+ * D-56 and D-70 for a decision of an approval: its approval's events (approved, denied,
+ * superseded) carry the decider's actor, as every event of a request does; what the last vote
+ * committed carries the proposing key's, naming who approved it (every vote's approver). A
+ * refused proposal's event carries its record's actor (refusal-records.ts holds it to that).
+ */
+export function checkDecisionActors(
+  before: Tenancy,
+  after: Tenancy,
+  events: readonly StoredEvent[],
+  deciders: readonly ActorRef[],
+  approved: Approval | undefined,
+  kind: string,
+): SimViolation[] {
+  const out: SimViolation[] = [];
+  const voters = (approved?.approvals ?? []).map((v) => v.by.keyId ?? v.by.userId).sort();
+  const proposer = (a: ActorRef | undefined) =>
+    approved !== undefined &&
+    a?.principal === approved.actor.principal &&
+    a.keyId === approved.actor.keyId &&
+    a.userId === undefined &&
+    same((a.approvedBy ?? []).map((by) => by.keyId ?? by.userId).sort(), voters);
+  const earlier = new Map(before.deals.map((d) => [d.id, d.activity.length]));
+  for (const deal of after.deals) {
+    for (const entry of deal.activity.slice(earlier.get(deal.id) ?? 0)) {
+      if (!proposer(entry.actor))
+        out.push({
+          invariant: 'actor',
+          message: `${kind} wrote an entry on ${deal.id} (${entry.note}) by ${JSON.stringify(entry.actor)}, not the approved proposer's`,
+          ids: [deal.id],
+        });
+    }
+  }
+  for (const { seq, event } of events) {
+    if (event.type === 'proposal.refused') continue;
+    const own = event.type.startsWith('approval.')
+      ? deciders.some((d) => sameActor(d, event.actor))
+      : proposer(event.actor);
+    if (!own)
+      out.push({
+        invariant: 'actor',
+        message: `${kind} published ${event.type} (${seq}) by ${named(event.actor)}, not ${event.type.startsWith('approval.') ? `the decider (${deciders.map(named)})` : "the approved proposer's"}`,
+        ids: [String(seq)],
+      });
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -4,6 +4,7 @@
 // reads the episode's service through here at call time, so that a fresh episode replaces it
 // for all of them at once.
 import type { Caller } from '../domain/access.ts';
+import type { Approval } from '../domain/approvals.ts';
 import type { Snapshot } from '../domain/invariants.ts';
 import type { Executor, ProposedMove, RefusedProposal } from '../domain/proposals.ts';
 import type { StreamFilter } from '../http/stream-client.ts';
@@ -31,10 +32,10 @@ export interface SimStream {
 }
 
 /**
- * The whole state the checks hold a step to, the last event's number, and the refused
- * proposals kept (D-61), newest first.
+ * The whole state the checks hold a step to, the last event's number, the refused proposals kept
+ * (D-61) and the approvals of held proposals (D-69), each newest first.
  */
-export type SimSnapshot = Snapshot & { lastSeq: number; proposals: RefusedProposal[] };
+export type SimSnapshot = Snapshot & { lastSeq: number; proposals: RefusedProposal[]; approvals: Approval[] };
 
 /** How a proposal was sent (D-37, D-47, D-48): a dry run and a stale If-Match record nothing. */
 export type ProposalMode = 'plain' | 'dry' | 'keyed' | 'if-match' | 'stale';
@@ -54,7 +55,16 @@ export interface Answered {
   op: string;
   value: unknown;
   caller: Caller;
-  complete?: 'deals' | 'gigs' | 'proposals';
+  complete?: 'deals' | 'gigs' | 'proposals' | 'approvals';
+}
+
+/** A decision the step under way sent (D-70): the approval, and each decider's caller past the door. */
+export interface Deciding {
+  approvalId: string;
+  action: 'approve' | 'deny';
+  callers: Caller[];
+  /** A denial's reason. */
+  reason?: string;
 }
 
 // Equal states serialize alike (bigints as their digits).
@@ -79,6 +89,8 @@ export class World {
   answered: Answered | undefined;
   /** The proposal the step under way sent, if it sent one. */
   proposed: Proposed | undefined;
+  /** The decision of an approval the step under way sent, if it sent one. */
+  deciding: Deciding | undefined;
   /** The state before the step under way. */
   before!: SimSnapshot;
   /**
@@ -119,14 +131,7 @@ export class World {
     );
     const seeded = await service.run(service.platform.reset());
     const cast = this.keysMode
-      ? await Cast.start(
-          service,
-          store,
-          () => this.machine,
-          operatorKey,
-          this.dice.random,
-          seeded.ok ? seeded.value : [],
-        )
+      ? await Cast.start(service, store, () => this.machine, operatorKey, this.dice, seeded.ok ? seeded.value : [])
       : undefined;
     this.store = store;
     this.service = service;
@@ -143,11 +148,23 @@ export class World {
   async snapshot(): Promise<SimSnapshot> {
     const store = this.store;
     const all = Number.MAX_SAFE_INTEGER;
-    const [deals, gigs, closers, proposals] = await store.read((r) =>
-      Promise.all([r.listDeals({ limit: all }), r.listGigs({}), r.listClosers({}), r.proposals.list({ limit: all })]),
+    const [deals, gigs, closers, proposals, approvals] = await store.read((r) =>
+      Promise.all([
+        r.listDeals({ limit: all }),
+        r.listGigs({}),
+        r.listClosers({}),
+        r.proposals.list({ limit: all }),
+        r.approvals.list({ limit: all }),
+      ]),
     );
     const ledger = await store.read((r) => r.payoutsOfClosers(closers.map((c) => c.id)));
-    return { deals, gigs, closers, payouts: [...ledger.values()].flat(), lastSeq: await store.lastSeq(), proposals };
+    const payouts = [...ledger.values()].flat();
+    return { deals, gigs, closers, payouts, lastSeq: await store.lastSeq(), proposals, approvals };
+  }
+
+  /** The platform's time (D-19): the machine clock and the demo clock's offset, as the store keeps it. */
+  async platformNow(): Promise<number> {
+    return this.machine + (await this.store.read((r) => r.clockOffsetMs()));
   }
 
   /** Forgets what the last step learned. */
@@ -157,6 +174,7 @@ export class World {
     this.sent = '';
     this.answered = undefined;
     this.proposed = undefined;
+    this.deciding = undefined;
   }
 
   /** Notes the proposal a step sends; the cross-tenant probe's, sent after it, is not the step's. */

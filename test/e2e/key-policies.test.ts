@@ -1,7 +1,7 @@
 // Key policies over real HTTP (D-68): a Seller's key made with a policy shows it with its
 // defaults stated and money in USD; a malformed policy is 400 and makes nothing; only a Seller's
 // key carries one; PUT /keys/{id}/policy replaces the whole policy or removes it; and a key with
-// a policy never makes, nor sets, a policy looser than its own (403 POLICY_WIDENING), leaving
+// a policy never makes, sets or rolls a policy looser than its own (403 POLICY_WIDENING), leaving
 // everything as it was. The limits as proposals meet them are in key-policy-limits.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -199,5 +199,16 @@ describe('key policies: made, shown, replaced, never widened (D-68)', () => {
     assert.equal(same.status, 200, same.text);
     const free = await f.by(f.sellerA).send('PUT', `/keys/${sibling.id}/policy`, { policy: null });
     assert.equal(free.status, 200, free.text);
+    // Nor rolls one looser (the roll's answer is a new key, to the caller): a key of the Seller's
+    // with no policy, and no scope the bounded key lacks, would come back unbounded.
+    const plain = await makeKey(t, f.sellerA.key, { name: 'plain proposer', scopes: ['deals:propose'] });
+    const state = await snapshot(t);
+    const rolled = await bounded.post(`/keys/${plain.id}/roll`, { graceSeconds: 0 });
+    assert.equal(rolled.status, 403, rolled.text);
+    assert.equal(rolled.body.code, 'POLICY_WIDENING');
+    assert.equal('key' in rolled.body, false, 'no key handed out');
+    await assertUnchanged(t, state, 'a looser roll refused');
+    const tight = await bounded.post(`/keys/${made.body.id}/roll`, { graceSeconds: 0 });
+    assert.equal(tight.status, 201, `a key as tight as its own rolls: ${tight.text}`);
   });
 });

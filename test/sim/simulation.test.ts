@@ -9,15 +9,29 @@
 // console sessions (D-62), who sign in and out, are locked out, given roles, disabled and
 // enabled, and whose sessions must stand exactly while the model says so. Every proposal the gate refuses must leave one record and one event and nothing
 // else, anything else no record (D-61), and each episode's summaries and lists must add up to
-// the records and the deals' activity. A failure names the seed that replays it.
+// the records and the deals' activity. Keys mode's Seller keys carry policies (D-68): advances
+// and sells through them are aimed at their limits and held or refused (D-69), and the approvals
+// are decided by random deciders, raced, denied, left to expire or made stale (D-70); the test
+// asks that each of those outcomes happened. A failure names the seed that replays it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type SimulationReport, simulate } from '../../src/sim/simulate.ts';
+import { describeApprovals, type SimulationReport, simulate } from '../../src/sim/simulate.ts';
 
 const SECONDS = Number(process.env.SIM_SECONDS ?? 15);
 const SEED = Number(process.env.SIM_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 const KINDS = ['create', 'sell', 'advance', 'claim', 'gig-advance', 'revive', 'deescalate', 'reengage', 'clock'];
+
+/** Keys mode's steps of keys' policies and approvals (D-68..D-70). */
+const POLICY_KINDS = [
+  'policy-set',
+  'policy-advance',
+  'policy-sell',
+  'approval-move',
+  'approve',
+  'deny',
+  'approve-race',
+];
 
 /** D-61's refusals the generators aim at: a close below the floor, a skip, a closed deal, an unclaimed gig, a revival by no nurturer. */
 const AIMED = ['GATE_BELOW_FLOOR', 'GATE_ILLEGAL_MOVE', 'DEAL_TERMINAL', 'GIG_NOT_CLAIMED', 'GIG_NOT_NURTURER'];
@@ -29,7 +43,7 @@ function held(report: SimulationReport, t: { diagnostic(message: string): void }
       `${report.faults} injected faults; left ${left?.deals} deals ` +
       `(${left?.won} won), ${left?.fulfilled} gigs fulfilled, ${left?.payouts} ledger lines` +
       `; refused proposals: ${JSON.stringify(report.proposals)}` +
-      (report.keys ? `; keys: ${JSON.stringify(report.keys)}` : ''),
+      (report.keys ? `; keys: ${JSON.stringify(report.keys)}; ${describeApprovals(report)}` : ''),
   );
   assert.equal(report.failure, undefined, `seed ${SEED} (${report.mode}): ${JSON.stringify(report.failure, null, 1)}`);
   assert.ok(report.steps > 100, `only ${report.steps} steps`);
@@ -54,13 +68,24 @@ describe('the simulation of the core', () => {
 
   it('keys mode: every command as a principal, no answer crossing tenants, every key dead when it should be', async (t) => {
     const report = await simulate({ seed: SEED, seconds: SECONDS / 2, keys: true });
-    held(report, t, [...KINDS, 'read', 'auth', 'key-create', 'key-revoke', 'key-roll', 'stream-open']);
+    held(report, t, [...KINDS, 'read', 'auth', 'key-create', 'key-revoke', 'key-roll', 'stream-open', ...POLICY_KINDS]);
     const keys = report.keys;
     assert.ok(keys, 'keys mode reports on its keys');
     // Each wall was put to the test: keys refused, scopes refused, another tenant's records
     // asked for, tokens that are no key, revoked keys, answers held to their tenant, keys rolled
     // and weaker rolls refused, streams fed and ended with their keys.
     for (const [what, count] of Object.entries(keys)) assert.ok(count > 0, `keys mode: no ${what}`);
+    // D-68..D-70: proposals were held, and their approvals ended every way a person or time ends
+    // them; the proposing key was refused its own approval, and a bounded key a looser policy.
+    const a = report.approvals;
+    assert.ok(a, 'keys mode reports on its approvals');
+    const seen = describeApprovals(report);
+    assert.ok(a.held > 0, `no proposal held: ${seen}`);
+    assert.ok(a.ended.approved > 0 && a.ended.denied > 0, `none approved or none denied: ${seen}`);
+    assert.ok(a.ended.expired + a.ended.superseded > 0, `none expired or superseded: ${seen}`);
+    assert.ok(a.races > 0 && a.raceCommits > 0, `no race committed: ${seen}`);
+    assert.ok((a.refusedDecisions.SELF_APPROVAL ?? 0) > 0, `no self-approval refused: ${seen}`);
+    assert.ok(a.widening > 0, `no looser policy refused: ${seen}`);
   });
 
   // A closer's key (gigs:work) releases only a gig it claimed (D-53). Seed 728049790 sent
