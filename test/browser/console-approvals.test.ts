@@ -18,7 +18,14 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import {
+  browserSkip,
+  failOnScriptError,
+  launchChromium,
+  personConsole,
+  type Size,
+  signedInConsole,
+} from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import { as, bearer, type Client, dealBody, makeKey, makeSeller, OP, startKeysServer } from '../support/keys.ts';
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
@@ -75,34 +82,17 @@ describe('key policies and approvals in the web console, in Chromium (D-68, D-69
     await mailbox?.close();
   });
 
-  /** A fresh browser (its own cookies) on the console's sign-in page; a script error fails the test. */
-  async function fresh(size: Size): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: WIDTHS[size] });
-    contexts.push(context);
-    const page = await context.newPage();
-    failOnScriptError(page);
-    await page.goto(`${t.url}/console`);
-    return { context, page };
-  }
-
-  /** A fresh browser signed in as the person; answers once the header names them. */
+  /** A fresh browser (its own cookies) signed in as the person; closed after the tests. */
   async function signedInAs(email: string, size: Size = 'wide') {
-    const opened = await fresh(size);
-    const form = opened.page.getByRole('form', { name: 'Sign in as a person' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByRole('region', { name: 'Signed in' }).waitFor();
+    const opened = await personConsole(browser, t.url, email, PASSWORD, size);
+    contexts.push(opened.context);
     return opened;
   }
 
   /** A fresh browser signed in with a key (the other way of the sign-in page). */
   async function signedInWithKey(key: string, size: Size = 'wide') {
-    const opened = await fresh(size);
-    await opened.page.getByRole('link', { name: 'Sign in with a key' }).click();
-    await opened.page.getByLabel('API key').fill(key);
-    await opened.page.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByRole('region', { name: 'Signed in' }).waitFor();
+    const opened = await signedInConsole(browser, t.url, key, size);
+    contexts.push(opened.context);
     return opened;
   }
 

@@ -63,6 +63,29 @@ export async function signedInConsole(
   return { context, page };
 }
 
+/**
+ * A fresh browser context signed in to the console at `base` as a person, with an email and a
+ * password (D-63); answers once the header says who is signed in. Closing the context is the caller's.
+ */
+export async function personConsole(
+  browser: Browser,
+  base: string,
+  email: string,
+  password: string,
+  size: Size = 'wide',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: WIDTHS[size] });
+  const page = await context.newPage();
+  failOnScriptError(page);
+  await page.goto(`${base}/console`);
+  const form = page.getByRole('form', { name: 'Sign in as a person' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('region', { name: 'Signed in' }).waitFor();
+  return { context, page };
+}
+
 /** A script error on the page fails the test. */
 export function failOnScriptError(page: Page): void {
   page.on('pageerror', (error) => assert.fail(`console script error: ${error.message}`));
