@@ -1415,34 +1415,6 @@ export interface components {
             /** @description the day's closes or closed value before this move (dry runs) */
             used?: number;
         };
-        /** @description the bounds a Seller's key acts within (D-68) */
-        KeyPolicy: {
-            /** @description no act on a deal whose list value is above it: refused whatever onLimit says (USD, rounded half-up to the cent) */
-            maxDealValueUsd?: number;
-            /** @description a close won below this share of the list value (0 to 1) is over the limit */
-            minCloseValuePct?: number;
-            /** @description the stages the key may propose (`advanceTo`); absent: any */
-            allowedMoves?: ("sourced" | "qualified" | "meeting" | "proposal" | "negotiation" | "closed_won" | "closed_lost")[];
-            /** @description closes won committed through the key within the platform clock's UTC day */
-            closesPerDay?: number;
-            /** @description the final values of those closes, added up, within the same day (USD, rounded half-up to the cent) */
-            closedValuePerDayUsd?: number;
-            /** @description over a limit: hold the proposal for approval (default) or refuse it (422 POLICY_LIMIT) */
-            onLimit: "hold" | "refuse";
-            /** @description how many people (or keys) with approvals:decide must approve a held proposal (default 1) */
-            approvalsRequired: number;
-            /** @description how long a held proposal waits before it expires (default 24) */
-            approvalTtlHours: number;
-        };
-        /** @description what a Seller's key committed today (D-68) */
-        KeyUsage: {
-            /** @description the platform clock's UTC day, `YYYY-MM-DD` */
-            day: string;
-            /** @description closes won committed through the key that day, approved ones included */
-            closes: number;
-            /** @description their final values, added up */
-            closedValueUsd: number;
-        };
         /** @description a proposal held by its key’s policy, waiting for people (D-69) */
         Approval: {
             /** @description `apr_<NNNN>` */
@@ -1517,29 +1489,6 @@ export interface components {
             /** @enum {string} */
             status: "held";
             approval: components["schemas"]["Approval"];
-        };
-        /** @description something that concerns the person (D-72) */
-        Notification: {
-            /** @description `ntf_<NNNN>` */
-            id: string;
-            /** @description the event that made it */
-            type: "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded" | "gig.posted";
-            /** @description what happened, in words */
-            title: string;
-            dealId?: string;
-            approvalId?: string;
-            gigId?: string;
-            /**
-             * Format: date-time
-             * @description when the event happened (platform clock)
-             */
-            at: string;
-            read: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            readAt?: string;
         };
         /**
          * @description What the real call would do (D-48): nothing of it was done

@@ -48,8 +48,9 @@ export const KeySchema = Type.Object(
       Type.String({ description: 'the person who made it, `usr_<NNNN>` (D-66); absent for a key made with a key' }),
     ),
     // A Seller's key's bounds (D-68), absent when it has none; its usage of the day in `GET /keys/{id}`.
-    policy: Type.Optional(Type.Ref(PolicySchema)),
-    usage: Type.Optional(Type.Ref(UsageSchema)),
+    // Inline, not shared schemas: only keys mode's contract has keys.
+    policy: Type.Optional(PolicySchema),
+    usage: Type.Optional(UsageSchema),
   },
   {
     additionalProperties: false,

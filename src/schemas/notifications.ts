@@ -24,7 +24,7 @@ export const NotificationSchema = Type.Object(
     read: Type.Boolean(),
     readAt: Type.Optional(Timestamp),
   },
-  { $id: 'Notification', additionalProperties: false, description: 'something that concerns the person (D-72)' },
+  { additionalProperties: false, description: 'something that concerns the person (D-72)' },
 );
 
 export const NotificationListQuery = Type.Object(

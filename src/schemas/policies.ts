@@ -75,7 +75,7 @@ export const PolicyInput = Type.Object(
 /** A policy as the key shows it: its defaults stated, since they bind the key. */
 export const PolicySchema = Type.Object(
   { ...fields, ...behaviour },
-  { $id: 'KeyPolicy', additionalProperties: false, description: "the bounds a Seller's key acts within (D-68)" },
+  { additionalProperties: false, description: "the bounds a Seller's key acts within (D-68)" },
 );
 
 export const UsageSchema = Type.Object(
@@ -84,7 +84,7 @@ export const UsageSchema = Type.Object(
     closes: Type.Integer({ description: 'closes won committed through the key that day, approved ones included' }),
     closedValueUsd: Type.Number({ description: 'their final values, added up' }),
   },
-  { $id: 'KeyUsage', additionalProperties: false, description: "what a Seller's key committed today (D-68)" },
+  { additionalProperties: false, description: "what a Seller's key committed today (D-68)" },
 );
 
 export const SetPolicyBody = Type.Object(

@@ -8,8 +8,6 @@ import { ApproverSchema, DealSchema, MandateSchema, SettlementSchema } from './d
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
-import { NotificationSchema } from './notifications.ts';
-import { PolicySchema, UsageSchema } from './policies.ts';
 import { ProposalSummarySchema, RefusedProposalSchema } from './proposals.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
 import { WebhookAttemptSchema, WebhookCreatedSchema, WebhookSchema } from './webhooks.ts';
@@ -26,11 +24,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   RefusedProposalSchema,
   ProposalSummarySchema,
   LimitSchema,
-  PolicySchema,
-  UsageSchema,
   ApprovalSchema,
   HeldSchema,
-  NotificationSchema,
   DryRunSchema,
   EventSchema,
   EventPageSchema,
