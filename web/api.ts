@@ -13,8 +13,23 @@ export type DryRun = components['schemas']['DryRun'];
 export type ApiError = components['schemas']['Error'];
 export type Escalation = components['schemas']['Escalation'];
 // D-68 to D-70: a key's policy and usage, the limits a move met, a held proposal's approval.
-export type KeyPolicy = components['schemas']['KeyPolicy'];
-export type KeyUsage = components['schemas']['KeyUsage'];
+// A key's policy and usage are keys mode's only, so the demo's generated contract has no schema of
+// them: as src/schemas/policies.ts declares them.
+export interface KeyPolicy {
+  maxDealValueUsd?: number;
+  minCloseValuePct?: number;
+  allowedMoves?: Deal['stage'][];
+  closesPerDay?: number;
+  closedValuePerDayUsd?: number;
+  onLimit: 'hold' | 'refuse';
+  approvalsRequired: number;
+  approvalTtlHours: number;
+}
+export interface KeyUsage {
+  day: string;
+  closes: number;
+  closedValueUsd: number;
+}
 export type PolicyLimit = components['schemas']['PolicyLimit'];
 export type Approval = components['schemas']['Approval'];
 export type Held = components['schemas']['Held'];

@@ -19,6 +19,12 @@ export type Said = { id: string; about: string; text: string; refused: boolean; 
 /** The reason a denial takes (DenyBody): 1 to 500 characters. */
 export const REASON_MAX = 500;
 
+/** Who proposed: a person by name, a key by the name the approval kept (a manager lists no keys). */
+function proposerOf(approval: Approval, names: ActorNames): string {
+  if (!('userId' in approval.actor) && approval.keyName !== undefined) return `Key “${approval.keyName}”`;
+  return names.actor(approval.actor);
+}
+
 export function ApprovalCard({
   approval,
   deal,
@@ -62,7 +68,7 @@ export function ApprovalCard({
         <span class={`approval-status ${approval.status}`}>{STATUS_WORDS[approval.status]}</span>
       </header>
       <p class="proposed">
-        <strong>{proposalWords(approval, deal?.stage)}</strong>, proposed by {names.actor(approval.actor)}
+        <strong>{proposalWords(approval, deal?.stage)}</strong>, proposed by {proposerOf(approval, names)}
         {deal && pending ? <span class="muted"> (the deal is at {stageLabel(deal.stage)})</span> : null}
       </p>
       {approval.proposal.note ? <p class="proposal-note">Its note: “{approval.proposal.note}”</p> : null}
