@@ -160,8 +160,8 @@ for (const mode of ['demo', 'keys'] as const) {
           (status === 404 && operation.path.includes('{id}')) ||
           // No session is open: the console's session routes answer 401, whatever the request.
           (status === 401 && operation.path.startsWith('/console/session')) ||
-          // A key is no person (D-62): /users/me answers a person's session only.
-          (status === 404 && operation.path === '/users/me') ||
+          // A key is no person (D-62, D-277): /users/me and a person's inbox answer a person's session only.
+          (status === 404 && operation.path.startsWith('/users/me')) ||
           // A one-time token is made for a person and mailed (D-63): the example's is of the
           // right form, and no person's.
           (status === 400 && (answer.body as { code?: string })?.code === 'TOKEN_INVALID');
