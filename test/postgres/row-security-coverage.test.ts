@@ -31,7 +31,7 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   sign_in_throttles: 'a person’s failed sign-ins, by the SHA-256 of their email: the platform’s only',
   mail_outbox: 'the mail to a principal’s people, waiting to be sent',
   approvals: 'the proposals a Seller’s key policies held, and who decided them',
-  key_usage: 'the closes and closed value committed through a Seller’s key, by day',
+  key_closes: 'the closes and closed value committed through a Seller’s key, a row per closing unit of work',
   notifications: 'a principal’s people’s notifications: what happened to their deals, approvals and gigs',
   notification_settings: 'a person’s mail settings and the time of their last digest',
 };

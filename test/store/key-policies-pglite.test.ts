@@ -1,6 +1,6 @@
 // D-68 to D-70 on PGlite: the races of test/service/key-policies.test.ts (there on the memory
 // store) through the SQL adapters: 64 closes through a key with closesPerDay 5 commit 5, refused
-// or held beyond, the usage counted in key_usage; 10 racing final approvals commit the held close
+// or held beyond, the usage counted in key_closes; 10 racing final approvals commit the held close
 // once. PGlite has one connection, so its units queue and run one at a time (as memory's do):
 // this shows what the SQL side counts and records under many units at once, not the locks;
 // test/postgres/key-policies-instances.test.ts shows the locks, where units truly overlap.

@@ -48,36 +48,21 @@ export function answersUpsert(answers: Map<string, StoredAnswer>, params: unknow
       owner = excluded.owner`;
 }
 
-/** A key's usage of a day, as a unit adds to it (D-68, migration 023): one row per key and day. */
+/** A key's closes of a day, as a unit adds them (D-68, migration 025): a row each, never updated. */
 export interface UsageAdded {
   keyId: string;
   principal: string;
   usage: KeyUsage;
 }
 
-/** Adds each key's closes of the unit to its row of the day (made by the first). */
-export function usageUpsert(added: readonly UsageAdded[], params: unknown[]): string {
-  // One tuple per key and day: an INSERT … ON CONFLICT DO UPDATE may not touch a row twice, so
-  // two adds to one key's day buffered together are summed first.
-  const summed = new Map<string, UsageAdded>();
-  for (const each of added) {
-    const id = JSON.stringify([each.keyId, each.usage.day]);
-    const before = summed.get(id)?.usage;
-    const usage = before && {
-      day: before.day,
-      closes: before.closes + each.usage.closes,
-      closedValueCents: before.closedValueCents + each.usage.closedValueCents,
-    };
-    summed.set(id, usage ? { ...each, usage } : each);
-  }
-  const tuples = [...summed.values()].map(({ keyId, principal, usage }) => {
+/** The unit's closes through keys, a row each: an insert waits on no other unit's closes. */
+export function usageInsert(added: readonly UsageAdded[], params: unknown[]): string {
+  const tuples = added.map(({ keyId, principal, usage }) => {
     const first = params.length + 1;
     params.push(keyId, usage.day, principal, usage.closes, usage.closedValueCents);
     return `(${Array.from({ length: 5 }, (_, i) => `$${first + i}`).join(', ')})`;
   });
-  return `INSERT INTO key_usage (key_id, day, principal, closes, closed_value_cents) VALUES ${tuples.join(', ')}
-    ON CONFLICT (key_id, day) DO UPDATE SET closes = key_usage.closes + excluded.closes,
-      closed_value_cents = key_usage.closed_value_cents + excluded.closed_value_cents`;
+  return `INSERT INTO key_closes (key_id, day, principal, closes, closed_value_cents) VALUES ${tuples.join(', ')}`;
 }
 
 /** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */

@@ -55,14 +55,14 @@ export class SqlAccountReader implements AccountReader {
     return rows.map(keyFromRow);
   }
 
+  /** The day's closes through the key: the sum of the rows its closing units added (migration 025). */
   async keyUsage(keyId: string, day: string): Promise<KeyUsage> {
-    const [row] = await this.send<{ closes: number; closed_value_cents: string | number }>(
-      'SELECT closes, closed_value_cents FROM key_usage WHERE key_id = $1 AND day = $2',
+    const [row] = await this.send<{ closes: string | number; closed_value_cents: string | number }>(
+      `SELECT coalesce(sum(closes), 0) AS closes, coalesce(sum(closed_value_cents), 0) AS closed_value_cents
+       FROM key_closes WHERE key_id = $1 AND day = $2`,
       [keyId, day],
     );
-    return row === undefined
-      ? emptyUsage(day)
-      : { day, closes: Number(row.closes), closedValueCents: Number(row.closed_value_cents) };
+    return { day, closes: Number(row.closes), closedValueCents: Number(row.closed_value_cents) };
   }
 
   async keyByHash(hash: string) {

@@ -15,7 +15,7 @@ import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { answersUpsert, emptyOutbox, outboxInsert, type UsageAdded, upsert, usageUpsert } from './buffered-writes.ts';
+import { answersUpsert, emptyOutbox, outboxInsert, type UsageAdded, upsert, usageInsert } from './buffered-writes.ts';
 import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
@@ -183,7 +183,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
     if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
-    if (this.pendingUsage.length > 0) statements.push(usageUpsert(this.pendingUsage, params));
+    if (this.pendingUsage.length > 0) statements.push(usageInsert(this.pendingUsage, params));
     if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
