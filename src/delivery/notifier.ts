@@ -12,6 +12,7 @@ import {
   DEFAULT_SETTINGS,
   DIGEST_EVERY_MS,
   mailPlanOf,
+  NOTIFYING_TYPES,
   type Notification,
   type NotificationDraft,
   type NotificationSettings,
@@ -184,13 +185,18 @@ export class Notifier {
       const outcome = await this.store.transaction(async (uow) => {
         const cursor = await uow.notifications.lockNotifierCursor();
         if (cursor === undefined) return { held: true, more: false, mail: false };
-        const events = await uow.webhooks.feedAfter(cursor, PAGE);
+        // Only the events that concern people are read (most of a busy feed does not): the feed's
+        // last seq first, so that a page not full moves the cursor past everything up to it.
+        const last = await uow.webhooks.feedLastSeq();
+        const events = await uow.webhooks.feedAfter(cursor, PAGE, NOTIFYING_TYPES);
         let mail = false;
         const reads: RoundReads = { people: new Map(), settings: new Map() };
         for (const stored of events) mail = (await this.notify(uow, stored, reads)) || mail;
-        if (events.length > 0) await uow.notifications.setNotifierCursor(events[events.length - 1].seq);
-        if (events.length < PAGE) mail = (await this.digests(uow)) || mail;
-        return { held: false, more: events.length === PAGE, mail };
+        const full = events.length === PAGE;
+        const reached = full ? events[events.length - 1].seq : Math.max(last, events.at(-1)?.seq ?? 0);
+        if (reached > cursor) await uow.notifications.setNotifierCursor(reached);
+        if (!full) mail = (await this.digests(uow)) || mail;
+        return { held: false, more: full, mail };
       }, PLATFORM);
       this.skipped = outcome.held;
       wroteMail ||= outcome.mail;

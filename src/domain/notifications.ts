@@ -20,13 +20,17 @@ export const DEFAULT_SETTINGS: NotificationSettings = { email: { approvals: true
 /** At most one digest of gigs per person in this long. */
 export const DIGEST_EVERY_MS = 15 * 60_000;
 
-export type NotifyingType =
-  | 'approval.requested'
-  | 'approval.approved'
-  | 'approval.denied'
-  | 'approval.expired'
-  | 'approval.superseded'
-  | 'gig.posted';
+export const NOTIFYING_TYPES = [
+  'approval.requested',
+  'approval.approved',
+  'approval.denied',
+  'approval.expired',
+  'approval.superseded',
+  'gig.posted',
+] as const;
+
+/** The events that concern people: the notifier reads only these of the feed. */
+export type NotifyingType = (typeof NOTIFYING_TYPES)[number];
 
 /** How a notification's mail goes: at once, in the next digest, or not at all (its setting is off). */
 export type MailPlan = 'now' | 'digest' | 'none';

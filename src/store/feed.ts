@@ -14,6 +14,8 @@ export interface EventFilter {
   after: number;
   limit: number;
   type?: PublicEventType;
+  /** Only events of these types (the notifier's, D-72); alone of the filters. */
+  types?: readonly PublicEventType[];
   dealId?: string;
   /** D-58: only the events this Seller sees (its deals', and the platform's: seesEvent). */
   sellerId?: string;

@@ -1,7 +1,7 @@
 // The webhook part of the store port (D-42): the subscriptions, the dispatcher's cursor on the
 // feed, the deliveries it makes due, and the attempts made. Every adapter implements it and the
 // store contract (test/store/contract.ts) holds them to it.
-import type { PublicEventDraft } from '../domain/public-events.ts';
+import type { PublicEventDraft, PublicEventType } from '../domain/public-events.ts';
 import type { Webhook } from '../domain/webhooks.ts';
 import type { StoredEvent } from './feed.ts';
 
@@ -77,7 +77,7 @@ export interface WebhookUnit extends WebhookReader {
   lockCursor(): Promise<number | undefined>;
   setCursor(seq: number): Promise<void>;
   /** Events after a seq, in seq order (what the dispatcher reads under the cursor's lock). */
-  feedAfter(after: number, limit: number): Promise<StoredEvent[]>;
+  feedAfter(after: number, limit: number, types?: readonly PublicEventType[]): Promise<StoredEvent[]>;
   /** Makes deliveries due at `now` (a delivery already made for the event and webhook is kept). */
   addDeliveries(deliveries: readonly NewDelivery[], now: number): Promise<void>;
   /**

@@ -171,6 +171,16 @@ export class EventLog {
     const firstKept = this.base + this.head;
     const after = Math.max(filter.after, firstKept - 1);
     const found: StoredEvent[] = [];
+    if (filter.types !== undefined) {
+      for (const seq of merged(
+        after,
+        filter.types.map((type) => this.byType.get(type) ?? []),
+      )) {
+        if (found.length === filter.limit) break;
+        found.push({ seq, event: this.event(seq - this.base) });
+      }
+      return found;
+    }
     if (
       filter.type === undefined &&
       filter.dealId === undefined &&

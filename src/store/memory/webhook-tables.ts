@@ -1,6 +1,8 @@
 // The memory adapter's webhooks (D-42): the same logic as PostgreSQL's, in-process. Units of
 // work run one at a time here, so the cursor's lock is always free and a claim never races.
+
 import { compareIds } from '../../domain/ids.ts';
+import type { PublicEventType } from '../../domain/public-events.ts';
 import type { Webhook } from '../../domain/webhooks.ts';
 import type { StoredEvent } from '../store.ts';
 import type {
@@ -116,8 +118,8 @@ export class MemoryWebhookUnit extends MemoryWebhookReader implements WebhookUni
       tables.cursor = previous;
     });
   }
-  async feedAfter(after: number, limit: number): Promise<StoredEvent[]> {
-    return this.events.page({ after, limit });
+  async feedAfter(after: number, limit: number, types?: readonly PublicEventType[]): Promise<StoredEvent[]> {
+    return this.events.page({ after, limit, ...(types ? { types } : {}) });
   }
   async addDeliveries(deliveries: readonly NewDelivery[], now: number) {
     const { pending, made } = this.tables;

@@ -227,6 +227,7 @@ export class SqlReader implements StoreReader {
     const { params, param } = parameters();
     const where = [`seq > ${param(filter.after)}`];
     if (filter.type !== undefined) where.push(`type = ${param(filter.type)}`);
+    if (filter.types !== undefined) where.push(`type = ANY(${param(filter.types)}::text[])`);
     if (filter.dealId !== undefined) where.push(`deal_id = ${param(filter.dealId)}`);
     // D-58: a principal's view, as seesEvent says (the types every principal of its kind sees
     // are literals, so that the statement stays one prepared shape).

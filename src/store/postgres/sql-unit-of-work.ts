@@ -140,7 +140,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   override get webhooks() {
     return new SqlWebhookUnit(
       (text, params) => this.send(text, params),
-      (after, limit) => this.eventsPage({ after, limit }),
+      (after, limit, types) => this.eventsPage({ after, limit, ...(types ? { types } : {}) }),
       () => {
         this.webhooksChanged = true;
       },

@@ -92,7 +92,11 @@ export class SqlWebhookReader implements WebhookReader {
 export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
   constructor(
     send: Send,
-    private readonly feedPage: (after: number, limit: number) => Promise<StoredEvent[]>,
+    private readonly feedPage: (
+      after: number,
+      limit: number,
+      types?: readonly PublicEventType[],
+    ) => Promise<StoredEvent[]>,
     /** Called when a webhook is put or deleted (the store tells this instance's watchers at commit). */
     private readonly changed: () => void = () => undefined,
   ) {
@@ -151,8 +155,8 @@ export class SqlWebhookUnit extends SqlWebhookReader implements WebhookUnit {
     await this.send('UPDATE webhook_dispatch SET cursor = $1', [seq]);
   }
 
-  feedAfter(after: number, limit: number) {
-    return this.feedPage(after, limit);
+  feedAfter(after: number, limit: number, types?: readonly PublicEventType[]) {
+    return this.feedPage(after, limit, types);
   }
 
   async addDeliveries(deliveries: readonly NewDelivery[], now: number) {
