@@ -2,7 +2,7 @@
 // unit of work's `send` (so they follow its buffered puts, in call order). Memory's reference
 // behaviour is src/store/memory/account-tables.ts.
 import type { ApiKey } from '../../domain/keys.ts';
-import { emptyUsage, type KeyUsage } from '../../domain/policy.ts';
+import type { KeyUsage } from '../../domain/policy.ts';
 import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
