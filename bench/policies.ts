@@ -1,6 +1,6 @@
 // The bench's keys-mode rows of key policies and approvals (D-68 to D-70): a Seller with a full
 // key, an agent key whose policy holds every move, and deals to hold them on; a sell through a key
-// with a policy of daily limits (the key's lock and the day's usage read in every sell's unit).
+// with a policy of daily limits (every sell's close written behind the key's lock, D-278).
 import type autocannon from 'autocannon';
 import { keyedSells } from './people.ts';
 import { dealBody, inParallel, JSON_HEADERS, OPERATOR_HEADERS, PREFIX, post } from './setup.ts';

@@ -181,8 +181,8 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     // D-68: the same keyed sell through a key whose policy has daily limits, so that each sell's
-    // unit takes the key's lock and reads the day's usage. Goal: within 10% of the row above
-    // (costs.policySellToKeysSell ≥ 0.9).
+    // close is written behind the key's lock, within the day's limits (D-278). Goal: within 10% of
+    // the row above (costs.policySellToKeysSell ≥ 0.9).
     name: POLICY_SELL,
     env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
     prepare: (url) => sellsThroughAPolicy(url),

@@ -1,8 +1,8 @@
 // D-68, D-69: a Seller's key may carry a policy, the bounds its agent acts within. The gate
 // decides first (legality, floor, cap); a move it accepts is then held to the proposing key's
 // policy: within it, it commits; over it, it is held for a person's approval or refused, as the
-// policy says. Pure: the usage of the day comes in (the service reads it under the key's lock,
-// so concurrent proposals through one key see each other's closes).
+// policy says. Pure: the usage of the day comes in (read under the key's lock, or taken as none
+// and the close then written only within the daily limits, D-278: key-bounds.ts).
 import { applyFraction, type Cents, formatUsd, usdToCents } from './money.ts';
 import type { Deal } from './records.ts';
 import type { Stage } from './stages.ts';
@@ -114,6 +114,28 @@ export const limitsOver = (verdict: PolicyVerdict): LimitCheck[] => verdict.limi
 /** Whether a policy has a daily limit (and so needs the day's usage, read under the key's lock). */
 export const countsTheDay = (policy: KeyPolicy | undefined): boolean =>
   policy?.closesPerDay !== undefined || policy?.closedValuePerDayCents !== undefined;
+
+/** The daily limits a close is checked against as it is written (D-278), those not waived; none: `{}`. */
+export interface DailyLimits {
+  readonly closes?: number;
+  readonly closedValueCents?: Cents;
+}
+
+/** A policy's daily limits but for those an approval passed; undefined when none is left. */
+export function dailyLimits(policy: KeyPolicy | undefined, waived: readonly LimitName[] = []): DailyLimits | undefined {
+  const closes = waived.includes('closesPerDay') ? undefined : policy?.closesPerDay;
+  const closedValueCents = waived.includes('closedValuePerDayUsd') ? undefined : policy?.closedValuePerDayCents;
+  if (closes === undefined && closedValueCents === undefined) return undefined;
+  return {
+    ...(closes !== undefined ? { closes } : {}),
+    ...(closedValueCents !== undefined ? { closedValueCents } : {}),
+  };
+}
+
+/** Whether a day's usage with a close added stays within the limits (as weighMove counts them). */
+export const withinDaily = (usage: KeyUsage, added: KeyUsage, limits: DailyLimits): boolean =>
+  (limits.closes === undefined || usage.closes + added.closes <= limits.closes) &&
+  (limits.closedValueCents === undefined || usage.closedValueCents + added.closedValueCents <= limits.closedValueCents);
 
 /**
  * Weighs a move against a policy. `waived`: the limits an approval already passed (D-70: at the

@@ -27,7 +27,7 @@ import type { ApprovalFilter } from '../store/approvals.ts';
 import type { Store, UnitOfWork } from '../store/store.ts';
 import { escalationOf } from './closers.ts';
 import { approvalEvent, supersede } from './holds.ts';
-import { countClose, keyBounds, policyGuard, type Stop } from './key-bounds.ts';
+import { countClose, keyBounds, policyGuard, type Stop, stoppedUnread } from './key-bounds.ts';
 import type { AdvanceOutcome } from './outcomes.ts';
 import { recordRefusal } from './refusals.ts';
 import { fail, KeptRefusalError, ok, RefusedError, RefusedProposalError, type Result } from './result.ts';
@@ -209,6 +209,7 @@ export class ApprovalCommands {
       if (!(error instanceof RefusedProposalError)) throw error;
       throw this.refusedNow(approval, error.refusal, deal, now, recordedAt, error);
     }
+    stoppedUnread(bounds, weighed.stopped);
     if (weighed.stopped !== undefined) {
       const over = weighed.stopped.verdict.limits.filter((check) => !check.within);
       const refusal = refuse.policy(
@@ -219,7 +220,7 @@ export class ApprovalCommands {
     }
     await weighed.persist(recordedAt);
     const after = weighed.state.deals.get(deal.id) as Deal;
-    await countClose(uow, bounds, deal, after);
+    await countClose(uow, bounds, deal, after, waived);
     const approved = decided(approval, 'approved', now);
     await uow.approvals.put(approved);
     await uow.publish([approvalEvent('approval.approved', approved, now, actorOf(caller))], recordedAt);

@@ -17,7 +17,15 @@ import type { UnitOfWork } from '../store/store.ts';
 import { escalationOf } from './closers.ts';
 import { isDryRun } from './dry-run.ts';
 import { hold, overWords } from './holds.ts';
-import { countClose, dryVerdict, type KeyBounds, keyBounds, policyGuard, type Stop } from './key-bounds.ts';
+import {
+  countClose,
+  dryVerdict,
+  type KeyBounds,
+  keyBounds,
+  policyGuard,
+  type Stop,
+  stoppedUnread,
+} from './key-bounds.ts';
 import type { AdvanceOutcome, DealInput } from './outcomes.ts';
 import { RefusedError, RefusedProposalError } from './result.ts';
 import type { MoveGuard } from './step.ts';
@@ -111,6 +119,7 @@ export class DealCommands {
           (bounds && policyGuard(bounds, [], watch?.seen)) ?? NO_GUARD,
         );
         const stop = sold.stopped;
+        stoppedUnread(bounds, stop);
         const dealId = [...sold.state.deals.keys()][0] as string;
         // D-71: a dry run says what the policy would do, where the sell's moves within it leave the deal.
         if (watch !== undefined) {
@@ -157,6 +166,7 @@ export class DealCommands {
         );
         const before = state.deals.get(dealId) as Deal;
         const stop = advanced.stopped;
+        stoppedUnread(bounds, stop);
         // D-71: a dry run says what the policy would do; held or refused, nothing would move.
         if (watch !== undefined) {
           if (stop !== undefined) return { kind: 'deal', deal: before, policy: watch.verdict(stop) };

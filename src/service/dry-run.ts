@@ -21,7 +21,7 @@ class DryRunDone {
 }
 
 /** What a unit of work has beyond a reader's that a dry run passes through: locks and reads. */
-type PassedThrough = 'lock' | 'nextNumbers' | 'getAnswer' | 'readCloser';
+type PassedThrough = 'lock' | 'nextNumbers' | 'getAnswer' | 'readCloser' | 'runsAgainOnConflict';
 
 /**
  * Every write of a unit of work: a dry run keeps those a decision makes and refuses the rest.

@@ -1,11 +1,17 @@
-// D-68, D-69: the proposing key's policy, applied inside the unit of work that commits. The day's
-// usage is read behind the key's lock when the policy counts the day, so that any number of
-// concurrent proposals through one key commit no more closes or value than it allows: the lock
-// makes them meet one at a time, each seeing the closes the ones before it committed.
+// D-68, D-69: the proposing key's policy, applied inside the unit of work that commits. When the
+// policy counts the day, any number of concurrent proposals through one key commit no more closes
+// or value than it allows: they meet one at a time behind the key's lock, each seeing the closes
+// the ones before it committed. D-278: where the lock is taken. An optimistic unit reads no usage:
+// it weighs its moves as if the day were unused, and its close is written behind the key's lock
+// only if the day's closes, it added, stay within the limits (the lock then spans the write and
+// the commit alone). Otherwise, or if the policy stopped a move, the unit runs again with the lock
+// taken and the usage read before it weighs (the usage only grows within a day, so nothing the
+// policy allowed on the day's real usage is lost, and what it stops is told with the real usage).
 import type { Caller } from '../domain/access.ts';
 import type { PipelineCommand } from '../domain/commands.ts';
 import {
   countsTheDay,
+  dailyLimits,
   emptyUsage,
   type KeyPolicy,
   type KeyUsage,
@@ -17,7 +23,8 @@ import {
 } from '../domain/policy.ts';
 import type { Deal } from '../domain/records.ts';
 import type { PipelineState } from '../domain/state.ts';
-import type { UnitOfWork } from '../store/store.ts';
+import { UnitConflictError, type UnitOfWork } from '../store/store.ts';
+import { isDryRun } from './dry-run.ts';
 import type { MoveGuard } from './step.ts';
 
 /** The key a proposal came through, its policy and its usage of the day. */
@@ -26,6 +33,8 @@ export interface KeyBounds {
   readonly principal: string;
   readonly policy?: KeyPolicy;
   readonly usage: KeyUsage;
+  /** D-278: the usage was not read (taken as none): the close's write checks the daily limits. */
+  readonly unread?: boolean;
 }
 
 /** A move the policy stopped: the deal before it, the command, and the verdict. */
@@ -38,7 +47,8 @@ export interface Stop {
 
 /**
  * The bounds of a Seller's key (a person has none: D-62's people act by their role). Reads the
- * day's usage under the key's lock only when the policy has a daily limit.
+ * day's usage under the key's lock only when the policy has a daily limit, and only in a unit that
+ * is not optimistic, or a dry run (which shows the usage, D-71, and commits nothing).
  */
 export async function keyBounds(
   uow: UnitOfWork,
@@ -50,11 +60,21 @@ export async function keyBounds(
     return undefined;
   const day = usageDay(now);
   let usage = emptyUsage(day);
-  if (countsTheDay(policy)) {
-    await uow.lock(`key-usage:${caller.keyId}`);
-    usage = await uow.accounts.keyUsage(caller.keyId, day);
-  }
-  return { keyId: caller.keyId, principal: caller.principal, policy, usage };
+  const bounds = { keyId: caller.keyId, principal: caller.principal, policy };
+  if (!countsTheDay(policy)) return { ...bounds, usage };
+  if (uow.runsAgainOnConflict && !isDryRun(uow)) return { ...bounds, usage, unread: true };
+  await uow.lock(`key-usage:${caller.keyId}`);
+  usage = await uow.accounts.keyUsage(caller.keyId, day);
+  return { ...bounds, usage };
+}
+
+/**
+ * D-278: a move stopped on a usage not read may be stopped for want of it (or told with the wrong
+ * figures): the unit runs again, reading it behind the key's lock.
+ */
+export function stoppedUnread(bounds: KeyBounds | undefined, stop: Stop | undefined): void {
+  if (stop !== undefined && bounds?.unread === true)
+    throw new UnitConflictError("a move over the key's policy, weighed without the day's usage");
 }
 
 /** What a move did to its deal: the stage it went to, and its final value when it closed won. */
@@ -108,10 +128,13 @@ export async function countClose(
   bounds: KeyBounds | undefined,
   before: Deal | undefined,
   after: Deal,
-  keyId = bounds?.keyId,
+  waived: readonly LimitName[] = [],
 ): Promise<void> {
-  if (bounds === undefined || keyId === undefined) return;
+  if (bounds === undefined) return;
   if (after.stage !== 'closed_won' || before?.stage === 'closed_won') return;
   const usage = { day: bounds.usage.day, closes: 1, closedValueCents: after.finalValueCents ?? 0 };
-  await uow.accounts.addKeyUsage(keyId, bounds.principal, usage);
+  // D-278: a policy that counts the day has its closes written behind the key's lock, within its
+  // daily limits (checked again there: the usage may not have been read, `unread`).
+  const within = countsTheDay(bounds.policy) ? (dailyLimits(bounds.policy, waived) ?? {}) : undefined;
+  await uow.accounts.addKeyUsage(bounds.keyId, bounds.principal, usage, within);
 }

@@ -1,7 +1,7 @@
 // The accounts part of the store port (D-51, D-52): Sellers and API keys. A key is kept as its
 // SHA-256 only. Every adapter implements it and the store contract holds them to it.
 import type { ApiKey } from '../domain/keys.ts';
-import type { KeyUsage } from '../domain/policy.ts';
+import type { DailyLimits, KeyUsage } from '../domain/policy.ts';
 import type { Seller } from '../domain/records.ts';
 import type { ConsoleSession } from '../domain/sessions.ts';
 
@@ -33,7 +33,7 @@ export interface AccountReader {
   sessionsChangedSince(since: number): Promise<{ sessions: ConsoleSession[]; mark: number }>;
   /**
    * D-68: the closes won committed through a key on a UTC day of the platform clock (zeros when
-   * none). A unit that checks a daily limit takes the key's lock (`key-usage:<id>`) first.
+   * none). A unit that reads it to weigh a daily limit takes the key's lock (`key-usage:<id>`) first.
    */
   keyUsage(keyId: string, day: string): Promise<KeyUsage>;
 }
@@ -53,6 +53,11 @@ export interface AccountUnit extends AccountReader {
   putSession(session: ConsoleSession): Promise<void>;
   /** Forgets the sessions that expired before `before` (machine ms): they sign no one in anyway. */
   purgeSessions(before: number): Promise<void>;
-  /** D-68: adds a close won (and its final value) to a key's usage of the day. */
-  addKeyUsage(keyId: string, principal: string, usage: KeyUsage): Promise<void>;
+  /**
+   * D-68: adds a close won (and its final value) to a key's usage of the day. `within` (D-278),
+   * given when the key's policy counts the day: the close is written behind the key's lock, and
+   * only if the day's usage, it added, stays within those limits; else the unit fails
+   * (UnitConflictError, or its write raises serialization_failure) and the store runs it again.
+   */
+  addKeyUsage(keyId: string, principal: string, usage: KeyUsage, within?: DailyLimits): Promise<void>;
 }

@@ -113,6 +113,12 @@ export interface UnitOfWork extends StoreReader {
   readonly approvals: ApprovalUnit;
   readonly notifications: NotificationUnit;
   /**
+   * Whether this run of the unit is its optimistic one (UnitOptions.optimistic, on a store that
+   * runs a unit again): a UnitConflictError it throws, or a check its write fails, runs it again
+   * with locks. False where units run alone (memory) and on every run after the first.
+   */
+  readonly runsAgainOnConflict: boolean;
+  /**
    * The numbers the next id of each kind would get, without taking them (for tests and
    * diagnostics: the service only ever takes numbers, inside its unit of work).
    */
@@ -236,6 +242,17 @@ export class StoreBusyError extends Error {
   constructor(cause: unknown) {
     super('The store is busy: the request collided with others too often.', { cause });
     this.name = 'StoreBusyError';
+  }
+}
+
+/**
+ * What an optimistic unit of work assumed no longer holds (D-278: a key's usage of the day it did
+ * not read): the store runs the unit again, with locks. Thrown only where runsAgainOnConflict.
+ */
+export class UnitConflictError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'UnitConflictError';
   }
 }
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Approval, ApprovalDraft } from '../../src/domain/approvals.ts';
-import type { KeyUsage } from '../../src/domain/policy.ts';
+import type { DailyLimits, KeyUsage } from '../../src/domain/policy.ts';
 import type { ApprovalFilter } from '../../src/store/approvals.ts';
 import type { Store } from '../../src/store/store.ts';
 import { putCreated, sampleDeal } from './contract.ts';
@@ -275,6 +275,35 @@ export function approvalContract(_name: string, store: () => Store) {
     assert.deepEqual(await store().read((r) => r.accounts.keyUsage(other, DAY2)), usage(DAY2, 0, 0));
     // Every day is kept: a platform clock set back (a demo reset) finds the earlier day's closes.
     assert.deepEqual(await store().read((r) => r.accounts.keyUsage(key, DAY1)), usage(DAY1, 5, 300_007_500_001));
+  });
+
+  it('key usage within daily limits (D-278): added only within them, the closes added without counted; over them the unit adds nothing', async () => {
+    const key = await freshKey(store());
+    const add = (closes: number, cents: number, within?: DailyLimits) =>
+      store().transaction((uow) => uow.accounts.addKeyUsage(key, 'seller_0001', usage(DAY1, closes, cents), within));
+    const used = () => store().read((r) => r.accounts.keyUsage(key, DAY1));
+    // Closes made before a policy counted the day, then through it.
+    await add(1, 40);
+    await add(1, 60);
+    await add(1, 50, { closes: 3, closedValueCents: 150 });
+    assert.deepEqual(await used(), usage(DAY1, 3, 150), 'at both limits exactly');
+    await assert.rejects(add(1, 0, { closes: 3 }), 'one close over closesPerDay');
+    await assert.rejects(add(0, 1, { closedValueCents: 150 }), 'one cent over the value of the day');
+    await assert.rejects(
+      store().transaction(async (uow) => {
+        // Two closes in one unit count together.
+        await uow.accounts.addKeyUsage(key, 'seller_0001', usage(DAY1, 1, 0), { closes: 4 });
+        await uow.accounts.addKeyUsage(key, 'seller_0001', usage(DAY1, 1, 0), { closes: 4 });
+      }),
+    );
+    assert.deepEqual(await used(), usage(DAY1, 3, 150), 'nothing added by a unit over its limits');
+    // No limit left (an approval passed them): added whatever the day's usage.
+    await add(1, 1, {});
+    await add(1, 1);
+    assert.deepEqual(await used(), usage(DAY1, 5, 152));
+    await add(1, 8, { closes: 6 });
+    assert.deepEqual(await used(), usage(DAY1, 6, 160));
+    assert.deepEqual(await store().read((r) => r.accounts.keyUsage(key, DAY2)), usage(DAY2, 0, 0), 'the day apart');
   });
 
   it('approvals: a wipe deletes the approvals and restarts their numbers, but keeps key usage', async () => {

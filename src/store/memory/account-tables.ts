@@ -2,10 +2,11 @@
 // go, so do their keys); their numbers are never restarted.
 import { compareIds } from '../../domain/ids.ts';
 import type { ApiKey } from '../../domain/keys.ts';
-import { emptyUsage, type KeyUsage } from '../../domain/policy.ts';
+import { type DailyLimits, emptyUsage, type KeyUsage, withinDaily } from '../../domain/policy.ts';
 import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
+import { UnitConflictError } from '../store.ts';
 import { MailTables } from './mail-tables.ts';
 import { MarkedRows } from './marked-rows.ts';
 import { NotificationTables } from './notification-tables.ts';
@@ -121,11 +122,14 @@ export class MemoryAccountUnit extends MemoryAccountReader implements AccountUni
     for (const session of [...sessions.rows.values()])
       if (session.expiresAt < before) sessions.delete(session.id, this.undo);
   }
-  async addKeyUsage(keyId: string, _principal: string, added: KeyUsage) {
+  async addKeyUsage(keyId: string, _principal: string, added: KeyUsage, within?: DailyLimits) {
     const { usage } = this.tables;
     const at = `${keyId} ${added.day}`;
     const previous = usage.get(at);
     const base = previous ?? emptyUsage(added.day);
+    // Units run alone here: the usage is the day's as it is, checked now.
+    if (within !== undefined && !withinDaily(base, added, within))
+      throw new UnitConflictError("the key's usage of the day is over its daily limits");
     usage.set(at, {
       day: added.day,
       closes: base.closes + added.closes,

@@ -16,6 +16,8 @@ import { MemoryProposalUnit } from './proposal-tables.ts';
 import { MemoryWebhookUnit } from './webhook-tables.ts';
 
 export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
+  /** Units run alone here: none is optimistic, none is run again. */
+  readonly runsAgainOnConflict = false;
   // Units of work run one at a time in memory: a read is as good as a lock.
   readCloser(id: string) {
     return this.getCloser(id);

@@ -1,7 +1,7 @@
 // The statements a unit of work's buffered puts are written with (sql-unit-of-work.ts flush): one
 // multi-row statement a table, each value a parameter appended to the unit's list.
 
-import type { KeyUsage } from '../../domain/policy.ts';
+import type { DailyLimits, KeyUsage } from '../../domain/policy.ts';
 import type { StoredAnswer } from '../store.ts';
 
 /** How each table is upserted: its columns (the document last) and what a second put replaces. */
@@ -53,6 +53,11 @@ export interface UsageAdded {
   keyId: string;
   principal: string;
   usage: KeyUsage;
+  /**
+   * D-278: present when the key's policy counts the day: the daily limits (none when an approval
+   * passed them) the day's closes, this one added, must stay within. Written behind the key's lock.
+   */
+  within?: DailyLimits;
 }
 
 /** The unit's closes through keys, a row each: an insert waits on no other unit's closes. */
@@ -63,6 +68,26 @@ export function usageInsert(added: readonly UsageAdded[], params: unknown[]): st
     return `(${Array.from({ length: 5 }, (_, i) => `$${first + i}`).join(', ')})`;
   });
   return `INSERT INTO key_closes (key_id, day, principal, closes, closed_value_cents) VALUES ${tuples.join(', ')}`;
+}
+
+/**
+ * D-278: a close through a key whose policy counts the day, written behind the key's lock (sent
+ * just before it, sql-unit-of-work.ts flush) as a statement of its own, so that its snapshot holds
+ * every close committed before the lock was granted. It folds the day's rows into one, so that the
+ * next unit behind the lock sums one row (and the closes made before the policy was set), not one
+ * per close of the day; and it writes only within `within`, else raises serialization_failure
+ * (expect_unchanged, migration 016): the store then runs the unit again, the usage read first.
+ */
+export function foldedUsage({ keyId, principal, usage, within }: UsageAdded): { text: string; params: unknown[] } {
+  const params: unknown[] = [keyId, usage.day, principal, usage.closes, usage.closedValueCents];
+  params.push(within?.closes ?? null, within?.closedValueCents ?? null);
+  const text = `WITH day AS (DELETE FROM key_closes WHERE key_id = $1 AND day = $2 RETURNING closes, closed_value_cents)
+    INSERT INTO key_closes (key_id, day, principal, closes, closed_value_cents)
+    SELECT $1, $2, $3, coalesce(sum(closes), 0) + $4::bigint, coalesce(sum(closed_value_cents), 0) + $5::bigint FROM day
+    HAVING expect_unchanged(
+      ($6::bigint IS NULL OR coalesce(sum(closes), 0) + $4::bigint <= $6::bigint)
+      AND ($7::bigint IS NULL OR coalesce(sum(closed_value_cents), 0) + $5::bigint <= $7::bigint))`;
+  return { text, params };
 }
 
 /** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */

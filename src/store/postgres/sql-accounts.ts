@@ -2,7 +2,7 @@
 // unit of work's `send` (so they follow its buffered puts, in call order). Memory's reference
 // behaviour is src/store/memory/account-tables.ts.
 import type { ApiKey } from '../../domain/keys.ts';
-import type { KeyUsage } from '../../domain/policy.ts';
+import type { DailyLimits, KeyUsage } from '../../domain/policy.ts';
 import type { Seller } from '../../domain/records.ts';
 import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
@@ -144,8 +144,8 @@ export class SqlAccountUnit extends SqlAccountReader implements AccountUnit {
     super(send);
   }
 
-  async addKeyUsage(keyId: string, principal: string, usage: KeyUsage) {
-    this.bufferUsage({ keyId, principal, usage });
+  async addKeyUsage(keyId: string, principal: string, usage: KeyUsage, within?: DailyLimits) {
+    this.bufferUsage({ keyId, principal, usage, ...(within ? { within } : {}) });
   }
 
   async putSession(session: ConsoleSession) {

@@ -26,6 +26,9 @@
 //   the cache lacks begins the transaction and is read under its lock, as above. A conflict
 //   rolls back and runs the unit again, with locks; a refusal decided on cached records is
 //   checked before it stands.
+// - A close through a key whose policy counts the day (D-278) goes out behind the key's lock,
+//   sent with the write: the lock, the fold of the key's usage of the day (which raises 40001
+//   over the limits), the write and COMMIT, in one round trip.
 // - Store.read is a READ ONLY REPEATABLE READ transaction: one snapshot, no locks.
 // - D-57: every statement runs as the principal row-level security holds it to (migration 011):
 //   UnitOptions.principal, or `platform` for the platform's own work. The connection keeps it
@@ -38,7 +41,7 @@
 
 import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork, UnitOptions } from '../store.ts';
-import { StoreBusyError } from '../store.ts';
+import { StoreBusyError, UnitConflictError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
 import { migrate } from './migrate.ts';
 import { migrateAsOwner } from './owner-migration.ts';
@@ -200,7 +203,8 @@ export class SqlStore implements Store {
           }
         });
       } catch (error) {
-        const state = sqlState(error);
+        // D-278: an optimistic unit whose assumption failed runs again as one that conflicted.
+        const state = error instanceof UnitConflictError ? '40001' : sqlState(error);
         if (state === undefined || !RETRYABLE.has(state)) throw error;
         if (attempt >= MAX_ATTEMPTS) throw new StoreBusyError(error);
         this.telemetry.unitRetried(state);

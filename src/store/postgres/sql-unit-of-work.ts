@@ -15,7 +15,15 @@ import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { answersUpsert, emptyOutbox, outboxInsert, type UsageAdded, upsert, usageInsert } from './buffered-writes.ts';
+import {
+  answersUpsert,
+  emptyOutbox,
+  foldedUsage,
+  outboxInsert,
+  type UsageAdded,
+  upsert,
+  usageInsert,
+} from './buffered-writes.ts';
 import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
@@ -39,10 +47,33 @@ const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numb
 /** Statements as the CTEs of one: `WITH w0 AS (…), w1 AS (…)`. */
 const withClause = (statements: readonly string[]) => `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')}`;
 
+/** A lock held to the end of the transaction, named (UnitOfWork.lock). */
+const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))';
+
+/** A unit's closes through keys whose policy counts the day, one per key and day, in lock order. */
+function foldedByKey(pending: readonly UsageAdded[]): UsageAdded[] {
+  const byKey = new Map<string, UsageAdded>();
+  for (const added of pending) {
+    if (added.within === undefined) continue;
+    const at = `${added.keyId} ${added.usage.day}`;
+    const before = byKey.get(at);
+    const usage = before && {
+      day: added.usage.day,
+      closes: before.usage.closes + added.usage.closes,
+      closedValueCents: before.usage.closedValueCents + added.usage.closedValueCents,
+    };
+    byKey.set(at, usage ? { ...added, usage } : added);
+  }
+  return [...byKey.keys()].sort().map((at) => byKey.get(at) as UsageAdded);
+}
+
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
 export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
+  get runsAgainOnConflict() {
+    return this.setup.optimistic;
+  }
   // Puts not yet written.
   private pendingDeals = new Map<string, Deal>();
   private pendingGigs = new Map<string, Gig>();
@@ -183,8 +214,17 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
     if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
-    if (this.pendingUsage.length > 0) statements.push(usageInsert(this.pendingUsage, params));
-    if (statements.length === 0) return Promise.resolve();
+    const plain = this.pendingUsage.filter((added) => added.within === undefined);
+    if (plain.length > 0) statements.push(usageInsert(plain, params));
+    const folded = foldedByKey(this.pendingUsage);
+    if (statements.length === 0 && folded.length === 0) return Promise.resolve();
+    // D-278: each key's lock and its fold, sent just before the write: the server grants the lock
+    // and runs the fold, the write and the COMMIT sent with them with no round trip between.
+    const locked: Promise<unknown>[] = [];
+    for (const added of folded) {
+      const fold = foldedUsage(added);
+      locked.push(this.session.query(LOCK, [`key-usage:${added.keyId}`]), this.session.query(fold.text, fold.params));
+    }
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
@@ -193,16 +233,19 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
     this.pendingUsage = [];
+    if (statements.length === 0) return Promise.all(locked).then(ignore);
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
       const sql = `${withClause(statements)} SELECT ${XID}`;
-      return this.session.query<{ xid: string }>(sql, params).then(([row]) => {
+      const written = this.session.query<{ xid: string }>(sql, params).then(([row]) => {
         this.xid = row.xid;
       });
+      return locked.length === 0 ? written : Promise.all([...locked, written]).then(ignore);
     }
     const last = statements.pop() as string;
     const sql = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
-    return this.session.query(sql, params).then(ignore);
+    const written = this.session.query(sql, params).then(ignore);
+    return locked.length === 0 ? written : Promise.all([...locked, written]).then(ignore);
   }
 
   async nextNumbers() {
@@ -317,7 +360,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   async lock(name: string) {
-    await this.session.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
+    await this.session.query(LOCK, [name]);
   }
 
   /** Whether the unit wiped the demo (the cache is emptied when it commits). */
