@@ -71,23 +71,30 @@ export function usageInsert(added: readonly UsageAdded[], params: unknown[]): st
 }
 
 /**
- * D-278: a close through a key whose policy counts the day, written behind the key's lock (sent
- * just before it, sql-unit-of-work.ts flush) as a statement of its own, so that its snapshot holds
- * every close committed before the lock was granted. It folds the day's rows into one, so that the
- * next unit behind the lock sums one row (and the closes made before the policy was set), not one
- * per close of the day; and it writes only within `within`, else raises serialization_failure
- * (expect_unchanged, migration 016): the store then runs the unit again, the usage read first.
+ * D-278: a close through a key whose policy counts the day, as two statements of the unit's write
+ * (its CTEs, the second naming the first: `name`), which goes out behind the key's lock
+ * (sql-unit-of-work.ts flush), so that its snapshot holds every close committed before the lock
+ * was granted. It folds the day's rows into one, so that the next unit behind the lock sums one
+ * row (and the closes made before the policy was set), not one per close of the day; and it
+ * writes only within `within`, else raises serialization_failure (expect_unchanged, migration
+ * 016): the store then runs the unit again, the usage read first.
  */
-export function foldedUsage({ keyId, principal, usage, within }: UsageAdded): { text: string; params: unknown[] } {
-  const params: unknown[] = [keyId, usage.day, principal, usage.closes, usage.closedValueCents];
+export function foldedUsage(
+  { keyId, principal, usage, within }: UsageAdded,
+  params: unknown[],
+): { remove: string; insert: (removed: string) => string } {
+  const p = params.length;
+  params.push(keyId, usage.day, principal, usage.closes, usage.closedValueCents);
   params.push(within?.closes ?? null, within?.closedValueCents ?? null);
-  const text = `WITH day AS (DELETE FROM key_closes WHERE key_id = $1 AND day = $2 RETURNING closes, closed_value_cents)
-    INSERT INTO key_closes (key_id, day, principal, closes, closed_value_cents)
-    SELECT $1, $2, $3, coalesce(sum(closes), 0) + $4::bigint, coalesce(sum(closed_value_cents), 0) + $5::bigint FROM day
+  const [key, day, owner, closes, value, mostCloses, mostValue] = Array.from({ length: 7 }, (_, i) => `$${p + i + 1}`);
+  const remove = `DELETE FROM key_closes WHERE key_id = ${key} AND day = ${day} RETURNING closes, closed_value_cents`;
+  const insert = (removed: string) => `INSERT INTO key_closes (key_id, day, principal, closes, closed_value_cents)
+    SELECT ${key}, ${day}, ${owner}, coalesce(sum(closes), 0) + ${closes}::bigint,
+      coalesce(sum(closed_value_cents), 0) + ${value}::bigint FROM ${removed}
     HAVING expect_unchanged(
-      ($6::bigint IS NULL OR coalesce(sum(closes), 0) + $4::bigint <= $6::bigint)
-      AND ($7::bigint IS NULL OR coalesce(sum(closed_value_cents), 0) + $5::bigint <= $7::bigint))`;
-  return { text, params };
+      (${mostCloses}::bigint IS NULL OR coalesce(sum(closes), 0) + ${closes}::bigint <= ${mostCloses}::bigint)
+      AND (${mostValue}::bigint IS NULL OR coalesce(sum(closed_value_cents), 0) + ${value}::bigint <= ${mostValue}::bigint))`;
+  return { remove, insert };
 }
 
 /** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */

@@ -216,15 +216,16 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
     const plain = this.pendingUsage.filter((added) => added.within === undefined);
     if (plain.length > 0) statements.push(usageInsert(plain, params));
-    const folded = foldedByKey(this.pendingUsage);
-    if (statements.length === 0 && folded.length === 0) return Promise.resolve();
-    // D-278: each key's lock and its fold, sent just before the write: the server grants the lock
-    // and runs the fold, the write and the COMMIT sent with them with no round trip between.
+    // D-278: each key's lock, sent just before the write that folds its usage: the server
+    // grants the lock and runs the write (and the COMMIT sent with it) with no round trip between.
     const locked: Promise<unknown>[] = [];
-    for (const added of folded) {
-      const fold = foldedUsage(added);
-      locked.push(this.session.query(LOCK, [`key-usage:${added.keyId}`]), this.session.query(fold.text, fold.params));
+    for (const added of foldedByKey(this.pendingUsage)) {
+      locked.push(this.session.query(LOCK, [`key-usage:${added.keyId}`]));
+      const fold = foldedUsage(added, params);
+      statements.push(fold.remove);
+      statements.push(fold.insert(`w${statements.length - 1}`));
     }
+    if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pendingDeals = new Map();
     this.pendingGigs = new Map();
@@ -233,7 +234,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.pendingProposals = [];
     this.pendingAnswers = new Map();
     this.pendingUsage = [];
-    if (statements.length === 0) return Promise.all(locked).then(ignore);
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
       const sql = `${withClause(statements)} SELECT ${XID}`;
