@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The stage names and their order are the domain's own (pure, no I/O: bundled as they are).
 import { GONE_DARK, STAGES, type Stage } from '../src/domain/stages.ts';
 import { useSellerNames } from './actor-names.ts';
-import { allClosers, allDeals, api, type Closer, type Deal, type Gig, usd } from './api.ts';
+import { allDeals, api, type Deal, type Gig, usd } from './api.ts';
 import { Summary } from './board-summary.tsx';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
@@ -18,7 +18,6 @@ import { plural, STAGE_LABELS, signalWords, stageLabel } from './words.ts';
 
 /** The filters the service applies (GET /pipeline/deals's query). */
 type Filter = { stage?: Stage; role?: Gig['role']; humanTrack?: boolean; q?: string };
-type Payout = NonNullable<Closer['payouts']>[number];
 
 /** `seller`: the deal's Seller by name, on the operator's board (D-262). */
 export function DealCard({ deal, seller }: { deal: Deal; seller?: string }) {
@@ -46,7 +45,6 @@ export function DealCard({ deal, seller }: { deal: Deal; seller?: string }) {
 export function Board() {
   const [filter, setFilter] = useState<Filter>({});
   const [deals, setDeals] = useState<Deal[] | undefined>();
-  const [payouts, setPayouts] = useState<Payout[]>([]);
   // The operator's Sellers (none for anyone else): the cards' names and the Seller filter's.
   const sellers = useSellerNames();
   const [seller, setSeller] = useState('');
@@ -63,10 +61,7 @@ export function Board() {
   const load = useCallback(async () => {
     clearTimeout(retry.current);
     try {
-      const [found, closers] = await Promise.all([allDeals(filter), allClosers()]);
-      setDeals(found);
-      // A closer's ledger is absent where the caller may not see it (keys mode): none counted.
-      setPayouts(closers.flatMap((c) => c.payouts ?? []));
+      setDeals(await allDeals(filter));
       setError(undefined);
     } catch (e) {
       // Said in words, and read again until the service answers (the raw error in a title).
@@ -113,10 +108,6 @@ export function Board() {
   // The Seller filter acts here: the service's list has no Seller filter, and the operator's
   // board reads every deal anyway.
   const shown = deals && seller ? deals.filter((d) => d.sellerId === seller) : deals;
-  const shownIds = new Set(shown?.map((d) => d.id));
-  const commissions = payouts
-    .filter((p) => p.kind === 'commission' && (!seller || shownIds.has(p.dealId)))
-    .reduce((sum, p) => sum + p.amountUsd, 0);
   const unfiltered =
     filter.stage === undefined &&
     filter.role === undefined &&
@@ -127,7 +118,7 @@ export function Board() {
   return (
     <>
       <h1>Pipeline</h1>
-      {shown ? <Summary deals={shown} commissions={commissions} /> : null}
+      {shown ? <Summary deals={shown} seller={seller} /> : null}
       <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Search{' '}

@@ -821,6 +821,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The open pipeline now, by stage, weighed by learned win rates, and its forecast by month
+         * @description The open pipeline now, by stage, weighed by learned win rates, and its forecast by month
+         */
+        get: operations["getPipelineInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deals created in a range, stage by stage: reached, advanced, lost, conversion
+         * @description The deals created in a range, stage by stage: reached, advanced, lost, conversion
+         */
+        get: operations["getFunnelInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/velocity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Days at each stage, and from creation to a close, of the deals created in a range
+         * @description Days at each stage, and from creation to a close, of the deals created in a range
+         */
+        get: operations["getVelocityInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who wins: the closes and proposals of each executor, closer, key or industry
+         * @description Who wins: the closes and proposals of each executor, closer, key or industry
+         */
+        get: operations["getPerformanceInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/marketplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gigs posted, claimed and ended, and how fast they were claimed
+         * @description The gigs posted, claimed and ended, and how fast they were claimed
+         */
+        get: operations["getMarketplaceInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settlements of the deals closed won in a range (default: all time), added up
+         * @description The settlements of the deals closed won in a range (default: all time), added up
+         */
+        get: operations["getMoneyInsight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/stream": {
         parameters: {
             query?: never;
@@ -871,7 +991,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The demo's MCP server: tools sell, list_deals, get_deal, edit_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events over the demo store
+         * The demo's MCP server: tools sell, list_deals, get_deal, edit_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events, get_insights over the demo store
          * @description Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: application/json, text/event-stream; no session, no SSE stream (GET and DELETE answer 405).
          */
         post: operations["mcpDemo"];
@@ -2702,6 +2822,421 @@ export interface components {
             }[];
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description the open pipeline now, weighed by win rates learned from the closed deals (D-73)
+         * @example {
+         *       "asOf": "2026-11-28T12:00:00.000Z",
+         *       "open": {
+         *         "deals": 2,
+         *         "listValueUsd": 90000,
+         *         "weightedValueUsd": 52500
+         *       },
+         *       "byStage": [
+         *         {
+         *           "stage": "sourced",
+         *           "deals": 1,
+         *           "listValueUsd": 40000,
+         *           "winRate": {
+         *             "value": 0.5,
+         *             "won": 1,
+         *             "closed": 2
+         *           },
+         *           "weightedValueUsd": 20000
+         *         },
+         *         {
+         *           "stage": "qualified",
+         *           "deals": 0,
+         *           "listValueUsd": 0,
+         *           "winRate": {
+         *             "value": 0.5,
+         *             "won": 1,
+         *             "closed": 2
+         *           },
+         *           "weightedValueUsd": 0
+         *         },
+         *         {
+         *           "stage": "meeting",
+         *           "deals": 0,
+         *           "listValueUsd": 0,
+         *           "winRate": {
+         *             "value": 0.6667,
+         *             "won": 1,
+         *             "closed": 1
+         *           },
+         *           "weightedValueUsd": 0
+         *         },
+         *         {
+         *           "stage": "proposal",
+         *           "deals": 1,
+         *           "listValueUsd": 50000,
+         *           "winRate": {
+         *             "value": 0.6667,
+         *             "won": 1,
+         *             "closed": 1
+         *           },
+         *           "weightedValueUsd": 33333.33
+         *         },
+         *         {
+         *           "stage": "negotiation",
+         *           "deals": 0,
+         *           "listValueUsd": 0,
+         *           "winRate": {
+         *             "value": 0.6667,
+         *             "won": 1,
+         *             "closed": 1
+         *           },
+         *           "weightedValueUsd": 0
+         *         }
+         *       ],
+         *       "forecast": [
+         *         {
+         *           "month": "2026-12",
+         *           "deals": 2,
+         *           "weightedValueUsd": 53333.33
+         *         }
+         *       ]
+         *     }
+         */
+        PipelineInsight: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            asOf: string;
+            open: {
+                /** @description open deals */
+                deals: number;
+                /** @description their list values added up */
+                listValueUsd: number;
+                /** @description each stage's list value times its win rate, added up */
+                weightedValueUsd: number;
+            };
+            byStage: {
+                stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation";
+                /** @description open deals at the stage */
+                deals: number;
+                /** @description their list values added up */
+                listValueUsd: number;
+                winRate: {
+                    /** @description (won + 1) / (closed + 2), 4 decimals */
+                    value: number;
+                    /** @description closed deals that were ever at the stage and were won */
+                    won: number;
+                    /** @description closed deals that were ever at the stage */
+                    closed: number;
+                };
+                /** @description the list value times the win rate, rounded half up to the cent */
+                weightedValueUsd: number;
+            }[];
+            /** @description a month for each stage's open deals: now plus the stage's median days to a win (30 without wins) */
+            forecast: {
+                /** @description YYYY-MM, UTC */
+                month: string;
+                /** @description open deals forecast to close in the month */
+                deals: number;
+                /** @description their weighted values added up */
+                weightedValueUsd: number;
+            }[];
+        };
+        /**
+         * @description the deals created in the range, stage by stage (D-73)
+         * @example {
+         *       "from": "2026-09-01T00:00:00.000Z",
+         *       "to": "2026-11-28T12:00:00.000Z",
+         *       "deals": 4,
+         *       "stages": [
+         *         {
+         *           "stage": "sourced",
+         *           "reached": 4,
+         *           "advanced": 3,
+         *           "lost": 1,
+         *           "conversion": 0.75
+         *         },
+         *         {
+         *           "stage": "qualified",
+         *           "reached": 3,
+         *           "advanced": 3,
+         *           "lost": 0,
+         *           "conversion": 1
+         *         },
+         *         {
+         *           "stage": "meeting",
+         *           "reached": 3,
+         *           "advanced": 2,
+         *           "lost": 0,
+         *           "conversion": 0.6667
+         *         },
+         *         {
+         *           "stage": "proposal",
+         *           "reached": 2,
+         *           "advanced": 1,
+         *           "lost": 1,
+         *           "conversion": 0.5
+         *         },
+         *         {
+         *           "stage": "negotiation",
+         *           "reached": 1,
+         *           "advanced": 1,
+         *           "lost": 0,
+         *           "conversion": 1
+         *         }
+         *       ]
+         *     }
+         */
+        FunnelInsight: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            to: string;
+            /** @description deals created in the range */
+            deals: number;
+            stages: {
+                stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation";
+                /** @description of them, ever at the stage */
+                reached: number;
+                /** @description of those, later at the next stage */
+                advanced: number;
+                /** @description of those, closed lost from it */
+                lost: number;
+                /** @description advanced / reached, 4 decimals */
+                conversion: number | null;
+            }[];
+        };
+        /**
+         * @description how long the deals created in the range took (D-73)
+         * @example {
+         *       "from": "2026-09-01T00:00:00.000Z",
+         *       "to": "2026-11-28T12:00:00.000Z",
+         *       "stages": [
+         *         {
+         *           "stage": "sourced",
+         *           "deals": 4,
+         *           "daysP50": 1.5,
+         *           "daysP90": 3
+         *         },
+         *         {
+         *           "stage": "qualified",
+         *           "deals": 3,
+         *           "daysP50": 2,
+         *           "daysP90": 4.25
+         *         },
+         *         {
+         *           "stage": "meeting",
+         *           "deals": 2,
+         *           "daysP50": 5,
+         *           "daysP90": 7
+         *         },
+         *         {
+         *           "stage": "proposal",
+         *           "deals": 2,
+         *           "daysP50": 3,
+         *           "daysP90": 6
+         *         },
+         *         {
+         *           "stage": "negotiation",
+         *           "deals": 1,
+         *           "daysP50": 2,
+         *           "daysP90": 2
+         *         }
+         *       ],
+         *       "toWon": {
+         *         "deals": 1,
+         *         "daysP50": 13.5,
+         *         "daysP90": 13.5
+         *       },
+         *       "toLost": {
+         *         "deals": 2,
+         *         "daysP50": 4,
+         *         "daysP90": 9
+         *       }
+         *     }
+         */
+        VelocityInsight: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            to: string;
+            stages: {
+                stage: "sourced" | "qualified" | "meeting" | "proposal" | "negotiation";
+                /** @description the deals measured */
+                deals: number;
+                /** @description nearest-rank median, days */
+                daysP50: number | null;
+                /** @description nearest-rank 90th percentile, days */
+                daysP90: number | null;
+            }[];
+            /** @description days from creation to closed_won */
+            toWon: {
+                /** @description the deals measured */
+                deals: number;
+                /** @description nearest-rank median, days */
+                daysP50: number | null;
+                /** @description nearest-rank 90th percentile, days */
+                daysP90: number | null;
+            };
+            /** @description days from creation to closed_lost */
+            toLost: {
+                /** @description the deals measured */
+                deals: number;
+                /** @description nearest-rank median, days */
+                daysP50: number | null;
+                /** @description nearest-rank 90th percentile, days */
+                daysP90: number | null;
+            };
+        };
+        /**
+         * @description who wins, over the deals created in the range (D-73)
+         * @example {
+         *       "by": "executor",
+         *       "from": "2026-09-01T00:00:00.000Z",
+         *       "to": "2026-11-28T12:00:00.000Z",
+         *       "rows": [
+         *         {
+         *           "group": "agent",
+         *           "deals": 3,
+         *           "won": 2,
+         *           "lost": 1,
+         *           "winRate": 0.6667,
+         *           "closedValueUsd": 81000,
+         *           "medianDaysToClose": 6.5,
+         *           "proposals": {
+         *             "accepted": 14,
+         *             "refused": 2
+         *           },
+         *           "refusalRate": 0.125
+         *         }
+         *       ]
+         *     }
+         */
+        PerformanceInsight: {
+            by: "executor" | "closer" | "key" | "industry";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            to: string;
+            rows: {
+                /** @description agent or human; a closer id; a key id; an industry (null: none given) */
+                group: string | null;
+                /** @description deals created in the range that the group closed */
+                deals: number;
+                /** @description of them, won */
+                won: number;
+                /** @description of them, lost */
+                lost: number;
+                /** @description won / deals */
+                winRate: number | null;
+                /** @description the final values of the won ones */
+                closedValueUsd: number;
+                /** @description nearest-rank median, creation to close */
+                medianDaysToClose: number | null;
+                proposals: {
+                    /** @description moves the group made on the range's deals */
+                    accepted: number;
+                    /** @description proposals of the group the gate refused on them */
+                    refused: number;
+                };
+                /** @description refused / (accepted + refused) */
+                refusalRate: number | null;
+            }[];
+        };
+        /**
+         * @description the gigs of the caller's deals (a closer: its own) and how fast they were claimed (D-73)
+         * @example {
+         *       "gigs": {
+         *         "posted": 5,
+         *         "claimed": 4,
+         *         "fulfilled": 2,
+         *         "released": 1,
+         *         "expired": 1
+         *       },
+         *       "hoursToClaim": {
+         *         "p50": 2.5,
+         *         "p90": 20
+         *       },
+         *       "claimRate": 0.8
+         *     }
+         */
+        MarketplaceInsight: {
+            gigs: {
+                /** @description gigs posted */
+                posted: number;
+                /** @description of them, ever claimed */
+                claimed: number;
+                /** @description fulfilled */
+                fulfilled: number;
+                /** @description released */
+                released: number;
+                /** @description expired */
+                expired: number;
+            };
+            hoursToClaim: {
+                /** @description nearest-rank median hours from posting to the first claim */
+                p50: number | null;
+                /** @description nearest-rank 90th percentile */
+                p90: number | null;
+            };
+            /** @description claimed / posted */
+            claimRate: number | null;
+        };
+        /**
+         * @description the settlements of the deals closed won in the range, added up (D-73); default all time
+         * @example {
+         *       "from": "1970-01-01T00:00:00.000Z",
+         *       "to": "2026-11-28T12:00:00.000Z",
+         *       "closedWon": {
+         *         "deals": 2,
+         *         "valueUsd": 130000
+         *       },
+         *       "commissionsUsd": 9000,
+         *       "platformFeesUsd": 3900,
+         *       "feesSettledUsd": 400,
+         *       "netToSellerUsd": 116700
+         *     }
+         */
+        MoneyInsight: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            to: string;
+            closedWon: {
+                /** @description deals closed won in the range */
+                deals: number;
+                /** @description their final values */
+                valueUsd: number;
+            };
+            /** @description closers' commissions on them (a closer: its own) */
+            commissionsUsd: number;
+            /** @description the platform's fees (null for a closer) */
+            platformFeesUsd: number | null;
+            /** @description fees paid to closers for those deals (a closer: its own) */
+            feesSettledUsd: number;
+            /** @description what is left to the Seller (null for a closer) */
+            netToSellerUsd: number | null;
         };
         /** @description Any JSON value whose strings, member names included, hold no U+0000 (level 1 of a body's open part; from level 4 on the schema says nothing, the rule holds all the same) */
         JsonValue: string | number | boolean | null | components["schemas"]["JsonValue2"][] | {
@@ -13959,6 +14494,1338 @@ export interface operations {
                      * @example {
                      *       "error": "Unknown webhook id, of any shape or length (also after a reset, which deletes every webhook).",
                      *       "code": "WEBHOOK_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPipelineInsight: {
+        parameters: {
+            query?: {
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the open pipeline now, weighed by win rates learned from the closed deals (D-73) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asOf": "2026-11-28T12:00:00.000Z",
+                     *       "open": {
+                     *         "deals": 2,
+                     *         "listValueUsd": 90000,
+                     *         "weightedValueUsd": 52500
+                     *       },
+                     *       "byStage": [
+                     *         {
+                     *           "stage": "sourced",
+                     *           "deals": 1,
+                     *           "listValueUsd": 40000,
+                     *           "winRate": {
+                     *             "value": 0.5,
+                     *             "won": 1,
+                     *             "closed": 2
+                     *           },
+                     *           "weightedValueUsd": 20000
+                     *         },
+                     *         {
+                     *           "stage": "qualified",
+                     *           "deals": 0,
+                     *           "listValueUsd": 0,
+                     *           "winRate": {
+                     *             "value": 0.5,
+                     *             "won": 1,
+                     *             "closed": 2
+                     *           },
+                     *           "weightedValueUsd": 0
+                     *         },
+                     *         {
+                     *           "stage": "meeting",
+                     *           "deals": 0,
+                     *           "listValueUsd": 0,
+                     *           "winRate": {
+                     *             "value": 0.6667,
+                     *             "won": 1,
+                     *             "closed": 1
+                     *           },
+                     *           "weightedValueUsd": 0
+                     *         },
+                     *         {
+                     *           "stage": "proposal",
+                     *           "deals": 1,
+                     *           "listValueUsd": 50000,
+                     *           "winRate": {
+                     *             "value": 0.6667,
+                     *             "won": 1,
+                     *             "closed": 1
+                     *           },
+                     *           "weightedValueUsd": 33333.33
+                     *         },
+                     *         {
+                     *           "stage": "negotiation",
+                     *           "deals": 0,
+                     *           "listValueUsd": 0,
+                     *           "winRate": {
+                     *             "value": 0.6667,
+                     *             "won": 1,
+                     *             "closed": 1
+                     *           },
+                     *           "weightedValueUsd": 0
+                     *         }
+                     *       ],
+                     *       "forecast": [
+                     *         {
+                     *           "month": "2026-12",
+                     *           "deals": 2,
+                     *           "weightedValueUsd": 53333.33
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PipelineInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFunnelInsight: {
+        parameters: {
+            query?: {
+                /** @description the range starts here (included); default 90 days before `to` */
+                from?: string;
+                /** @description the range ends here (excluded); default now, the platform clock */
+                to?: string;
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deals created in the range, stage by stage (D-73) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-09-01T00:00:00.000Z",
+                     *       "to": "2026-11-28T12:00:00.000Z",
+                     *       "deals": 4,
+                     *       "stages": [
+                     *         {
+                     *           "stage": "sourced",
+                     *           "reached": 4,
+                     *           "advanced": 3,
+                     *           "lost": 1,
+                     *           "conversion": 0.75
+                     *         },
+                     *         {
+                     *           "stage": "qualified",
+                     *           "reached": 3,
+                     *           "advanced": 3,
+                     *           "lost": 0,
+                     *           "conversion": 1
+                     *         },
+                     *         {
+                     *           "stage": "meeting",
+                     *           "reached": 3,
+                     *           "advanced": 2,
+                     *           "lost": 0,
+                     *           "conversion": 0.6667
+                     *         },
+                     *         {
+                     *           "stage": "proposal",
+                     *           "reached": 2,
+                     *           "advanced": 1,
+                     *           "lost": 1,
+                     *           "conversion": 0.5
+                     *         },
+                     *         {
+                     *           "stage": "negotiation",
+                     *           "reached": 1,
+                     *           "advanced": 1,
+                     *           "lost": 0,
+                     *           "conversion": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FunnelInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVelocityInsight: {
+        parameters: {
+            query?: {
+                /** @description the range starts here (included); default 90 days before `to` */
+                from?: string;
+                /** @description the range ends here (excluded); default now, the platform clock */
+                to?: string;
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how long the deals created in the range took (D-73) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-09-01T00:00:00.000Z",
+                     *       "to": "2026-11-28T12:00:00.000Z",
+                     *       "stages": [
+                     *         {
+                     *           "stage": "sourced",
+                     *           "deals": 4,
+                     *           "daysP50": 1.5,
+                     *           "daysP90": 3
+                     *         },
+                     *         {
+                     *           "stage": "qualified",
+                     *           "deals": 3,
+                     *           "daysP50": 2,
+                     *           "daysP90": 4.25
+                     *         },
+                     *         {
+                     *           "stage": "meeting",
+                     *           "deals": 2,
+                     *           "daysP50": 5,
+                     *           "daysP90": 7
+                     *         },
+                     *         {
+                     *           "stage": "proposal",
+                     *           "deals": 2,
+                     *           "daysP50": 3,
+                     *           "daysP90": 6
+                     *         },
+                     *         {
+                     *           "stage": "negotiation",
+                     *           "deals": 1,
+                     *           "daysP50": 2,
+                     *           "daysP90": 2
+                     *         }
+                     *       ],
+                     *       "toWon": {
+                     *         "deals": 1,
+                     *         "daysP50": 13.5,
+                     *         "daysP90": 13.5
+                     *       },
+                     *       "toLost": {
+                     *         "deals": 2,
+                     *         "daysP50": 4,
+                     *         "daysP90": 9
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VelocityInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPerformanceInsight: {
+        parameters: {
+            query: {
+                /**
+                 * @description executor (agent or human), closer, key, or the account industry
+                 * @example executor
+                 */
+                by: "executor" | "closer" | "key" | "industry";
+                /** @description the range starts here (included); default 90 days before `to` */
+                from?: string;
+                /** @description the range ends here (excluded); default now, the platform clock */
+                to?: string;
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description who wins, over the deals created in the range (D-73) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "by": "executor",
+                     *       "from": "2026-09-01T00:00:00.000Z",
+                     *       "to": "2026-11-28T12:00:00.000Z",
+                     *       "rows": [
+                     *         {
+                     *           "group": "agent",
+                     *           "deals": 3,
+                     *           "won": 2,
+                     *           "lost": 1,
+                     *           "winRate": 0.6667,
+                     *           "closedValueUsd": 81000,
+                     *           "medianDaysToClose": 6.5,
+                     *           "proposals": {
+                     *             "accepted": 14,
+                     *             "refused": 2
+                     *           },
+                     *           "refusalRate": 0.125
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerformanceInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMarketplaceInsight: {
+        parameters: {
+            query?: {
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the gigs of the caller's deals (a closer: its own) and how fast they were claimed (D-73) */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "gigs": {
+                     *         "posted": 5,
+                     *         "claimed": 4,
+                     *         "fulfilled": 2,
+                     *         "released": 1,
+                     *         "expired": 1
+                     *       },
+                     *       "hoursToClaim": {
+                     *         "p50": 2.5,
+                     *         "p90": 20
+                     *       },
+                     *       "claimRate": 0.8
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MarketplaceInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMoneyInsight: {
+        parameters: {
+            query?: {
+                /** @description the range starts here (included); default 90 days before `to` */
+                from?: string;
+                /** @description the range ends here (excluded); default now, the platform clock */
+                to?: string;
+                /**
+                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
+                 * @example text
+                 */
+                sellerId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settlements of the deals closed won in the range, added up (D-73); default all time */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "1970-01-01T00:00:00.000Z",
+                     *       "to": "2026-11-28T12:00:00.000Z",
+                     *       "closedWon": {
+                     *         "deals": 2,
+                     *         "valueUsd": 130000
+                     *       },
+                     *       "commissionsUsd": 9000,
+                     *       "platformFeesUsd": 3900,
+                     *       "feesSettledUsd": 400,
+                     *       "netToSellerUsd": 116700
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MoneyInsight"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

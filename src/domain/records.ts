@@ -122,6 +122,8 @@ export interface Gig {
   /** When the gig last became open (posted, or reopened after an expired claim). */
   readonly openedAt: number;
   readonly claimedAt?: number;
+  /** D-73: when it was first claimed; kept when a claim that expired reopens it. */
+  readonly firstClaimedAt?: number;
   /** Last claim or move by the claimant; the claim timer runs from here (D-16). */
   readonly lastMoveAt?: number;
   readonly outcome?: GigOutcome;

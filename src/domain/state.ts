@@ -188,6 +188,7 @@ function apply(draft: Draft, event: PipelineEvent) {
         status: 'claimed',
         closerId: event.closerId,
         claimedAt: event.at,
+        firstClaimedAt: gig.firstClaimedAt ?? event.at,
         lastMoveAt: event.at,
         timerDueAt: event.dueAt,
       }));

@@ -185,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'marketplace', description: 'Demo closer marketplace under /closers' },
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
+        { name: 'insights', description: "The pipeline's figures, learned from every deal's stage history (D-73)" },
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
         ...(auth === 'keys'
           ? [{ name: 'approvals', description: "Keys mode: proposals keys' policies held, and people's decisions" }]

@@ -74,7 +74,7 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
 };
 
 /** The tags of the operations that use the store (and so may answer 503, D-46). */
-const STORE_TAGS = new Set(['deals', 'events', 'marketplace', 'demo', 'approvals']);
+const STORE_TAGS = new Set(['deals', 'events', 'marketplace', 'demo', 'approvals', 'insights']);
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 

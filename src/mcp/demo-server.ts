@@ -7,12 +7,16 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Caller } from '../domain/access.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { MARKETPLACE_PREFIX } from '../views/answers.ts';
-import { DEMO_TOOLS, demoContext, KEYS_TOOLS } from './operation-tools.ts';
+import { insightTool } from './insight-tool.ts';
+import { demoContext, KEYS_TOOLS as KEYS_OPERATION_TOOLS, DEMO_TOOLS as OPERATION_TOOLS } from './operation-tools.ts';
 import { createToolServer, MCP_VERSION } from './tool-server.ts';
 
 export const DEMO_MCP_NAME = 'sales-pipeline-demo';
 
-export { DEMO_TOOLS } from './operation-tools.ts';
+/** The demo door's tools: one per operation of the table, and the insights' (D-73). */
+export const DEMO_TOOLS = [...OPERATION_TOOLS, insightTool(false)];
+/** The same in keys mode. */
+const KEYS_TOOLS = [...KEYS_OPERATION_TOOLS, insightTool(true)];
 
 /** What both modes' doors are: the deal service and the marketplace, and how their tools answer. */
 const workings = (prefix: string) =>

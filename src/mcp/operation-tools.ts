@@ -18,10 +18,10 @@ import type { Rendering } from '../service/execute.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../service/idempotency.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { writeAnswers } from '../views/answers.ts';
-import { denialAnswer } from '../views/authorization-refusals.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
 import { ESCALATION_NOTE, noteEscalation } from './escalation-note.ts';
 import { IfMatchArgument, ifMatchOf } from './if-match-argument.ts';
+import { scopeRefusal } from './scope-refusal.ts';
 import { defineTool, errorResult, type McpTool, toolResult } from './tool-server.ts';
 
 /** What every call of the demo door is served with. */
@@ -142,19 +142,6 @@ const withEscalation = (op: Operation, description: string) =>
 /** The arguments a write takes beside its HTTP request's. */
 type Extra = { id?: string; idempotencyKey?: string; ifMatch?: number | string; dryRun?: boolean };
 
-/**
- * Keys mode: a tool is its operation, held to the same scope as its HTTP route (D-53), and as
- * HTTP refuses a key without the scope before it reads the body, so does a tool before it reads
- * its arguments.
- */
-function scopeRefusal(op: Operation, caller: Caller | undefined): CallToolResult | undefined {
-  if (caller === undefined) return undefined;
-  const decided = authorizeCaller(caller, op.scope);
-  if (decided.ok) return undefined;
-  const answer = denialAnswer(decided.denial);
-  return toolResult(answer.status, answer.body);
-}
-
 function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
   const tool = op.tool as NonNullable<Operation['tool']>;
   const asQuery = op.kind !== 'write' && !op.path.includes('{id}');
@@ -171,7 +158,7 @@ function toolOf(op: Operation, keys: boolean): McpTool<DemoContext> {
     // D-225: a key is shown the tools its scopes allow; a call of another is refused as before.
     shown: ({ caller }: DemoContext) => caller === undefined || authorizeCaller(caller, op.scope).ok,
     screen: (args, { caller }) =>
-      scopeRefusal(op, caller) ?? (op.kind === 'write' && op.idempotent ? screenKey(args) : undefined),
+      scopeRefusal(op.scope, caller) ?? (op.kind === 'write' && op.idempotent ? screenKey(args) : undefined),
     async run({ service, rendering, caller }, args) {
       const { id = '', idempotencyKey, ifMatch, dryRun, ...rest } = args as Record<string, unknown> & Extra;
       const call: Call = asQuery ? { id, body: undefined, query: rest } : { id, body: rest, query: {} };

@@ -4,6 +4,7 @@ import { APPROVAL_OPERATIONS } from './approval-operations.ts';
 import { DEAL_OPERATIONS } from './deal-operations.ts';
 import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
+import { INSIGHT_OPERATIONS } from './insight-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { NOTIFICATION_OPERATIONS } from './notification-operations.ts';
 import type { Operation } from './operation.ts';
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...USER_OPERATIONS,
   ...APPROVAL_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
+  ...INSIGHT_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

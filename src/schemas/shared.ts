@@ -7,6 +7,14 @@ import { ErrorSchema } from './common.ts';
 import { ApproverSchema, DealSchema, MandateSchema, SettlementSchema } from './deal.ts';
 import { DryRunSchema } from './dry-run.ts';
 import { EventPageSchema, EventSchema } from './events.ts';
+import {
+  FunnelInsightSchema,
+  MarketplaceInsightSchema,
+  MoneyInsightSchema,
+  PerformanceInsightSchema,
+  PipelineInsightSchema,
+  VelocityInsightSchema,
+} from './insights.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
 import { ProposalSummarySchema, RefusedProposalSchema } from './proposals.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
@@ -38,6 +46,12 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   DealEnvelope,
   GigsEnvelope,
   OfferEnvelope,
+  PipelineInsightSchema,
+  FunnelInsightSchema,
+  VelocityInsightSchema,
+  PerformanceInsightSchema,
+  MarketplaceInsightSchema,
+  MoneyInsightSchema,
 ];
 
 const byId = new Map(SHARED_SCHEMAS.map((schema) => [schema.$id as string, schema]));

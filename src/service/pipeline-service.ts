@@ -12,6 +12,7 @@ import { ApprovalCommands } from './approvals.ts';
 import { DealCommands } from './deal-commands.ts';
 import { UnitRunner } from './execute.ts';
 import { GigCommands } from './gig-commands.ts';
+import { Insights } from './insights.ts';
 import { KeyPolicies } from './key-policies.ts';
 import { KeyRing } from './key-ring.ts';
 import { KeySeal } from './key-seal.ts';
@@ -60,6 +61,8 @@ export interface PipelineService {
   /** Runs every write: plain, under an idempotency key, or dry. */
   readonly runner: UnitRunner;
   readonly queries: Queries;
+  /** D-73: the pipeline's figures. */
+  readonly insights: Insights;
   readonly deals: DealCommands;
   readonly gigs: GigCommands;
   readonly platform: Platform;
@@ -124,6 +127,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
   return {
     runner,
     queries: new Queries(store),
+    insights: new Insights(store, platformClock),
     deals: new DealCommands(steps),
     gigs: new GigCommands(steps),
     platform: new Platform(

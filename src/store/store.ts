@@ -7,6 +7,7 @@ import type { Role, Stage } from '../domain/stages.ts';
 import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { ApprovalReader, ApprovalUnit } from './approvals.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
+import type { InsightReader } from './insights.ts';
 import type { MailReader, MailUnit } from './mail.ts';
 import type { NotificationReader, NotificationUnit } from './notifications.ts';
 import type { PeopleReader, PeopleUnit } from './people.ts';
@@ -85,6 +86,8 @@ export interface StoreReader {
   readonly approvals: ApprovalReader;
   /** People's notifications and their settings (D-72; src/store/notifications.ts). */
   readonly notifications: NotificationReader;
+  /** The pipeline's insights (D-73; src/store/insights.ts). */
+  readonly insights: InsightReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */

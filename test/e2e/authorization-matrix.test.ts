@@ -87,6 +87,8 @@ interface Spec {
   expect?: Partial<Record<Who, number>>;
   /** Its allowed calls run after every other operation's (a reset wipes the fixture). */
   last?: true;
+  /** A query string it needs (without `?`). */
+  query?: string;
 }
 
 const A = (fx: KeysFixture) => fx.sellerA.key;
@@ -166,6 +168,13 @@ const SPECS: Record<string, Spec> = {
   // deal was closed by closer 1's gig, so it reads that deal's list: its own proposals).
   listProposals: {},
   getProposalSummary: {},
+  // D-73: the insights, over what each caller may see.
+  getPipelineInsight: {},
+  getFunnelInsight: {},
+  getVelocityInsight: {},
+  getPerformanceInsight: { query: 'by=executor' },
+  getMarketplaceInsight: {},
+  getMoneyInsight: {},
   listDealProposals: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
   reengageDeal: { subject: (fx) => lostDeal(fx.t, A(fx)), unknown: 'deal_9999', owned: true, body: () => ({}) },
   deescalateDeal: {
@@ -294,7 +303,8 @@ const SPECS: Record<string, Spec> = {
 const successOf = (op: Operation) => Number(Object.keys(op.responses)[0]);
 
 const withId = (op: Operation, prefix: string, id: string | undefined) => {
-  const path = pathOf(op, prefix);
+  const query = SPECS[op.id]?.query;
+  const path = pathOf(op, prefix) + (query === undefined ? '' : `?${query}`);
   if (!path.includes('{id}')) return path;
   assert.ok(id !== undefined, `${op.id}: its path takes an id, so its spec needs a subject`);
   return path.replace('{id}', encodeURIComponent(id));

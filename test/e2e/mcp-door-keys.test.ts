@@ -30,12 +30,13 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' 
 
 /** The tools each kind of key is shown (D-225): those its scopes allow. */
 const SHOWN = {
-  operator: ['get_approval', 'get_deal', 'list_approvals', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
+  operator: ['get_approval', 'get_deal', 'get_insights', 'list_approvals', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
   seller: [
     'advance_deal',
     'edit_deal',
     'get_approval',
     'get_deal',
+    'get_insights',
     'list_approvals',
     'list_deals',
     'list_events',
@@ -49,6 +50,7 @@ const SHOWN = {
     'advance_deal',
     'get_approval',
     'get_deal',
+    'get_insights',
     'list_approvals',
     'list_deals',
     'list_gigs',
@@ -59,6 +61,7 @@ const SHOWN = {
     'advance_gig',
     'claim_gig',
     'get_deal',
+    'get_insights',
     'list_deals',
     'list_events',
     'list_gigs',
@@ -185,7 +188,7 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
     const reader = await connect(f.readA.key);
     assert.deepEqual(
       (await reader.listTools()).tools.map((tool) => tool.name).sort(),
-      ['get_approval', 'get_deal', 'list_approvals', 'list_deals', 'list_gigs', 'list_proposals'],
+      ['get_approval', 'get_deal', 'get_insights', 'list_approvals', 'list_deals', 'list_gigs', 'list_proposals'],
       'a read-only key: the reads',
     );
   });
@@ -314,7 +317,7 @@ describe('the demo MCP door in the demo: no key, every tool, no metadata', () =>
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 13);
+      assert.equal(tools.length, 14);
     } finally {
       await client.close();
     }

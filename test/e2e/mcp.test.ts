@@ -66,6 +66,7 @@ const DEMO_TOOL_NAMES = [
   'claim_gig',
   'edit_deal',
   'get_deal',
+  'get_insights',
   'list_deals',
   'list_events',
   'list_gigs',
@@ -75,7 +76,7 @@ const DEMO_TOOL_NAMES = [
   'revive_gig',
   'sell',
 ];
-const READ_TOOLS = ['get_deal', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'];
+const READ_TOOLS = ['get_deal', 'get_insights', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'];
 
 /** The hints each tool must declare: a second identical call changes nothing more (idempotent), or may end something for good (destructive). */
 const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) => ({

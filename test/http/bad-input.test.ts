@@ -28,7 +28,8 @@ describe('bad input at the HTTP door: a catalogue error, and nothing changed', (
     it(`${op.id} (${method} ${op.path})`, async () => {
       const { path, body } = await ready(t, op);
       const as = body === undefined ? {} : { body };
-      await refused(() => t.send(method, `${path}?unknownParameter=1`, as), 400, 'INVALID_QUERY');
+      const unknown = `${path}${path.includes('?') ? '&' : '?'}unknownParameter=1`;
+      await refused(() => t.send(method, unknown, as), 400, 'INVALID_QUERY');
       if (withBody) {
         await refused(() => t.send(method, path, { body: { unknownProperty: 1 } }), 400, 'INVALID_BODY');
         await refused(() => t.send(method, path, { body: ['an', 'array'] }), 400, 'INVALID_BODY');

@@ -9,6 +9,7 @@ import type { Closer, Deal, Gig, PayoutLine } from '../../src/domain/records.ts'
 import { DuplicatePayoutError, type Store, type UnitOfWork } from '../../src/store/store.ts';
 import { accountContract } from './account-contract.ts';
 import { approvalContract } from './approval-contract.ts';
+import { insightContract } from './insight-contract.ts';
 import { mailContract } from './mail-contract.ts';
 import { notificationContract } from './notification-contract.ts';
 import { peopleContract } from './people-contract.ts';
@@ -128,6 +129,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
     mailContract(name, () => store);
     approvalContract(name, () => store);
     notificationContract(name, () => store);
+    insightContract(name, () => store);
 
     it('stores and reads back deals, gigs and closers unchanged', async () => {
       const deal = sampleDeal('deal_0001', { humanTrack: true, stallDueAt: T0 + 5 });

@@ -8,10 +8,12 @@ import { pathOf } from '../../src/operations/operation.ts';
 import { OPERATIONS } from '../../src/operations/table.ts';
 import type { InjectServer } from './inject.ts';
 
-/** A request an operation accepts: the path's id and the body, if it has them. */
+/** A request an operation accepts: the path's id, the body and the query, if it has them. */
 export interface Ready {
   id?: string;
   body?: unknown;
+  /** A query string it needs (without `?`). */
+  query?: string;
 }
 
 /** The two closers every fresh server is seeded with (D-27). */
@@ -124,6 +126,12 @@ export const READY: Record<string, (t: InjectServer) => Promise<Ready>> = {
   getWebhook: async (t) => ({ id: await webhook(t) }),
   deleteWebhook: async (t) => ({ id: await webhook(t) }),
   listWebhookDeliveries: async (t) => ({ id: await webhook(t) }),
+  getPipelineInsight: async () => ({}),
+  getFunnelInsight: async () => ({}),
+  getVelocityInsight: async () => ({}),
+  getPerformanceInsight: async () => ({ query: 'by=executor' }),
+  getMarketplaceInsight: async () => ({}),
+  getMoneyInsight: async () => ({}),
 };
 
 /** The operations the demo serves (every one but the keys-mode accounts). */
@@ -138,6 +146,7 @@ export function pathFor(t: InjectServer, op: Operation, id = ''): string {
 export async function ready(t: InjectServer, op: Operation): Promise<{ path: string; id?: string; body?: unknown }> {
   const make = READY[op.id];
   assert.ok(make, `no request for ${op.id} in test/support/operation-requests.ts: add one`);
-  const { id, body } = await make(t);
-  return { path: pathFor(t, op, id), id, body };
+  const { id, body, query } = await make(t);
+  const path = pathFor(t, op, id);
+  return { path: query === undefined ? path : `${path}?${query}`, id, body };
 }

@@ -8,6 +8,7 @@ import { MemoryAccountReader } from './account-tables.ts';
 import { MemoryApprovalReader } from './approval-tables.ts';
 import { MemoryMailReader } from './mail-tables.ts';
 import type { Data } from './memory-data.ts';
+import { memoryInsights } from './memory-insights.ts';
 import { MemoryNotificationReader } from './notification-tables.ts';
 import { MemoryPeopleReader } from './people-tables.ts';
 import { MemoryProposalReader } from './proposal-tables.ts';
@@ -25,6 +26,9 @@ export class MemoryReader implements StoreReader {
   }
   get approvals() {
     return new MemoryApprovalReader(this.data.approvals, this.data.deals);
+  }
+  get insights() {
+    return memoryInsights(this.data);
   }
   get proposals() {
     return new MemoryProposalReader(this.data.proposals, this.data.deals, this.data.gigs);

@@ -18,6 +18,9 @@ export interface PayoutRow {
 }
 
 /** int8 columns come back as strings from `pg` and as numbers from PGlite. */
+/** The payout ledger's columns, as payoutFromRow reads them. */
+export const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
+
 export function payoutFromRow(row: PayoutRow): PayoutLine {
   return {
     at: Number(row.at),

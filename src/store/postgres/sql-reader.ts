@@ -6,15 +6,17 @@ import { PLATFORM_EVENTS } from '../../domain/access.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
 import type { ApprovalReader } from '../approvals.ts';
+import type { InsightReader } from '../insights.ts';
 import type { MailReader } from '../mail.ts';
 import type { NotificationReader } from '../notifications.ts';
 import type { PeopleReader } from '../people.ts';
 import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
-import { closerFromDoc, type EventRow, eventFromRow, type PayoutRow, payoutFromRow } from './codec.ts';
+import { closerFromDoc, type EventRow, eventFromRow, PAYOUT_COLUMNS, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
 import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
+import { sqlInsights } from './sql-insights.ts';
 import { SqlMailReader } from './sql-mail.ts';
 import { SqlNotificationReader } from './sql-notifications.ts';
 import { parameters } from './sql-parameters.ts';
@@ -32,7 +34,6 @@ const CLOSERS_BY_ID = 'length(id), id';
 const quoted = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
 /** The event types every principal sees besides its own (seesEvent, D-58). */
 const SHARED = { platform: quoted(PLATFORM_EVENTS) };
-const PAYOUT_COLUMNS = 'at, closer_id, gig_id, deal_id, role, kind, amount_cents';
 
 export const ignore = () => undefined;
 
@@ -69,6 +70,10 @@ export class SqlReader implements StoreReader {
 
   get approvals(): ApprovalReader {
     return new SqlApprovalReader((text, params) => this.send(text, params));
+  }
+
+  get insights(): InsightReader {
+    return sqlInsights((text, params) => this.send(text, params));
   }
 
   get notifications(): NotificationReader {
