@@ -14602,8 +14602,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -14738,23 +14738,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Method not allowed on this path; `Allow` lists the methods it serves */
             405: {
                 headers: {
@@ -14857,13 +14840,19 @@ export interface operations {
     getFunnelInsight: {
         parameters: {
             query?: {
-                /** @description the range starts here (included); default 90 days before `to` */
+                /**
+                 * @description the range starts here (included); default 90 days before `to`
+                 * @example 2026-09-01
+                 */
                 from?: string;
-                /** @description the range ends here (excluded); default now, the platform clock */
+                /**
+                 * @description the range ends here (excluded); default now, the platform clock
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 to?: string;
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -14963,23 +14952,6 @@ export interface operations {
                      * @example {
                      *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
                      *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15087,13 +15059,19 @@ export interface operations {
     getVelocityInsight: {
         parameters: {
             query?: {
-                /** @description the range starts here (included); default 90 days before `to` */
+                /**
+                 * @description the range starts here (included); default 90 days before `to`
+                 * @example 2026-09-01
+                 */
                 from?: string;
-                /** @description the range ends here (excluded); default now, the platform clock */
+                /**
+                 * @description the range ends here (excluded); default now, the platform clock
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 to?: string;
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -15197,23 +15175,6 @@ export interface operations {
                      * @example {
                      *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
                      *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15326,13 +15287,19 @@ export interface operations {
                  * @example executor
                  */
                 by: "executor" | "closer" | "key" | "industry";
-                /** @description the range starts here (included); default 90 days before `to` */
+                /**
+                 * @description the range starts here (included); default 90 days before `to`
+                 * @example 2026-09-01
+                 */
                 from?: string;
-                /** @description the range ends here (excluded); default now, the platform clock */
+                /**
+                 * @description the range ends here (excluded); default now, the platform clock
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 to?: string;
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -15411,23 +15378,6 @@ export interface operations {
                      * @example {
                      *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
                      *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15536,8 +15486,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -15609,23 +15559,6 @@ export interface operations {
                      * @example {
                      *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
                      *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15733,13 +15666,19 @@ export interface operations {
     getMoneyInsight: {
         parameters: {
             query?: {
-                /** @description the range starts here (included); default 90 days before `to` */
+                /**
+                 * @description the range starts here (included); default 90 days before `to`
+                 * @example 2026-09-01
+                 */
                 from?: string;
-                /** @description the range ends here (excluded); default now, the platform clock */
+                /**
+                 * @description the range ends here (excluded); default now, the platform clock
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 to?: string;
                 /**
-                 * @description the operator's: one Seller's figures, `seller_<NNNN>`
-                 * @example text
+                 * @description one Seller's figures, `seller_<NNNN>` (a Seller's key: its own; any other id: figures of nothing)
+                 * @example seller_0001
                  */
                 sellerId?: string;
             };
@@ -15809,23 +15748,6 @@ export interface operations {
                      * @example {
                      *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
                      *       "code": "HOST_NOT_ALLOWED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: an unknown id (of any shape) or path */
-            404: {
-                headers: {
-                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
-                     *       "code": "ROUTE_NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -29,7 +29,8 @@ const common = {
   method: 'GET',
   mount: 'root',
   tag: 'insights',
-  errors: [400, 404],
+  // An unknown sellerId narrows to nothing (D-279): no 404.
+  errors: [400],
   scope: READ_INSIGHTS,
 } as const;
 
