@@ -30,7 +30,16 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' 
 
 /** The tools each kind of key is shown (D-225): those its scopes allow. */
 const SHOWN = {
-  operator: ['get_approval', 'get_deal', 'get_insights', 'list_approvals', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'],
+  operator: [
+    'get_approval',
+    'get_deal',
+    'get_insights',
+    'list_approvals',
+    'list_deals',
+    'list_events',
+    'list_gigs',
+    'list_proposals',
+  ],
   seller: [
     'advance_deal',
     'edit_deal',

@@ -137,7 +137,7 @@ export const dealBody = (name: string, mandate?: Record<string, unknown>, listVa
   ...(mandate ? { mandate } : {}),
 });
 
-function expectStatus(answer: Answer, status: number, what: string): void {
+export function expectStatus(answer: Answer, status: number, what: string): void {
   assert.equal(
     answer.status,
     status,
