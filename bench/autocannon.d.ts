@@ -21,6 +21,7 @@ declare module 'autocannon' {
       average: number;
       total: number;
       p50: number;
+      p97_5: number;
       p99: number;
     }
     interface Result {

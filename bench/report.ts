@@ -106,6 +106,7 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       scenario: f.scenario,
       'req/s': f.requestsPerSecond,
       'p50 ms': f.p50Ms,
+      'p97.5 ms': f.p97_5Ms,
       'p99 ms': f.p99Ms,
       errors: f.errors,
       'vs /health': f.ratioToHealth,

@@ -54,6 +54,7 @@ async function main() {
   const [health, ...rest] = SCENARIOS.filter(
     (s) =>
       (options.store === 'memory' || (!s.reference && !s.referenceStream)) &&
+      (s.only === undefined || s.only === options.store) &&
       (s.name === HEALTH || !options.only || options.only.split('|').some((text) => named(s.name, text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };

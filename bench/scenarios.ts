@@ -2,6 +2,7 @@
 // prepares first, and what else it needs (a reference server, an environment, a load beside it).
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
+import { INSIGHT_DEALS, insightReads } from './insights.ts';
 import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
 import { approvals, heldAdvances, sellsThroughAPolicy } from './policies.ts';
 import {
@@ -40,6 +41,10 @@ export interface Scenario {
   expectedStatus?: number;
   /** Extra environment of the service for this scenario (e.g. the request log on). */
   env?: Record<string, string>;
+  /** The connections of its load, where not the run's (--connections). */
+  connections?: number;
+  /** Measured on this store only (its data is made in that store's own way). */
+  only?: 'postgres';
   /** A load that runs alongside the measured requests (started after prepare); stop() reports on it. */
   alongside?(url: string): Promise<{ stop(): Promise<string> }>;
 }
@@ -56,6 +61,16 @@ export const ceiling = (path: string, answer: string): Scenario => ({
 });
 
 export const HEALTH = 'GET /health';
+/** D-73: the insights the bench reads. */
+const INSIGHT_PATHS = [
+  '/insights/pipeline',
+  '/insights/funnel',
+  '/insights/velocity',
+  '/insights/performance?by=executor',
+  '/insights/performance?by=key',
+  '/insights/marketplace',
+  '/insights/money',
+];
 export const PASSWORD_SIGN_IN = "POST /console/session, a person's password (Argon2id), keys mode";
 export const SELL_BESIDE_SIGN_INS = `POST ${PREFIX}/sell with Idempotency-Key, keys mode, beside a flood of password sign-ins`;
 /** The person whose sign-ins flood the service beside the sells. */
@@ -200,6 +215,16 @@ export const SCENARIOS: Scenario[] = [
     env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
     prepare: (url, expected) => approvals(url, expected),
   },
+  ...INSIGHT_PATHS.map(
+    (path): Scenario => ({
+      // D-73: each insight of a Seller with 100,000 deals; goal p95 ≤ 300 ms.
+      name: `GET ${path}, keys mode, ${INSIGHT_DEALS.toLocaleString('en-US')} deals of the Seller`,
+      env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
+      connections: 2,
+      only: 'postgres',
+      prepare: (url) => insightReads(url, path),
+    }),
+  ),
   keyedStreams(STREAMS_OF_ONE_SELLER, 1),
   keyedStreams(STREAMS_OF_TEN_SELLERS, 10),
   {

@@ -40,7 +40,7 @@ const share = (part: number, whole: number) => (whole === 0 ? null : round(part 
 const rank = (values: number[], p: number) => {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1] as number;
+  return sorted[Math.max(1, Math.ceil((p * sorted.length) / 100)) - 1] as number;
 };
 const inDays = (ms: number | null) => (ms === null ? null : round(ms / DAY, 2));
 const halfUp = (num: bigint, den: bigint) => Number((num * 2n + den) / (den * 2n));

@@ -10,7 +10,8 @@ const HOUR_MS = 3_600_000;
 export function nearestRank(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  // p × n / 100 in that order: (p / 100) × n is 27.000000000000004 for p 90 and n 30.
+  const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
   return sorted[rank - 1] as number;
 }
 

@@ -48,60 +48,94 @@ function groupOf(by: PerformanceBy, who: Who, deal: DealFacts): string | null | 
   }
 }
 
+/** A group's closes, added up (by a store its own way, or performanceInsight). */
+export interface GroupCloses {
+  readonly group: string | null;
+  readonly won: number;
+  readonly lost: number;
+  readonly closedValueCents: Cents;
+  readonly medianMsToClose: number | null;
+}
+
+/** A count of a group's acts (moves accepted, or proposals refused). */
+export interface GroupCount {
+  readonly group: string | null;
+  readonly n: number;
+}
+
+/** The rows of the groups that closed, moved or were refused anything, in group order (null last). */
+export function performanceOf(
+  closes: readonly GroupCloses[],
+  accepted: readonly GroupCount[],
+  refused: readonly GroupCount[],
+): PerformanceRow[] {
+  const rows = new Map<string | null, PerformanceRow>();
+  const row = (group: string | null): PerformanceRow =>
+    rows.get(group) ??
+    (rows
+      .set(group, {
+        group,
+        deals: 0,
+        won: 0,
+        lost: 0,
+        closedValueCents: 0,
+        medianMsToClose: null,
+        accepted: 0,
+        refused: 0,
+      })
+      .get(group) as PerformanceRow);
+  for (const close of closes) rows.set(close.group, { ...row(close.group), ...close, deals: close.won + close.lost });
+  for (const { group, n } of accepted) rows.set(group, { ...row(group), accepted: row(group).accepted + n });
+  for (const { group, n } of refused) rows.set(group, { ...row(group), refused: row(group).refused + n });
+  return [...rows.keys()]
+    .sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))
+    .map((group) => rows.get(group) as PerformanceRow);
+}
+
 export function performanceInsight(
   by: PerformanceBy,
   cohort: readonly DealFacts[],
   refusals: Iterable<RefusalFact>,
 ): PerformanceRow[] {
-  const rows = new Map<
-    string | null,
-    { won: number; lost: number; value: number; toClose: number[]; accepted: number; refused: number }
-  >();
-  const row = (group: string | null) => {
-    let found = rows.get(group);
-    if (found === undefined) {
-      found = { won: 0, lost: 0, value: 0, toClose: [], accepted: 0, refused: 0 };
-      rows.set(group, found);
-    }
-    return found;
-  };
+  const closes = new Map<string | null, { won: number; lost: number; value: number; toClose: number[] }>();
+  const accepted = new Map<string | null, number>();
+  const refused = new Map<string | null, number>();
+  const add = (into: Map<string | null, number>, group: string | null, n: number) =>
+    into.set(group, (into.get(group) ?? 0) + n);
   const byId = new Map(cohort.map((deal) => [deal.id, deal]));
   for (const deal of cohort) {
     for (const move of deal.moves) {
       const group = groupOf(by, move, deal);
-      if (group !== undefined) row(group).accepted++;
+      if (group !== undefined) add(accepted, group, 1);
     }
     const close: MoveFact | undefined = deal.close;
     const at = closedAt(deal);
     if (close === undefined || at === undefined) continue;
     const group = groupOf(by, close, deal);
     if (group === undefined) continue;
-    const into = row(group);
+    const into = closes.get(group) ?? { won: 0, lost: 0, value: 0, toClose: [] };
     if (deal.stage === 'closed_won') {
       into.won++;
       into.value += deal.finalValueCents ?? 0;
     } else into.lost++;
     into.toClose.push(at - deal.createdAt);
+    closes.set(group, into);
   }
   for (const refusal of refusals) {
     const deal = byId.get(refusal.dealId);
-    if (deal === undefined) continue;
-    const group = groupOf(by, refusal, deal);
-    if (group !== undefined) row(group).refused += refusal.n;
+    const group = deal && groupOf(by, refusal, deal);
+    if (deal !== undefined && group !== undefined) add(refused, group, refusal.n);
   }
-  return [...rows.keys()]
-    .sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))
-    .map((group) => {
-      const f = rows.get(group) as NonNullable<ReturnType<typeof rows.get>>;
-      return {
-        group,
-        deals: f.won + f.lost,
-        won: f.won,
-        lost: f.lost,
-        closedValueCents: f.value,
-        medianMsToClose: nearestRank(f.toClose, 50),
-        accepted: f.accepted,
-        refused: f.refused,
-      };
-    });
+  const counts = (of: Map<string | null, number>) => [...of].map(([group, n]) => ({ group, n }));
+  return performanceOf(
+    [...closes].map(([group, f]) => ({
+      group,
+      won: f.won,
+      lost: f.lost,
+      closedValueCents: f.value,
+      medianMsToClose: nearestRank(f.toClose, 50),
+    })),
+    counts(accepted),
+    counts(refused),
+  );
 }

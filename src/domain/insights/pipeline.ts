@@ -33,43 +33,62 @@ export interface PipelineInsight {
 /** The value of a win rate, as a fraction. */
 export const winRateValue = (rate: WinRate): number => (rate.won + 1) / (rate.closed + 2);
 
-/** What the caller's closed deals say of each open stage: its win rate, and its median time to a win. */
-export function stageHistory(facts: Iterable<DealFacts>): Map<Stage, { rate: WinRate; toWinMs: number[] }> {
-  const history = new Map(OPEN_STAGES.map((stage) => [stage, { won: 0, closed: 0, toWinMs: [] as number[] }]));
+/**
+ * What a pipeline is made of, stage by stage: the open deals at it and their list value, its win
+ * rate, and the median time its won deals took from it to the win (null: none was won). A store
+ * may add these up its own way (SQL); pipelineOf makes the insight of them.
+ */
+export interface StageFigures {
+  readonly stage: Stage;
+  readonly deals: number;
+  readonly listValueCents: Cents;
+  readonly rate: WinRate;
+  readonly toWinMs: number | null;
+}
+
+/** Each open stage's figures, from the deals' facts. */
+export function stageFiguresOf(facts: readonly DealFacts[]): StageFigures[] {
+  const figures = new Map(
+    OPEN_STAGES.map((stage) => [stage, { deals: 0, listValueCents: 0, won: 0, closed: 0, toWinMs: [] as number[] }]),
+  );
   for (const deal of facts) {
+    const open = figures.get(deal.stage);
+    if (open !== undefined) {
+      open.deals++;
+      open.listValueCents += deal.listValueCents;
+    }
     if (closedAt(deal) === undefined) continue;
     const won = deal.enteredAt.closed_won;
     for (const stage of OPEN_STAGES) {
       const entered = deal.enteredAt[stage];
       if (entered === undefined) continue;
-      const figures = history.get(stage) as { won: number; closed: number; toWinMs: number[] };
-      figures.closed++;
+      const of = figures.get(stage) as NonNullable<ReturnType<typeof figures.get>>;
+      of.closed++;
       if (won !== undefined) {
-        figures.won++;
-        figures.toWinMs.push(won - entered);
+        of.won++;
+        of.toWinMs.push(won - entered);
       }
     }
   }
-  return new Map(
-    [...history].map(([stage, f]) => [stage, { rate: { won: f.won, closed: f.closed }, toWinMs: f.toWinMs }]),
-  );
+  return OPEN_STAGES.map((stage) => {
+    const f = figures.get(stage) as NonNullable<ReturnType<typeof figures.get>>;
+    const rate = { won: f.won, closed: f.closed };
+    return { stage, deals: f.deals, listValueCents: f.listValueCents, rate, toWinMs: nearestRank(f.toWinMs, 50) };
+  });
 }
 
-export function pipelineInsight(facts: readonly DealFacts[], now: number): PipelineInsight {
-  const history = stageHistory(facts);
+/** The pipeline of its stages' figures, as of now. */
+export function pipelineOf(stages: readonly StageFigures[], now: number): PipelineInsight {
   const byStage: StageWeight[] = [];
   const months = new Map<string, { deals: number; weightedValueCents: number }>();
-  for (const stage of OPEN_STAGES) {
-    const open = facts.filter((deal) => deal.stage === stage);
-    const { rate, toWinMs } = history.get(stage) as { rate: WinRate; toWinMs: number[] };
-    const listValueCents = open.reduce((sum, deal) => sum + deal.listValueCents, 0);
+  for (const { stage, deals, listValueCents, rate, toWinMs } of stages) {
     const weightedValueCents = weighCents(listValueCents, rate.won + 1, rate.closed + 2);
-    byStage.push({ stage, deals: open.length, listValueCents, winRate: rate, weightedValueCents });
-    if (open.length === 0) continue;
+    byStage.push({ stage, deals, listValueCents, winRate: rate, weightedValueCents });
+    if (deals === 0) continue;
     // Every open deal of a stage is forecast to the same month: now plus the stage's median.
-    const month = monthOf(now + (nearestRank(toWinMs, 50) ?? DAYS_30_MS));
+    const month = monthOf(now + (toWinMs ?? DAYS_30_MS));
     const into = months.get(month) ?? { deals: 0, weightedValueCents: 0 };
-    into.deals += open.length;
+    into.deals += deals;
     into.weightedValueCents += weightedValueCents;
     months.set(month, into);
   }
@@ -84,3 +103,6 @@ export function pipelineInsight(facts: readonly DealFacts[], now: number): Pipel
       .map((month) => ({ month, ...(months.get(month) as { deals: number; weightedValueCents: number }) })),
   };
 }
+
+export const pipelineInsight = (facts: readonly DealFacts[], now: number): PipelineInsight =>
+  pipelineOf(stageFiguresOf(facts), now);

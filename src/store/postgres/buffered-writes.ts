@@ -3,6 +3,7 @@
 
 import type { DailyLimits, KeyUsage } from '../../domain/policy.ts';
 import type { StoredAnswer } from '../store.ts';
+import { FACT_COLUMNS } from './codec.ts';
 
 /** How each table is upserted: its columns (the document last) and what a second put replaces. */
 const UPSERTS = {
@@ -15,7 +16,12 @@ const UPSERTS = {
     update: ['status', 'timer_due_at', 'seller_id', 'closer_id', 'doc'],
   },
   closers: { columns: ['id', 'doc'], update: ['doc'] },
+  // D-73: a deal's facts, written with it (codec.ts factValues).
+  deal_facts: { columns: FACT_COLUMNS, update: FACT_COLUMNS.slice(1) },
 } as const;
+
+/** The columns a value is cast for (a document is JSON, a deal's moves JSONB). */
+const CASTS: Record<string, string> = { doc: '::json', moves: '::jsonb' };
 
 /**
  * One multi-row INSERT … ON CONFLICT DO UPDATE, a parameter per value (appended to params).
@@ -27,7 +33,7 @@ export function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: u
   const tuples = rows.map((row) => {
     const placeholders = row.map((value, i) => {
       params.push(value);
-      return columns[i] === 'doc' ? `$${params.length}::json` : `$${params.length}`;
+      return `$${params.length}${CASTS[columns[i] as string] ?? ''}`;
     });
     return `(${placeholders.join(', ')})`;
   });
@@ -95,6 +101,23 @@ export function foldedUsage(
       (${mostCloses}::bigint IS NULL OR coalesce(sum(closes), 0) + ${closes}::bigint <= ${mostCloses}::bigint)
       AND (${mostValue}::bigint IS NULL OR coalesce(sum(closed_value_cents), 0) + ${value}::bigint <= ${mostValue}::bigint))`;
   return { remove, insert };
+}
+
+/** A unit's closes through keys whose policy counts the day, one per key and day, in lock order. */
+export function foldedByKey(pending: readonly UsageAdded[]): UsageAdded[] {
+  const byKey = new Map<string, UsageAdded>();
+  for (const added of pending) {
+    if (added.within === undefined) continue;
+    const at = `${added.keyId} ${added.usage.day}`;
+    const before = byKey.get(at);
+    const usage = before && {
+      day: added.usage.day,
+      closes: before.usage.closes + added.usage.closes,
+      closedValueCents: before.usage.closedValueCents + added.usage.closedValueCents,
+    };
+    byKey.set(at, usage ? { ...added, usage } : added);
+  }
+  return [...byKey.keys()].sort().map((at) => byKey.get(at) as UsageAdded);
 }
 
 /** A unit's events as its outbox row holds them (migration 015): a column each, in publishing order. */

@@ -3,9 +3,12 @@
 // far below 2^53), so what is read back deep-equals what was put. The payout ledger is plain
 // columns, since it is the money trail a person may query with SQL.
 import type { ActorRef } from '../../domain/access.ts';
+import { lostFrom } from '../../domain/insights/cohort.ts';
+import { dealFacts } from '../../domain/insights/deal-facts.ts';
 import type { ApiKey } from '../../domain/keys.ts';
 import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
+import { STAGES } from '../../domain/stages.ts';
 
 export interface PayoutRow {
   at: string | number;
@@ -48,6 +51,55 @@ export const payoutParams = (line: PayoutLine) => [
  * columns (D-57: seller_id, closer_id) ride in the same upsert: no statement of their own.
  */
 export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, d.sellerId ?? null, JSON.stringify(d)];
+
+/** D-73: the columns of a deal's facts (migration 026), in factValues' order. */
+export const FACT_COLUMNS = [
+  'id',
+  'seller_id',
+  'created_at',
+  'list_value_cents',
+  'industry',
+  'stage',
+  ...STAGES.map((stage) => `e_${stage}`),
+  'lost_from',
+  'final_value_cents',
+  'close_by',
+  'close_key_id',
+  'close_closer_id',
+  'moves',
+] as const;
+
+/** A deal's facts as its row holds them: its moves counted by who made them. */
+export function factValues(deal: Deal): unknown[] {
+  const facts = dealFacts(deal);
+  const moves = new Map<string, { by: string; key?: string; closer?: string; n: number }>();
+  for (const move of facts.moves) {
+    const at = `${move.by} ${move.keyId ?? ''} ${move.closerId ?? ''}`;
+    const counted = moves.get(at) ?? {
+      by: move.by,
+      ...(move.keyId !== undefined ? { key: move.keyId } : {}),
+      ...(move.closerId !== undefined ? { closer: move.closerId } : {}),
+      n: 0,
+    };
+    counted.n++;
+    moves.set(at, counted);
+  }
+  return [
+    facts.id,
+    facts.sellerId ?? null,
+    facts.createdAt,
+    facts.listValueCents,
+    facts.industry ?? null,
+    facts.stage,
+    ...STAGES.map((stage) => facts.enteredAt[stage] ?? null),
+    lostFrom(facts) ?? null,
+    facts.finalValueCents ?? null,
+    facts.close?.by ?? null,
+    facts.close?.keyId ?? null,
+    facts.close?.closerId ?? null,
+    JSON.stringify([...moves.values()]),
+  ];
+}
 
 export const gigValues = (g: Gig) => [
   g.id,

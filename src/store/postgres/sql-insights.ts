@@ -1,76 +1,245 @@
-// The PostgreSQL adapter's insights (D-73): FactInsights over the facts read from the deals' and
-// gigs' documents, the refusals' tallies (proposal_counts) and the payout ledger, each of the
-// scope (row-level security holds a Seller to its own rows besides). Every insight reads the
-// scope's deals whole: correct at any size, and the first thing to make faster (D-73's 300 ms
-// at 100,000 deals is not yet measured here).
-import { dealFacts } from '../../domain/insights/deal-facts.ts';
-import type { RefusalFact } from '../../domain/insights/performance.ts';
-import type { Deal, Gig } from '../../domain/records.ts';
-import { FactInsights, type InsightFacts, type InsightScope } from '../insights.ts';
-import { PAYOUT_COLUMNS, type PayoutRow, payoutFromRow } from './codec.ts';
+// The PostgreSQL adapter's insights (D-73): each added up in SQL over the deals' facts (migration
+// 026, written with each deal), the refusals' tallies (proposal_counts) and the payout ledger, of
+// the scope (row-level security holds a Seller to its own rows besides), so that an insight of
+// 100,000 deals sends the service a few rows. Percentiles are percentile_disc: the nearest rank.
+// The domain assembles what SQL added up (pipelineOf, performanceOf), as it does in memory.
+import type { FunnelInsight, Range, VelocityInsight } from '../../domain/insights/cohort.ts';
+import { marketplaceInsight } from '../../domain/insights/marketplace.ts';
+import type { MoneyInsight } from '../../domain/insights/money.ts';
+import { type GroupCount, type PerformanceBy, performanceOf } from '../../domain/insights/performance.ts';
+import { OPEN_STAGES, pipelineOf } from '../../domain/insights/pipeline.ts';
+import { PLATFORM } from '../../domain/mandate.ts';
+import type { Gig } from '../../domain/records.ts';
+import { nextStage } from '../../domain/stages.ts';
+import type { InsightReader, InsightScope } from '../insights.ts';
 
 type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+type Num = string | number | null;
+const num = (value: Num) => (value === null ? null : Number(value));
 
-/** The WHERE of a scope (both of its conditions when both are set), and its parameters. */
-function scoped(scope: InsightScope, seller: string, closer: (param: string) => string) {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  if (scope.sellerId !== undefined) {
-    params.push(scope.sellerId);
-    conditions.push(`${seller} = $${params.length}`);
+/** The platform's fee as millionths (applyFraction's exact path: the fee has at most 6 decimals). */
+const FEE_MILLIONTHS = Math.round(PLATFORM.platformFeePct * 1_000_000);
+
+/** A query's conditions and parameters, built up in order. */
+class Where {
+  readonly params: unknown[] = [];
+  private readonly conditions: string[] = [];
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
   }
-  if (scope.closerId !== undefined) {
-    params.push(scope.closerId);
-    conditions.push(closer(`$${params.length}`));
+
+  and(condition: string): this {
+    this.conditions.push(condition);
+    return this;
   }
-  return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, params };
+
+  /** A scope's deals (`f`, deal_facts): a Seller's, and those of a closer's gigs. */
+  scope(scope: InsightScope): this {
+    if (scope.sellerId !== undefined) this.and(`f.seller_id = ${this.param(scope.sellerId)}`);
+    if (scope.closerId !== undefined)
+      this.and(`f.id IN (SELECT deal_id FROM gigs WHERE closer_id = ${this.param(scope.closerId)})`);
+    return this;
+  }
+
+  /** The cohort: the deals created within the range. */
+  created(range: Range): this {
+    return this.and(`f.created_at >= ${this.param(range.from)} AND f.created_at < ${this.param(range.to)}`);
+  }
+
+  toString() {
+    return this.conditions.length === 0 ? '' : `WHERE ${this.conditions.join(' AND ')}`;
+  }
 }
 
-type RefusalRow = { deal_id: string; by: 'agent' | 'human'; principal: string; key_id: string; n: string | number };
+const entered = (stage: string) => `f.e_${stage}`;
+/** Each open stage as a row of a deal (`s`): its name, its order, and `also` besides. */
+const stageRows = (also: (stage: string) => string) =>
+  `CROSS JOIN LATERAL (VALUES ${OPEN_STAGES.map((stage, i) => `('${stage}', ${i}, ${also(stage)})`).join(', ')}) AS s(stage, i, value)`;
+/** When a deal left an open stage: to the next, or lost from it. */
+const left = (stage: string) =>
+  `coalesce(${entered(nextStage(stage as never) as string)}, CASE WHEN f.lost_from = '${stage}' THEN f.e_closed_lost END)`;
 
-class SqlInsightFacts implements InsightFacts {
+/** What each grouping groups a close, a move (`m`) and a refusal (`pc`) by. */
+const GROUPS: Record<PerformanceBy, { close: string; move: string; refusal: string }> = {
+  executor: { close: 'f.close_by', move: "m->>'by'", refusal: 'pc.by' },
+  closer: {
+    close: 'f.close_closer_id',
+    move: "m->>'closer'",
+    refusal: "CASE WHEN pc.principal LIKE 'closer\\_%' THEN pc.principal END",
+  },
+  key: { close: 'f.close_key_id', move: "m->>'key'", refusal: "nullif(pc.key_id, '')" },
+  industry: { close: 'f.industry', move: 'f.industry', refusal: 'f.industry' },
+};
+
+export class SqlInsights implements InsightReader {
   constructor(private readonly send: Send) {}
 
-  async deals(scope: InsightScope) {
-    const { where, params } = scoped(
-      scope,
-      'seller_id',
-      (p) => `id IN (SELECT deal_id FROM gigs WHERE closer_id = ${p})`,
+  async pipeline(scope: InsightScope, now: number) {
+    const where = new Where().scope(scope);
+    const closed = 'f.e_closed_won IS NOT NULL OR f.e_closed_lost IS NOT NULL';
+    const rows = await this.send<{ stage: string; deals: Num; list: Num; closed: Num; won: Num; to_win: Num }>(
+      `SELECT s.stage, count(*) FILTER (WHERE f.stage = s.stage) AS deals,
+         coalesce(sum(f.list_value_cents) FILTER (WHERE f.stage = s.stage), 0) AS list,
+         count(*) FILTER (WHERE s.value IS NOT NULL AND (${closed})) AS closed,
+         count(*) FILTER (WHERE s.value IS NOT NULL AND f.e_closed_won IS NOT NULL) AS won,
+         percentile_disc(0.5) WITHIN GROUP (ORDER BY f.e_closed_won - s.value)
+           FILTER (WHERE s.value IS NOT NULL AND f.e_closed_won IS NOT NULL) AS to_win
+       FROM deal_facts f ${stageRows(entered)} ${where} GROUP BY s.stage, s.i ORDER BY s.i`,
+      where.params,
     );
-    const rows = await this.send<{ doc: Deal }>(`SELECT doc FROM deals ${where}`, params);
-    return rows.map((row) => dealFacts(row.doc));
-  }
-
-  async gigs(scope: InsightScope) {
-    const { where, params } = scoped(scope, 'seller_id', (p) => `closer_id = ${p}`);
-    return (await this.send<{ doc: Gig }>(`SELECT doc FROM gigs ${where}`, params)).map((row) => row.doc);
-  }
-
-  async refusals(scope: InsightScope) {
-    const { where, params } = scoped(scope, 'seller_id', (p) => `principal = ${p}`);
-    const rows = await this.send<RefusalRow>(
-      `SELECT deal_id, by, principal, key_id, sum(n) AS n FROM proposal_counts ${where} GROUP BY 1, 2, 3, 4`,
-      params,
-    );
-    return rows.map(
-      (row): RefusalFact => ({
-        dealId: row.deal_id,
-        by: row.by,
-        n: Number(row.n),
-        ...(row.key_id !== '' ? { keyId: row.key_id } : {}),
-        ...(row.principal.startsWith('closer_') ? { closerId: row.principal } : {}),
+    const byStage = new Map(rows.map((row) => [row.stage, row]));
+    return pipelineOf(
+      OPEN_STAGES.map((stage) => {
+        const row = byStage.get(stage);
+        return {
+          stage,
+          deals: Number(row?.deals ?? 0),
+          listValueCents: Number(row?.list ?? 0),
+          rate: { won: Number(row?.won ?? 0), closed: Number(row?.closed ?? 0) },
+          toWinMs: num(row?.to_win ?? null),
+        };
       }),
+      now,
     );
   }
 
-  async payouts(dealIds: readonly string[]) {
-    if (dealIds.length === 0) return [];
-    const rows = await this.send<PayoutRow>(
-      `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE deal_id = ANY($1::text[]) ORDER BY seq`,
-      [dealIds],
+  async funnel(scope: InsightScope, range: Range): Promise<FunnelInsight> {
+    const where = new Where().scope(scope).created(range);
+    const [row] = await this.send<Record<string, Num>>(
+      `SELECT count(*) AS deals, ${OPEN_STAGES.map(
+        (stage, i) =>
+          `count(${entered(stage)}) AS r${i}, count(${entered(nextStage(stage) as string)}) AS a${i}, ` +
+          `count(*) FILTER (WHERE f.lost_from = '${stage}') AS l${i}`,
+      ).join(', ')} FROM deal_facts f ${where}`,
+      where.params,
     );
-    return rows.map(payoutFromRow);
+    return {
+      deals: Number(row?.deals ?? 0),
+      stages: OPEN_STAGES.map((stage, i) => ({
+        stage,
+        reached: Number(row?.[`r${i}`] ?? 0),
+        advanced: Number(row?.[`a${i}`] ?? 0),
+        lost: Number(row?.[`l${i}`] ?? 0),
+      })),
+    };
+  }
+
+  async velocity(scope: InsightScope, range: Range): Promise<VelocityInsight> {
+    const where = new Where().scope(scope).created(range);
+    const spans = (value: string) =>
+      `count(${value}) AS deals, percentile_disc(0.5) WITHIN GROUP (ORDER BY ${value}) AS p50,
+       percentile_disc(0.9) WITHIN GROUP (ORDER BY ${value}) AS p90`;
+    type Row = { stage: string; deals: Num; p50: Num; p90: Num };
+    const [stages, closes] = await Promise.all([
+      this.send<Row>(
+        `SELECT s.stage, ${spans('s.value')} FROM deal_facts f
+         ${stageRows((stage) => `${left(stage)} - ${entered(stage)}`)} ${where} GROUP BY s.stage, s.i ORDER BY s.i`,
+        where.params,
+      ),
+      this.send<Row>(
+        `SELECT 'won' AS stage, ${spans('f.e_closed_won - f.created_at')} FROM deal_facts f ${where}
+         UNION ALL SELECT 'lost', ${spans('f.e_closed_lost - f.created_at')} FROM deal_facts f ${where}`,
+        where.params,
+      ),
+    ]);
+    const durations = (row: Row | undefined) => ({
+      deals: Number(row?.deals ?? 0),
+      p50Ms: num(row?.p50 ?? null),
+      p90Ms: num(row?.p90 ?? null),
+    });
+    const at = (rows: Row[], stage: string) => durations(rows.find((row) => row.stage === stage));
+    return {
+      stages: OPEN_STAGES.map((stage) => ({ stage, ...at(stages, stage) })),
+      toWon: at(closes, 'won'),
+      toLost: at(closes, 'lost'),
+    };
+  }
+
+  async performance(scope: InsightScope, by: PerformanceBy, range: Range) {
+    const group = GROUPS[by];
+    // A close, move or refusal of no closer or no key is of no row; a deal of no industry is.
+    const grouped = (expression: string) => (by === 'industry' ? 'true' : `${expression} IS NOT NULL`);
+    const closesWhere = new Where().scope(scope).created(range).and('f.close_by IS NOT NULL').and(grouped(group.close));
+    const movesWhere = new Where().scope(scope).created(range).and(grouped(group.move));
+    const refusalsWhere = new Where().scope(scope).created(range).and(grouped(group.refusal));
+    if (scope.closerId !== undefined) refusalsWhere.and(`pc.principal = ${refusalsWhere.param(scope.closerId)}`);
+    type Count = { g: string | null; n: Num };
+    const [closes, moves, refusals] = await Promise.all([
+      this.send<{ g: string | null; won: Num; lost: Num; value: Num; median: Num }>(
+        `SELECT ${group.close} AS g, count(f.e_closed_won) AS won, count(f.e_closed_lost) AS lost,
+           coalesce(sum(f.final_value_cents) FILTER (WHERE f.e_closed_won IS NOT NULL), 0) AS value,
+           percentile_disc(0.5) WITHIN GROUP (ORDER BY coalesce(f.e_closed_won, f.e_closed_lost) - f.created_at) AS median
+         FROM deal_facts f ${closesWhere} GROUP BY 1`,
+        closesWhere.params,
+      ),
+      this.send<Count>(
+        `SELECT ${group.move} AS g, sum((m->>'n')::bigint) AS n
+         FROM deal_facts f CROSS JOIN LATERAL jsonb_array_elements(f.moves) AS m ${movesWhere} GROUP BY 1`,
+        movesWhere.params,
+      ),
+      this.send<Count>(
+        `SELECT ${group.refusal} AS g, sum(pc.n) AS n
+         FROM proposal_counts pc JOIN deal_facts f ON f.id = pc.deal_id ${refusalsWhere} GROUP BY 1`,
+        refusalsWhere.params,
+      ),
+    ]);
+    const counts = (rows: Count[]): GroupCount[] => rows.map((row) => ({ group: row.g, n: Number(row.n) }));
+    return performanceOf(
+      closes.map((row) => ({
+        group: row.g,
+        won: Number(row.won),
+        lost: Number(row.lost),
+        closedValueCents: Number(row.value),
+        medianMsToClose: num(row.median),
+      })),
+      counts(moves),
+      counts(refusals),
+    );
+  }
+
+  async marketplace(scope: InsightScope) {
+    // A scope's gigs are few beside its deals: read whole, weighed by the domain.
+    const where = new Where();
+    if (scope.sellerId !== undefined) where.and(`seller_id = ${where.param(scope.sellerId)}`);
+    if (scope.closerId !== undefined) where.and(`closer_id = ${where.param(scope.closerId)}`);
+    const gigs = await this.send<{ doc: Gig }>(`SELECT doc FROM gigs ${where}`, where.params);
+    return marketplaceInsight(gigs.map((row) => row.doc));
+  }
+
+  async money(scope: InsightScope, range: Range): Promise<MoneyInsight> {
+    const where = new Where().scope(scope);
+    where.and(`f.e_closed_won >= ${where.param(range.from)} AND f.e_closed_won < ${where.param(range.to)}`);
+    const closer = scope.closerId === undefined ? undefined : where.param(scope.closerId);
+    // A closer's own: the settlements that pay it, and only its lines.
+    if (closer !== undefined)
+      where.and(`EXISTS (SELECT 1 FROM payouts p WHERE p.deal_id = f.id AND p.closer_id = ${closer})`);
+    const fee = where.param(FEE_MILLIONTHS);
+    const [row] = await this.send<{ deals: Num; value: Num; fees: Num; commissions: Num; settled: Num }>(
+      `WITH won AS (SELECT f.id, f.final_value_cents FROM deal_facts f ${where}),
+       lines AS (SELECT p.kind, sum(p.amount_cents) AS cents FROM payouts p JOIN won ON won.id = p.deal_id
+         ${closer === undefined ? '' : `WHERE p.closer_id = ${closer}`} GROUP BY p.kind)
+       SELECT (SELECT count(*) FROM won) AS deals,
+         (SELECT coalesce(sum(final_value_cents), 0) FROM won) AS value,
+         (SELECT coalesce(sum(div(coalesce(final_value_cents, 0)::numeric * ${fee} + 500000, 1000000)), 0) FROM won) AS fees,
+         coalesce((SELECT cents FROM lines WHERE kind = 'commission'), 0) AS commissions,
+         coalesce((SELECT cents FROM lines WHERE kind = 'fee'), 0) AS settled`,
+      where.params,
+    );
+    const value = Number(row?.value ?? 0);
+    const commissionsCents = Number(row?.commissions ?? 0);
+    const feesSettledCents = Number(row?.settled ?? 0);
+    const closedWon = { deals: Number(row?.deals ?? 0), valueCents: value };
+    if (closer !== undefined)
+      return { closedWon, commissionsCents, feesSettledCents, platformFeesCents: null, netToSellerCents: null };
+    const platformFeesCents = Number(row?.fees ?? 0);
+    return {
+      closedWon,
+      commissionsCents,
+      feesSettledCents,
+      platformFeesCents,
+      netToSellerCents: value - commissionsCents - platformFeesCents - feesSettledCents,
+    };
   }
 }
-
-export const sqlInsights = (send: Send) => new FactInsights(new SqlInsightFacts(send));

@@ -16,7 +16,7 @@ import { closerFromDoc, type EventRow, eventFromRow, PAYOUT_COLUMNS, type Payout
 import { SqlAccountReader } from './sql-accounts.ts';
 import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
-import { sqlInsights } from './sql-insights.ts';
+import { SqlInsights } from './sql-insights.ts';
 import { SqlMailReader } from './sql-mail.ts';
 import { SqlNotificationReader } from './sql-notifications.ts';
 import { parameters } from './sql-parameters.ts';
@@ -73,7 +73,7 @@ export class SqlReader implements StoreReader {
   }
 
   get insights(): InsightReader {
-    return sqlInsights((text, params) => this.send(text, params));
+    return new SqlInsights((text, params) => this.send(text, params));
   }
 
   get notifications(): NotificationReader {

@@ -6,7 +6,6 @@
 // (sql-unit-reads.ts): with its write, which then checks them unchanged (check-unchanged.ts), or
 // before a read the cache cannot serve or any other statement, which the checks then precede.
 import type { IdKind } from '../../domain/ids.ts';
-import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ApprovalUnit } from '../approvals.ts';
@@ -15,17 +14,9 @@ import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import {
-  answersUpsert,
-  emptyOutbox,
-  foldedUsage,
-  outboxInsert,
-  type UsageAdded,
-  upsert,
-  usageInsert,
-} from './buffered-writes.ts';
-import { closerValues, dealValues, eventDataJson, gigValues, payoutParams } from './codec.ts';
+import { eventDataJson, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
+import { noWrites, statementsOf } from './pending-writes.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
@@ -35,7 +26,7 @@ import { SqlMailUnit } from './sql-mail.ts';
 import { SqlNotificationUnit } from './sql-notifications.ts';
 import { takeIds } from './sql-numbers.ts';
 import { SqlPeopleUnit } from './sql-people.ts';
-import { proposalWrites, SqlProposalUnit } from './sql-proposals.ts';
+import { SqlProposalUnit } from './sql-proposals.ts';
 import { ignore } from './sql-reader.ts';
 import { SqlUnitReads } from './sql-unit-reads.ts';
 import { SqlWebhookUnit } from './sql-webhooks.ts';
@@ -50,23 +41,6 @@ const withClause = (statements: readonly string[]) => `WITH ${statements.map((s,
 /** A lock held to the end of the transaction, named (UnitOfWork.lock). */
 const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))';
 
-/** A unit's closes through keys whose policy counts the day, one per key and day, in lock order. */
-function foldedByKey(pending: readonly UsageAdded[]): UsageAdded[] {
-  const byKey = new Map<string, UsageAdded>();
-  for (const added of pending) {
-    if (added.within === undefined) continue;
-    const at = `${added.keyId} ${added.usage.day}`;
-    const before = byKey.get(at);
-    const usage = before && {
-      day: added.usage.day,
-      closes: before.usage.closes + added.usage.closes,
-      closedValueCents: before.usage.closedValueCents + added.usage.closedValueCents,
-    };
-    byKey.set(at, usage ? { ...added, usage } : added);
-  }
-  return [...byKey.keys()].sort().map((at) => byKey.get(at) as UsageAdded);
-}
-
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
@@ -75,17 +49,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return this.setup.optimistic;
   }
   // Puts not yet written.
-  private pendingDeals = new Map<string, Deal>();
-  private pendingGigs = new Map<string, Gig>();
-  private pendingClosers = new Map<string, Closer>();
-  /** Events not yet written: the unit's outbox row (migration 015). */
-  private pendingEvents = emptyOutbox();
-  /** Refused proposals to record (D-61), written with the unit's last write. */
-  private pendingProposals: RefusedProposal[] = [];
-  /** Closes added to keys' usage of the day (D-68), written with the unit's last write. */
-  private pendingUsage: UsageAdded[] = [];
-  /** Answers to store under their Idempotency-Keys (D-37), written with the unit's last write. */
-  private pendingAnswers = new Map<string, StoredAnswer>();
+  /** What the unit put, published, recorded and counted, not yet written. */
+  private pending = noWrites();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
   published = false;
   /** Whether this unit put or deleted a webhook (the store tells this instance's watchers at commit). */
@@ -147,7 +112,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return new SqlAccountUnit(
       (text, params) => this.send(text, params),
       (added) => {
-        this.pendingUsage.push(added);
+        this.pending.usage.push(added);
       },
     );
   }
@@ -183,7 +148,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return new SqlProposalUnit(
       (text, params) => this.send(text, params),
       (record) => {
-        this.pendingProposals.push(record);
+        this.pending.proposals.push(record);
       },
     );
   }
@@ -203,37 +168,12 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
   flush(): Promise<void> {
-    const statements: string[] = [];
     const params: unknown[] = [];
-    const deals = [...this.pendingDeals.values()];
-    const gigs = [...this.pendingGigs.values()];
-    const closers = [...this.pendingClosers.values()];
-    if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
-    if (gigs.length > 0) statements.push(upsert('gigs', gigs.map(gigValues), params));
-    if (closers.length > 0) statements.push(upsert('closers', closers.map(closerValues), params));
-    if (this.pendingProposals.length > 0) statements.push(...proposalWrites(this.pendingProposals, params));
-    if (this.pendingEvents.types.length > 0) statements.push(outboxInsert(this.pendingEvents, params));
-    if (this.pendingAnswers.size > 0) statements.push(answersUpsert(this.pendingAnswers, params));
-    const plain = this.pendingUsage.filter((added) => added.within === undefined);
-    if (plain.length > 0) statements.push(usageInsert(plain, params));
-    // D-278: each key's lock, sent just before the write that folds its usage: the server
-    // grants the lock and runs the write (and the COMMIT sent with it) with no round trip between.
-    const locked: Promise<unknown>[] = [];
-    for (const added of foldedByKey(this.pendingUsage)) {
-      locked.push(this.session.query(LOCK, [`key-usage:${added.keyId}`]));
-      const fold = foldedUsage(added, params);
-      statements.push(fold.remove);
-      statements.push(fold.insert(`w${statements.length - 1}`));
-    }
+    const { statements, locks } = statementsOf(this.pending, params);
     if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
-    this.pendingDeals = new Map();
-    this.pendingGigs = new Map();
-    this.pendingClosers = new Map();
-    this.pendingEvents = emptyOutbox();
-    this.pendingProposals = [];
-    this.pendingAnswers = new Map();
-    this.pendingUsage = [];
+    this.pending = noWrites();
+    const locked = locks.map((keyId) => this.session.query(LOCK, [`key-usage:${keyId}`]));
     if (this.reads) {
       // The transaction's id comes back with the write: the version of every row it wrote.
       const sql = `${withClause(statements)} SELECT ${XID}`;
@@ -276,19 +216,19 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   async putDeal(deal: Deal) {
-    this.pendingDeals.set(deal.id, deal);
+    this.pending.deals.set(deal.id, deal);
     this.heldDeals.set(deal.id, deal);
     this.put.deals.add(deal.id);
   }
 
   async putGig(gig: Gig) {
-    this.pendingGigs.set(gig.id, gig);
+    this.pending.gigs.set(gig.id, gig);
     this.heldGigs.set(gig.id, gig);
     this.put.gigs.add(gig.id);
   }
 
   async putCloser(closer: Closer) {
-    this.pendingClosers.set(closer.id, closer);
+    this.pending.closers.set(closer.id, closer);
     this.heldClosers.set(closer.id, closer);
     this.put.closers.add(closer.id);
   }
@@ -322,7 +262,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   async putAnswer(key: string, answer: StoredAnswer) {
     // Buffered like the puts: written in the unit's last statement, so that a keyed write costs
     // no statement of its own (its ids were taken before it was made, D-273).
-    this.pendingAnswers.set(key, answer);
+    this.pending.answers.set(key, answer);
   }
 
   async purgeAnswers(before: number) {
@@ -332,7 +272,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   async publish(events: readonly PublicEventDraft[], recordedAt: number) {
     // Buffered like the puts: written with them, in the unit's last statement.
-    const outbox = this.pendingEvents;
+    const outbox = this.pending.events;
     for (const event of events) {
       outbox.types.push(event.type);
       outbox.dealIds.push(eventDealId(event) ?? null);
@@ -369,12 +309,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   async wipe() {
     this.wiped = true;
     // Puts made earlier in this unit of work are wiped with the rest, and nothing is held.
-    this.pendingDeals = new Map();
-    this.pendingGigs = new Map();
-    this.pendingClosers = new Map();
-    this.pendingEvents = emptyOutbox();
-    this.pendingProposals = [];
-    this.pendingAnswers = new Map();
+    this.pending = { ...noWrites(), usage: this.pending.usage };
     this.heldDeals.clear();
     this.heldGigs.clear();
     this.heldClosers.clear();
