@@ -5993,6 +5993,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
                     Link?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +9517,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
                     Link?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9866,6 +9870,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
                     Link?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,6 +10,7 @@ import { rule } from '../domain/gate.ts';
 import type { Deal } from '../domain/records.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import { versionMismatch } from '../domain/version.ts';
+import { OPERATIONS } from '../operations/table.ts';
 import { PRICING_LEDGER, PRICING_STATEMENT } from '../public/pricing.ts';
 import { OPTIONAL_BODY } from '../schemas/common.ts';
 import { ERRORS, type ErrorCode, refusalBody } from '../views/errors.ts';
@@ -71,6 +72,17 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
   429: 'RATE_LIMITED',
   431: 'HEADERS_TOO_LARGE',
   503: 'STORE_BUSY',
+};
+
+/** D-74: the lists that answer CSV with `Accept: text/csv`, and how the contract says so. */
+const CSV_LISTS = new Set(OPERATIONS.flatMap((op) => (op.kind === 'page' && op.csv !== undefined ? [op.id] : [])));
+const CSV_MEDIA = {
+  schema: {
+    type: 'string',
+    description:
+      'RFC 4180 CSV: a header row of the columns (dotted paths into the JSON record; an object or a list as its JSON), then a row per record of every page from the one asked, CRLF line ends',
+  },
+  example: 'id,stage\r\ndeal_0001,sourced\r\n',
 };
 
 /** The tags of the operations that use the store (and so may answer 503, D-46). */
@@ -295,6 +307,10 @@ function completeOperation(
       !operation.tags?.includes('root')
     ) {
       headers.Link = header('`<next page>; rel="next"` when a further page exists (demo lists)');
+    }
+    if (status === '200' && CSV_LISTS.has(operation.operationId ?? '')) {
+      headers.Vary = header('`Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74)');
+      response.content = { ...(response.content as Json), 'text/csv': CSV_MEDIA };
     }
     response.headers = headers;
     for (const [type, media] of Object.entries((response.content as Record<string, Json> | undefined) ?? {})) {

@@ -18,6 +18,7 @@ import { RefusedError } from '../service/result.ts';
 import { type Answer, writeAnswers } from '../views/answers.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
 import { servedOverHttps } from './console-session.ts';
+import { csvPages, wantsCsv } from './csv-export.ts';
 import { checkIdempotencyKey, idempotencyKeyOf } from './idempotency-key.ts';
 import { nextUrl } from './paging.ts';
 
@@ -122,9 +123,14 @@ function readHandler(service: PipelineService, op: ReadOperation) {
 
 function pageHandler(service: PipelineService, op: PageOperation) {
   return async (request: Request, reply: FastifyReply) => {
+    // D-74: the answer depends on Accept where the list has a CSV form.
+    if (op.csv !== undefined) reply.header('vary', 'Accept');
+    const csv = wantsCsv(request, op);
     let page: Awaited<ReturnType<typeof readListPage>>;
+    let exported: Awaited<ReturnType<typeof csvPages>> | undefined;
     try {
-      page = await readListPage(service, op, request.query, request.caller, request.params?.id);
+      if (csv) exported = await csvPages(service, op, request.query, request.caller, request.params?.id);
+      page = exported?.first ?? (await readListPage(service, op, request.query, request.caller, request.params?.id));
     } catch (error) {
       // A list of one record's, whose record is unknown to the caller (404).
       if (!(error instanceof RefusedError)) throw error;
@@ -137,6 +143,7 @@ function pageHandler(service: PipelineService, op: PageOperation) {
           errorBody('INVALID_CURSOR', 'The cursor is not one this service issued: use the Link of the previous page.'),
         );
     }
+    if (exported) return exported.send(reply);
     if (page.nextCursor !== undefined) reply.header('link', `<${nextUrl(request.url, page.nextCursor)}>; rel="next"`);
     return reply.send(page.records.map(op.view));
   };

@@ -38,6 +38,27 @@ const listApprovals = page({
   fetch: (service, filter, afterId, limit, caller) =>
     service.approvals.list({ ...(filter as Omit<ListQuery, 'limit' | 'cursor'>), afterId, limit }, caller),
   view: approvalView,
+  // D-74: an approval's CSV columns (its limits and votes as JSON).
+  csv: [
+    'id',
+    'dealId',
+    'gigId',
+    'keyId',
+    'keyName',
+    'principal',
+    'proposal.advanceTo',
+    'proposal.valueUsd',
+    'proposal.note',
+    'limits',
+    'dealVersion',
+    'approvalsRequired',
+    'approvals',
+    'status',
+    'requestedAt',
+    'expiresAt',
+    'decidedAt',
+    'reason',
+  ],
   tool: {
     name: 'list_approvals',
     title: 'List approvals',

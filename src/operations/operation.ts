@@ -126,6 +126,8 @@ export interface PageOperation<T = unknown> extends Common {
   ): Promise<T[]>;
   view(record: T): unknown;
   idOf?(record: T): string;
+  /** D-74: the list as CSV with `Accept: text/csv`: its columns, dotted paths into the view. */
+  csv?: readonly string[];
 }
 
 export type Operation = WriteOperation | ReadOperation | PageOperation;

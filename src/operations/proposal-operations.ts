@@ -19,6 +19,24 @@ const READ_PROPOSALS = ['deals:read', 'gigs:read', 'admin'] as const;
 
 type ListQuery = Static<typeof ProposalListQuery>;
 
+/** D-74: a refused proposal's CSV columns. */
+const PROPOSAL_CSV = [
+  'id',
+  'dealId',
+  'gigId',
+  'by',
+  'actor.principal',
+  'actor.keyId',
+  'actor.userId',
+  'proposal.advanceTo',
+  'proposal.valueUsd',
+  'proposal.note',
+  'stage',
+  'code',
+  'reason',
+  'at',
+];
+
 const listProposals = page({
   id: 'listProposals',
   method: 'GET',
@@ -38,6 +56,7 @@ const listProposals = page({
   fetch: (service, filter, afterId, limit, caller) =>
     service.queries.listProposals({ ...(filter as Omit<ListQuery, 'limit' | 'cursor'>), afterId, limit }, caller),
   view: proposalView,
+  csv: PROPOSAL_CSV,
   tool: {
     name: 'list_proposals',
     title: 'Demo store: list refused proposals',
@@ -73,6 +92,7 @@ const dealProposals = page({
     return result.value;
   },
   view: proposalView,
+  csv: PROPOSAL_CSV,
 });
 
 const proposalSummary = read({
