@@ -27,7 +27,8 @@ async function seeded(url: string, count: number): Promise<string> {
   try {
     await client.query("SET pipeline.principal = 'platform'");
     // Each copy shifted back i minutes, its stage times with it: the same durations, spread out.
-    const shifted = (column: string) => `CASE WHEN t.${column} IS NULL THEN NULL ELSE t.${column} - i::bigint * ${MINUTE} END`;
+    const shifted = (column: string) =>
+      `CASE WHEN t.${column} IS NULL THEN NULL ELSE t.${column} - i::bigint * ${MINUTE} END`;
     await client.query(
       `WITH t AS (SELECT row_number() OVER (ORDER BY id) - 1 AS n, * FROM deal_facts WHERE seller_id = $1),
        copies AS (SELECT i, 'deal_' || (5000000 + i) AS id FROM generate_series(1, $2::int) i)
