@@ -16,7 +16,7 @@ import { createPipelineService } from '../../src/service/pipeline-service.ts';
 import { provisionalIds } from '../../src/service/provisional-ids.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { loadMigrations, migrate } from '../../src/store/postgres/migrate.ts';
-import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
+import { createPool, PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import {
   HOLD_PRINCIPAL,
@@ -437,6 +437,16 @@ if (server.skip !== undefined) {
       assert.match(sent[4], /^WITH w0 AS \(INSERT INTO deals .* INSERT INTO gigs /);
       assert.equal((await store.read((r) => r.getDeal('deal_0001')))?.stage, 'qualified');
       assert.equal((await store.read((r) => r.gigsOfDeal('deal_0001'))).length, 3);
+    });
+
+    it('its connections run without JIT compilation (an insight was compiled at every read)', async () => {
+      const pool = createPool(schema.url, 1);
+      try {
+        const { rows } = await pool.query<{ jit: string }>('SHOW jit');
+        assert.equal(rows[0]?.jit, 'off');
+      } finally {
+        await pool.end();
+      }
     });
 
     it('sends the statements of one turn of the event loop in one write to the socket', async () => {

@@ -68,6 +68,13 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   // An idle connection the server drops (a restart, a failover) is removed from the pool and
   // reported here; the next unit of work gets a fresh connection, so there is nothing to do.
   pool.on('error', () => undefined);
+  // No JIT compilation: the service's statements are short, and an insight's (D-73) plan is
+  // costed high enough to be compiled at every read (about 300 ms of 376 for the money at
+  // 100,000 deals, measured with EXPLAIN ANALYZE), where it runs in 40 to 60 ms without. Set as
+  // each connection opens, its first statement (a DATABASE_URL's own `options` stay its own).
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => undefined);
+  });
   return pool;
 }
 
