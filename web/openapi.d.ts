@@ -10504,6 +10504,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
                     "x-request-id"?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {

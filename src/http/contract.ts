@@ -75,7 +75,7 @@ const EXAMPLE_CODE: Record<string, ErrorCode> = {
 };
 
 /** D-74: the lists that answer CSV with `Accept: text/csv`, and how the contract says so. */
-const CSV_LISTS = new Set(OPERATIONS.flatMap((op) => (op.kind === 'page' && op.csv !== undefined ? [op.id] : [])));
+const CSV_LISTS = new Set(OPERATIONS.flatMap((op) => (op.kind !== 'write' && op.csv !== undefined ? [op.id] : [])));
 const CSV_MEDIA = {
   schema: {
     type: 'string',

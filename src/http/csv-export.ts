@@ -5,15 +5,21 @@ import { Readable } from 'node:stream';
 import accepts from 'accepts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.ts';
-import type { PageOperation } from '../operations/operation.ts';
+import type { PageOperation, ReadOperation } from '../operations/operation.ts';
 import { readListPage } from '../operations/run.ts';
 import { MAX_PAGE } from '../schemas/common.ts';
 import type { PipelineService } from '../service/pipeline-service.ts';
 import { CSV_TYPE, csvHeader, csvRows } from '../views/csv.ts';
 
 /** Whether the request prefers CSV to JSON (JSON when it says nothing, or `*\/*`). */
-export function wantsCsv(request: FastifyRequest, op: PageOperation): boolean {
+export function wantsCsv(request: FastifyRequest, op: { csv?: unknown }): boolean {
   return op.csv !== undefined && accepts(request.raw).type(['application/json', 'text/csv']) === 'text/csv';
+}
+
+/** A read's list (a closer's payouts) as CSV: the rows its answer holds. */
+export function sendCsvOf(reply: FastifyReply, op: ReadOperation, view: unknown) {
+  const { columns, rows } = op.csv as NonNullable<ReadOperation['csv']>;
+  return reply.type(CSV_TYPE).send(csvHeader(columns) + csvRows(columns, rows(view)));
 }
 
 type Query = { limit?: number; cursor?: string } & Record<string, unknown>;

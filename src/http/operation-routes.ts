@@ -18,7 +18,7 @@ import { RefusedError } from '../service/result.ts';
 import { type Answer, writeAnswers } from '../views/answers.ts';
 import { errorBody, refusalBody, statusOf } from '../views/errors.ts';
 import { servedOverHttps } from './console-session.ts';
-import { csvPages, wantsCsv } from './csv-export.ts';
+import { csvPages, sendCsvOf, wantsCsv } from './csv-export.ts';
 import { checkIdempotencyKey, idempotencyKeyOf } from './idempotency-key.ts';
 import { nextUrl } from './paging.ts';
 
@@ -113,8 +113,10 @@ function writeHandler(service: PipelineService, op: WriteOperation, rendering: R
 
 function readHandler(service: PipelineService, op: ReadOperation) {
   return async (request: Request, reply: FastifyReply) => {
+    if (op.csv !== undefined) reply.header('vary', 'Accept');
     const result = await op.read(service, callOf(request, op));
     if (!result.ok) return reply.code(statusOf(result.refusal)).send(refusalBody(result.refusal));
+    if (wantsCsv(request, op)) return sendCsvOf(reply, op, op.view(result.value));
     if (op.etag) reply.header('etag', op.etag(result.value));
     if (op.json) return reply.type(JSON_TYPE).send(op.json(result.value));
     return op.view(result.value);

@@ -89,6 +89,11 @@ const getCloser = read({
   scope: 'key',
   read: (service, { id, caller }) => service.queries.getCloser(id, caller),
   view: closerView,
+  // D-74: its payouts ledger as CSV (none where the caller may not read it).
+  csv: {
+    columns: ['at', 'gigId', 'dealId', 'kind', 'amountUsd'],
+    rows: (view) => (view as { payouts?: unknown[] }).payouts ?? [],
+  },
 });
 
 const matchClosers = write({

@@ -103,6 +103,8 @@ export interface ReadOperation<T = unknown> extends Common {
   json?(value: T): string;
   /** D-47: the entity tag of the one deal the answer is. */
   etag?(value: T): string;
+  /** D-74: a list inside the answer as CSV with `Accept: text/csv` (a closer's payouts). */
+  csv?: { readonly columns: readonly string[]; rows(view: unknown): readonly unknown[] };
 }
 
 /**

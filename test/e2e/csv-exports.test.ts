@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { as, bearer, makeKey, makeSeller, OP, startKeysServer } from '../support/keys.ts';
-import { createDeal } from '../support/marketplace-e2e.ts';
+import { ADA, advanceGig, createDeal, negotiatingCloserGig } from '../support/marketplace-e2e.ts';
 
 const CSV = { accept: 'text/csv' };
 
@@ -74,6 +74,31 @@ describe('CSV exports (D-74)', () => {
     const bad = await fetch(`${t.url}${t.prefix}/deals?cursor=nonsense`, { headers: CSV });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { code: string }).code, 'INVALID_CURSOR');
+  });
+});
+
+describe("a closer's payouts as CSV (D-74)", () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('its ledger, a row per line; JSON without Accept: text/csv', async () => {
+    const { gig } = await negotiatingCloserGig(t, ADA, { listValueUsd: 20_000 });
+    await advanceGig(t, gig.id, { advanceTo: 'closed_won', valueUsd: 20_000 });
+    const response = await fetch(`${t.url}/closers/closers/${ADA}`, { headers: CSV });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('vary'), 'Accept');
+    const rows = parse(await response.text(), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      rows.map((r) => [r.gigId, r.kind, r.amountUsd]),
+      [[gig.id, 'commission', '2000']],
+    );
+    const json = await t.get(`/closers/closers/${ADA}`);
+    assert.equal(json.body.payouts.length, 1);
+    const unknown = await fetch(`${t.url}/closers/closers/closer_9999`, { headers: CSV });
+    assert.equal(unknown.status, 404, 'an unknown closer is the JSON error it always was');
   });
 });
 
