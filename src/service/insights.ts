@@ -1,6 +1,7 @@
 // D-73: the insights, for what the caller may see (D-54): a Seller its own, a closer its deals and
-// its own acts and earnings, the operator everything or one Seller's (`sellerId`). Each is one
-// read of the store; `now` and the default range come from the platform clock.
+// its own acts and earnings, the operator everything; `sellerId` narrows it to one Seller's. Each
+// is one read of the store; `now` and the default range come from the platform clock (a range
+// whose `from` is not before its `to` holds nothing).
 import { type Caller, visibilityOf } from '../domain/access.ts';
 import type { Range } from '../domain/insights/cohort.ts';
 import type { PerformanceBy } from '../domain/insights/performance.ts';
@@ -18,7 +19,7 @@ const DAY_MS = 86_400_000;
 export interface RangeQuery {
   from?: string;
   to?: string;
-  /** The operator's: one Seller's figures. */
+  /** Narrows what the caller sees to one Seller's (D-279): another's, for a Seller, to nothing. */
   sellerId?: string;
 }
 
