@@ -70,20 +70,17 @@ export function performanceOf(
   refused: readonly GroupCount[],
 ): PerformanceRow[] {
   const rows = new Map<string | null, PerformanceRow>();
-  const row = (group: string | null): PerformanceRow =>
-    rows.get(group) ??
-    (rows
-      .set(group, {
-        group,
-        deals: 0,
-        won: 0,
-        lost: 0,
-        closedValueCents: 0,
-        medianMsToClose: null,
-        accepted: 0,
-        refused: 0,
-      })
-      .get(group) as PerformanceRow);
+  const empty = (group: string | null): PerformanceRow => ({
+    group,
+    deals: 0,
+    won: 0,
+    lost: 0,
+    closedValueCents: 0,
+    medianMsToClose: null,
+    accepted: 0,
+    refused: 0,
+  });
+  const row = (group: string | null) => rows.get(group) ?? empty(group);
   for (const close of closes) rows.set(close.group, { ...row(close.group), ...close, deals: close.won + close.lost });
   for (const { group, n } of accepted) rows.set(group, { ...row(group), accepted: row(group).accepted + n });
   for (const { group, n } of refused) rows.set(group, { ...row(group), refused: row(group).refused + n });

@@ -10,7 +10,7 @@ import { type GroupCount, type PerformanceBy, performanceOf } from '../../domain
 import { OPEN_STAGES, pipelineOf } from '../../domain/insights/pipeline.ts';
 import { PLATFORM } from '../../domain/mandate.ts';
 import type { Gig } from '../../domain/records.ts';
-import { nextStage } from '../../domain/stages.ts';
+import { nextStage, type Stage } from '../../domain/stages.ts';
 import type { InsightReader, InsightScope } from '../insights.ts';
 
 type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
@@ -53,10 +53,10 @@ class Where {
   }
 }
 
-const entered = (stage: string) => `f.e_${stage}`;
+const entered = (stage: Stage) => `f.e_${stage}`;
 /** When a deal left an open stage: to the next, or lost from it. */
-const left = (stage: string) =>
-  `coalesce(${entered(nextStage(stage as never) as string)}, CASE WHEN f.lost_from = '${stage}' THEN f.e_closed_lost END)`;
+const left = (stage: Stage) =>
+  `coalesce(${entered(nextStage(stage) as Stage)}, CASE WHEN f.lost_from = '${stage}' THEN f.e_closed_lost END)`;
 
 /** What each grouping groups a close, a move (`m`) and a refusal (`pc`) by. */
 const GROUPS: Record<PerformanceBy, { close: string; move: string; refusal: string }> = {
@@ -107,7 +107,7 @@ export class SqlInsights implements InsightReader {
     const [row] = await this.send<Record<string, Num>>(
       `SELECT count(*) AS deals, ${OPEN_STAGES.map(
         (stage, i) =>
-          `count(${entered(stage)}) AS r${i}, count(${entered(nextStage(stage) as string)}) AS a${i}, ` +
+          `count(${entered(stage)}) AS r${i}, count(${entered(nextStage(stage) as Stage)}) AS a${i}, ` +
           `count(*) FILTER (WHERE f.lost_from = '${stage}') AS l${i}`,
       ).join(', ')} FROM deal_facts f ${where}`,
       where.params,
