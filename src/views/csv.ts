@@ -15,7 +15,9 @@ function field(view: unknown, path: string): string {
   return String(value);
 }
 
-const OPTIONS = { record_delimiter: 'windows' } as const;
+// csv-stringify quotes a field holding its record delimiter (CRLF) but not a bare line feed or
+// carriage return: RFC 4180 asks for both quoted, or a reader splits the record there.
+const OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
 
 export const csvHeader = (columns: readonly string[]): string => stringify([columns as string[]], OPTIONS);
 

@@ -37,6 +37,11 @@ describe('CSV exports (D-74)', () => {
     assert.equal(row?.listValueUsd, '1234.5');
     assert.equal(row?.signals, '[]', 'a list as its JSON');
     assert.equal(row?.sellerId, '', 'absent: empty');
+    // A bare line feed, with nothing else to quote for, is quoted all the same (RFC 4180).
+    const fed = await createDeal(t, { account: { name: 'Two\nLines Fictional', industry: 'saas' } });
+    const again = await csvOf(t, `${t.prefix}/deals`);
+    assert.ok(again.text.includes(`${fed.id},,1,"Two\nLines Fictional",`), 'the field is quoted');
+    assert.equal(again.rows.find((r) => r.id === fed.id)?.['account.name'], 'Two\nLines Fictional');
   });
 
   it('every page, in id order, with the list’s filters; without Accept: text/csv, JSON as before', async () => {
