@@ -49,12 +49,15 @@ if (AUTH === 'keys') {
     },
   });
 }
+/** A contract path as this service serves it: the deals' under its prefix, the rest as they are. */
+const servedPath = (path: string) =>
+  path.startsWith(`${CONTRACT_PREFIX}/`) ? dealPrefix + path.slice(CONTRACT_PREFIX.length) : path;
 if (dealPrefix !== CONTRACT_PREFIX) {
   api.use({
     onRequest({ request }) {
       const url = new URL(request.url);
       if (!url.pathname.startsWith(`${CONTRACT_PREFIX}/`)) return request;
-      url.pathname = dealPrefix + url.pathname.slice(CONTRACT_PREFIX.length);
+      url.pathname = servedPath(url.pathname);
       return new Request(url, request);
     },
   });
@@ -163,6 +166,21 @@ export async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body
     error: (data ?? { error: `HTTP ${response.status}`, code: 'UNKNOWN' }) as ApiError,
     status: response.status,
   };
+}
+
+/**
+ * D-74: a list as the service writes it in CSV (`Accept: text/csv`: every page, what the session
+ * may see), `path` in the contract's form (`/pipeline/deals`), with the session's cookie; a 401
+ * ends the session.
+ */
+export async function csvList(path: string, query: URLSearchParams): Promise<Outcome<Blob>> {
+  const response = await fetch(`${servedPath(path)}${query.size > 0 ? `?${query}` : ''}`, {
+    headers: { accept: 'text/csv' },
+  });
+  if (response.status === 401 && sessionEnded()) return never();
+  if (response.ok) return { ok: true, data: await response.blob(), response };
+  const error = (await response.json().catch(() => undefined)) as ApiError | undefined;
+  return { ok: false, error: error ?? { error: `HTTP ${response.status}`, code: 'UNKNOWN' }, status: response.status };
 }
 
 /** Every record of a keys-mode list, page after page. */

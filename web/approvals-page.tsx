@@ -4,13 +4,16 @@
 // (approval-card.tsx); a session that may decide approves or denies it there, and the page says
 // what came of it: the deal moved, "1 of 2 approvals", or the refusal in words. The page follows
 // the event stream: an approval requested or ended anywhere, or a move of a listed deal, reads the
-// list again without a reload.
+// list again without a reload. "Download CSV" saves the approvals shown (every decided one for
+// "Decided"), as the service writes them (D-74).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useActorNames } from './actor-names.ts';
 import { type Approval, api, type Outcome } from './api.ts';
 import { ApprovalCard, type DealInfo, type Said } from './approval-card.tsx';
 import { decisionRefusalWords, decisionWords, STATUS_WORDS } from './approval-words.ts';
 import { type ApprovalStatus, approvals, DECIDED_SHOWN, decidesApprovals } from './approvals-api.ts';
+import { csvName, downloadList } from './csv-download.ts';
+import { DownloadCsv } from './download-button.tsx';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 import { useNotice } from './notice.ts';
@@ -150,6 +153,15 @@ export function ApprovalsPage() {
           </select>
         </label>
       </form>
+      <div class="list-actions">
+        <DownloadCsv
+          what="the approvals"
+          save={() =>
+            downloadList('/approvals', { status: view === 'decided' ? undefined : view }, csvName('approvals'))
+          }
+        />
+        {view === 'decided' ? <p class="hint">The CSV holds every approval, the pending ones too.</p> : null}
+      </div>
       {away ? (
         <p role={away.refused ? 'alert' : 'status'} class={away.refused ? 'refused' : 'done'} title={away.raw}>
           {away.about}: {away.text}

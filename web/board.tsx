@@ -4,13 +4,16 @@
 // column head says how many deals it holds and their value; every number says what it is (D-228);
 // a service that cannot be reached is said so and read again (D-230); an empty pipeline says how
 // to start. The operator's board in keys mode holds every Seller's deals: each card names its
-// Seller, and a Seller filter narrows the board and its summary to one (D-262).
+// Seller, and a Seller filter narrows the board and its summary to one (D-262). "Download CSV"
+// saves the deals the service's filters choose, as the service writes them (D-74).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The stage names and their order are the domain's own (pure, no I/O: bundled as they are).
 import { GONE_DARK, STAGES, type Stage } from '../src/domain/stages.ts';
 import { useSellerNames } from './actor-names.ts';
 import { allDeals, api, type Deal, type Gig, usd } from './api.ts';
 import { Summary } from './board-summary.tsx';
+import { csvName, downloadList } from './csv-download.ts';
+import { DownloadCsv } from './download-button.tsx';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
 import { can } from './session.ts';
@@ -173,6 +176,14 @@ export function Board() {
           </label>
         ) : null}
       </form>
+      <div class="list-actions">
+        <DownloadCsv what="the deals" save={() => downloadList('/pipeline/deals', filter, csvName('deals'))} />
+        {seller ? (
+          <p class="hint">
+            The CSV holds every Seller’s deals that match the other filters: its sellerId tells them apart.
+          </p>
+        ) : null}
+      </div>
       {error ? (
         <p role="alert" class="unreachable" title={error.raw}>
           {error.words}

@@ -1,6 +1,7 @@
 // The closer desk: the acting closer (chosen, or enrolled here), the open gigs with their brief
 // and pricing and a `Claim` button (D-43), the acting closer's claimed gigs with the moves the
-// gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger.
+// gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger
+// (saved as CSV by "Download CSV", as the service writes it, D-74).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
 import {
@@ -15,6 +16,8 @@ import {
   ifMatch,
   usd,
 } from './api.ts';
+import { csvName, downloadList } from './csv-download.ts';
+import { DownloadCsv } from './download-button.tsx';
 import { useDryRuns, verdictOf } from './dry-runs.ts';
 import { errorWords } from './error-words.ts';
 import { type LiveEvent, useLive } from './live.ts';
@@ -303,7 +306,16 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
             {plural(me.record.gigs, 'gig')}, {plural(me.record.wins, 'win')}, {usd(me.record.grossClosedUsd)} closed.
           </p>
           <h2 id="payouts-title">Payouts</h2>
-          {(me.payouts ?? []).length === 0 ? <p>No payouts yet: a won or revived gig pays.</p> : null}
+          {(me.payouts ?? []).length === 0 ? (
+            <p>No payouts yet: a won or revived gig pays.</p>
+          ) : (
+            <DownloadCsv
+              what="the payouts"
+              save={() =>
+                downloadList(`/closers/closers/${encodeURIComponent(me.id)}`, {}, csvName(`payouts-${me.id}`))
+              }
+            />
+          )}
           <table aria-labelledby="payouts-title" hidden={(me.payouts ?? []).length === 0}>
             <thead>
               <tr>

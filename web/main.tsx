@@ -1,7 +1,8 @@
 // The web console (D-43): a Seller's pipeline board, a deal's page, the new-deal form, a
 // closer's desk, the closers' directory and the proposals page (how the executors fare at the
 // gate, D-61), over the public API only. Hash routes keep every page a link: #/ (board),
-// #/deals/<id>, #/new, #/desk, #/closers, #/proposals.
+// #/deals/<id>, #/new, #/desk, #/closers, #/proposals, and the Insights page (#/insights, D-73, D-74):
+// the pipeline's charts, each with its table and a CSV download, for whoever may read deals or gigs.
 // In keys mode (D-59, D-235, D-66) the page first signs in, a person with an email and a password
 // or anyone with a key, and then shows what the session's principal works with: a Seller its
 // board, new deals, its proposals and the closers; a closer its desk, acting as itself, its own
@@ -26,6 +27,8 @@ import { DEMO_CONTROLS_SERVED, DemoControls } from './demo-controls.tsx';
 import { Desk } from './desk.tsx';
 import { hasInbox } from './inbox-api.ts';
 import { InboxPage } from './inbox-page.tsx';
+import { readsInsights } from './insights-api.ts';
+import { InsightsPage } from './insights-page.tsx';
 import { KeysPage } from './keys-page.tsx';
 import { connectLive } from './live.ts';
 import { AskReset, ConfirmReset, PASSWORD_CHANGED_ROUTE, PASSWORD_CHANGED_WORDS } from './password-reset.tsx';
@@ -40,6 +43,7 @@ import './session.css';
 import './people.css';
 import './approvals.css';
 import './notifications.css';
+import './insights.css';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/');
@@ -58,6 +62,7 @@ const DEMO_LINKS: Link[] = [
   { path: '/new', label: 'New deal' },
   { path: '/desk', label: 'Closer desk' },
   { path: '/proposals', label: 'Proposals' },
+  { path: '/insights', label: 'Insights' },
   { path: '/closers', label: 'Closers' },
 ];
 
@@ -66,6 +71,9 @@ const managed = (): Link[] => [
   ...(can('users:manage') ? [{ path: '/team', label: 'Team' }] : []),
   ...(can('keys:manage') ? [{ path: '/keys', label: 'Keys' }] : []),
 ];
+
+/** D-73: the Insights page, for a session that may read deals or gigs (or the operator's admin). */
+const insightsLink = (): Link[] => (readsInsights() ? [{ path: '/insights', label: 'Insights' }] : []);
 
 /** D-69: the proposals keys' policies held, for a session that may read them (keys mode only). */
 const approvalsLink = (): Link[] => (readsApprovals() ? [{ path: '/approvals', label: 'Approvals' }] : []);
@@ -77,6 +85,7 @@ function linksOf(session: Session | undefined): Link[] {
     return [
       { path: '/desk', label: 'Closer desk' },
       { path: '/proposals', label: 'Proposals' },
+      ...insightsLink(),
       { path: '/closers', label: 'Closers' },
       ...managed(),
     ];
@@ -85,6 +94,7 @@ function linksOf(session: Session | undefined): Link[] {
       { path: '/admin', label: 'Admin' },
       { path: '/pipeline', label: 'Pipeline' },
       { path: '/proposals', label: 'Proposals' },
+      ...insightsLink(),
       ...approvalsLink(),
       { path: '/closers', label: 'Closers' },
     ];
@@ -92,6 +102,7 @@ function linksOf(session: Session | undefined): Link[] {
     { path: '/', label: 'Pipeline' },
     ...(can('deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
     { path: '/proposals', label: 'Proposals' },
+    ...insightsLink(),
     ...approvalsLink(),
     { path: '/closers', label: 'Closers' },
     ...managed(),
@@ -127,6 +138,7 @@ function Page({ route, query, session }: { route: string; query: URLSearchParams
   if (route === '/closers') return <Closers />;
   if (route === '/proposals') return <ProposalsPage session={session} />;
   if (route === '/approvals' && session) return <ApprovalsPage />;
+  if (route === '/insights') return <InsightsPage />;
   if (route === INBOX_ROUTE && hasInbox(session)) return <InboxPage />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
   if (route === '/team' && session) return <TeamPage session={session} />;

@@ -5,7 +5,8 @@
 // the refusals over time, by hour or by day; and the newest refusals, each linking to its deal.
 // The counts are the summary's (exact); the chart and the list are read from the newest refused
 // proposals (at most READ_AT_MOST of them). Everything is read again on `proposal.refused`, and
-// the counts on every committed move.
+// the counts on every committed move. "Download CSV" saves every refused proposal the filters
+// choose, as the service writes them (D-74).
 // The scorecard, the refusals by reason and the per-key table are drawn in proposal-scorecard.tsx,
 // the chart in refusal-chart.tsx; this file reads, follows the live events, filters and lays out.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
@@ -19,7 +20,9 @@ import {
   type RefusedProposal,
 } from './api.ts';
 import { closerIdsIn, useCloserNames } from './closer-names.ts';
+import { csvName, downloadList } from './csv-download.ts';
 import { RefusalEntry } from './deal-records.tsx';
+import { DownloadCsv } from './download-button.tsx';
 import { unreachableWords } from './error-words.ts';
 import { type LiveEvent, useLive } from './live.ts';
 import { acceptedOf, ByCode, PerKey, proposed, refusedOf, Scorecard } from './proposal-scorecard.tsx';
@@ -227,6 +230,12 @@ export function ProposalsPage({ session }: { session?: Session }) {
               </label>
             ) : null}
           </form>
+          <div class="list-actions">
+            <DownloadCsv
+              what="the refused proposals"
+              save={() => downloadList('/pipeline/proposals', filter, csvName('refused-proposals'))}
+            />
+          </div>
           {read ? <Chart records={shown} more={read.more} readAtMost={READ_AT_MOST} filtered={filtered} /> : null}
           {read ? (
             <section aria-labelledby="newest-title" class="panel activity">

@@ -151,6 +151,7 @@ describe('key policies and approvals in the web console, in Chromium (D-68, D-69
       'Pipeline',
       'New deal',
       'Proposals',
+      'Insights',
       'Approvals',
       'Closers',
     ]);

@@ -244,6 +244,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       'Pipeline',
       'New deal',
       'Proposals',
+      'Insights',
       'Approvals',
       'Closers',
       'Team',
@@ -294,6 +295,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
     assert.deepEqual(await nav.getByRole('link').allTextContents(), [
       'Closer desk',
       'Proposals',
+      'Insights',
       'Closers',
       'Team',
       'Keys',

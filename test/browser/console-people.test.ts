@@ -137,6 +137,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
         'Pipeline',
         'New deal',
         'Proposals',
+        'Insights',
         'Approvals',
         'Closers',
         'Team',
@@ -325,7 +326,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       assert.equal(await who(page), `Signed in as Vic Fictional · viewer · ${seller}`);
       assert.deepEqual(
         await links(page),
-        ['Pipeline', 'Proposals', 'Approvals', 'Closers'],
+        ['Pipeline', 'Proposals', 'Insights', 'Approvals', 'Closers'],
         'no New deal, Team or Keys',
       );
       await page.getByRole('region', { name: 'sourced' }).getByRole('link', { name: 'Watched Deal Fictional' }).click();
@@ -357,7 +358,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       const repPage = await signedInAs(rep.email, size);
       assert.deepEqual(
         await links(repPage),
-        ['Pipeline', 'New deal', 'Proposals', 'Approvals', 'Closers'],
+        ['Pipeline', 'New deal', 'Proposals', 'Insights', 'Approvals', 'Closers'],
         'no Team or Keys',
       );
       await repPage.goto(`${t.url}/console#/deals/${dealId}`);
