@@ -1,5 +1,6 @@
-// Migration 026 (D-73): the deals kept before it get their facts, read from their documents in
-// SQL, equal to what the write path gives a deal it writes (codec.ts factValues from the record):
+// Migrations 026 and 027 (D-73): the deals kept before them get their facts, read from their
+// documents in SQL (026) and moved into the deals' own rows (027), equal to what the write path
+// gives a deal it writes (codec.ts factValues from the record):
 // a won deal moved by an agent's key and closed by a closer, a lost one, one still open, one that
 // was only created.
 import assert from 'node:assert/strict';
@@ -13,6 +14,8 @@ import { DAY, World } from '../domain/world.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 
 const server = await postgresForTests();
+/** A deal's facts: its own id, Seller and stage, and the facts' columns. */
+const COLUMNS = ['id', 'seller_id', 'stage', ...FACT_COLUMNS];
 
 /** The deals of a known history, their moves made through keys and a closer as keys mode's are. */
 function deals(): Deal[] {
@@ -43,7 +46,7 @@ function deals(): Deal[] {
   return [keyed(w.deal(won), 'closer_0001'), keyed(w.deal(lost)), keyed(w.deal(open)), w.deal(fresh)];
 }
 
-describe('migration 026: the facts of the deals kept before it (D-73)', { skip: server.skip }, () => {
+describe('migrations 026 and 027: the facts of the deals kept before them (D-73)', { skip: server.skip }, () => {
   let old: TestSchema | undefined;
   after(() => old?.drop());
 
@@ -73,12 +76,12 @@ describe('migration 026: the facts of the deals kept before it (D-73)', { skip: 
     await store.close();
     const rows = await sqlOn(old.adminUrl, async (c) => {
       await c.query("SET pipeline.principal = 'platform'");
-      return (await c.query(`SELECT ${FACT_COLUMNS.join(', ')} FROM deal_facts ORDER BY id`)).rows;
+      return (await c.query(`SELECT ${COLUMNS.join(', ')} FROM deals ORDER BY id`)).rows;
     });
     const expected = made.map((deal) => {
-      const values = factValues(deal);
+      const values = [deal.id, deal.sellerId ?? null, deal.stage, ...factValues(deal)];
       return Object.fromEntries(
-        FACT_COLUMNS.map((column, i) => {
+        COLUMNS.map((column, i) => {
           const value = values[i];
           if (column === 'moves') return [column, JSON.parse(value as string)];
           return [column, typeof value === 'number' ? String(value) : value];

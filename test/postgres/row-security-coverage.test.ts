@@ -34,7 +34,6 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   key_closes: 'the closes and closed value committed through a Seller’s key, a row per closing unit of work',
   notifications: 'a principal’s people’s notifications: what happened to their deals, approvals and gigs',
   notification_settings: 'a person’s mail settings and the time of their last digest',
-  deal_facts: 'what the insights read of a Seller’s deals: their stage times, closes and movers (D-73)',
 };
 
 /** The tables judged to hold no tenant's data, each with the reason. */

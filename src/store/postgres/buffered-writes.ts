@@ -7,17 +7,16 @@ import { FACT_COLUMNS } from './codec.ts';
 
 /** How each table is upserted: its columns (the document last) and what a second put replaces. */
 const UPSERTS = {
+  // D-73: a deal's facts after its document (codec.ts dealValues).
   deals: {
-    columns: ['id', 'stage', 'stall_due_at', 'seller_id', 'doc'],
-    update: ['stage', 'stall_due_at', 'seller_id', 'doc'],
+    columns: ['id', 'stage', 'stall_due_at', 'seller_id', 'doc', ...FACT_COLUMNS],
+    update: ['stage', 'stall_due_at', 'seller_id', 'doc', ...FACT_COLUMNS],
   },
   gigs: {
     columns: ['id', 'deal_id', 'status', 'timer_due_at', 'seller_id', 'closer_id', 'doc'],
     update: ['status', 'timer_due_at', 'seller_id', 'closer_id', 'doc'],
   },
   closers: { columns: ['id', 'doc'], update: ['doc'] },
-  // D-73: a deal's facts, written with it (codec.ts factValues).
-  deal_facts: { columns: FACT_COLUMNS, update: FACT_COLUMNS.slice(1) },
 } as const;
 
 /** The columns a value is cast for (a document is JSON, a deal's moves JSONB). */

@@ -48,18 +48,26 @@ export const payoutParams = (line: PayoutLine) => [
 
 /**
  * The column values of one row of a multi-row upsert, in the table's column order. The owner
- * columns (D-57: seller_id, closer_id) ride in the same upsert: no statement of their own.
+ * columns (D-57: seller_id, closer_id) ride in the same upsert: no statement of their own, and so
+ * do a deal's facts (D-73, migration 027), after its document.
  */
-export const dealValues = (d: Deal) => [d.id, d.stage, d.stallDueAt ?? null, d.sellerId ?? null, JSON.stringify(d)];
+export const dealValues = (d: Deal) => [
+  d.id,
+  d.stage,
+  d.stallDueAt ?? null,
+  d.sellerId ?? null,
+  JSON.stringify(d),
+  ...factValues(d),
+];
 
-/** D-73: the columns of a deal's facts (migration 026), in factValues' order. */
+/**
+ * D-73: the columns of a deal's facts beside its document (migration 027), in factValues' order.
+ * Its id, stage and Seller are the deal's own columns.
+ */
 export const FACT_COLUMNS = [
-  'id',
-  'seller_id',
   'created_at',
   'list_value_cents',
   'industry',
-  'stage',
   ...STAGES.map((stage) => `e_${stage}`),
   'lost_from',
   'final_value_cents',
@@ -85,12 +93,9 @@ export function factValues(deal: Deal): unknown[] {
     moves.set(at, counted);
   }
   return [
-    facts.id,
-    facts.sellerId ?? null,
     facts.createdAt,
     facts.listValueCents,
     facts.industry ?? null,
-    facts.stage,
     ...STAGES.map((stage) => facts.enteredAt[stage] ?? null),
     lostFrom(facts) ?? null,
     facts.finalValueCents ?? null,

@@ -15,7 +15,7 @@ import {
   upsert,
   usageInsert,
 } from './buffered-writes.ts';
-import { closerValues, dealValues, factValues, gigValues } from './codec.ts';
+import { closerValues, dealValues, gigValues } from './codec.ts';
 import { proposalWrites } from './sql-proposals.ts';
 
 export interface PendingWrites {
@@ -43,47 +43,16 @@ export const noWrites = (): PendingWrites => ({
 });
 
 /**
- * The facts of deals as their rows hold them (factsKey), by deal id: what a unit read or last
- * wrote. A deal's write leaves its facts row alone when they are the same (a signal, an edit of
- * its name, a gig's claim): most writes of a deal move no stage.
- */
-export type StoredFacts = Map<string, string>;
-
-/** A deal's facts as one string, to compare with what its row holds. */
-export const factsKey = (deal: Deal) => JSON.stringify(factValues(deal));
-
-/** The facts rows of the deals whose facts changed (each then recorded as stored). */
-function changedFacts(deals: readonly Deal[], stored: StoredFacts): unknown[][] {
-  const rows: unknown[][] = [];
-  for (const deal of deals) {
-    const values = factValues(deal);
-    const key = JSON.stringify(values);
-    if (stored.get(deal.id) === key) continue;
-    stored.set(deal.id, key);
-    rows.push(values);
-  }
-  return rows;
-}
-
-/**
  * The statements of the writes (their values appended to params), and the keys whose locks go
  * out just before them: a close through a key whose policy counts the day folds the key's usage
  * behind its lock (D-278), so the server grants the lock and runs the write (and the COMMIT sent
  * with it) with no round trip between.
  */
-export function statementsOf(
-  pending: PendingWrites,
-  params: unknown[],
-  storedFacts: StoredFacts = new Map(),
-): { statements: string[]; locks: string[] } {
+export function statementsOf(pending: PendingWrites, params: unknown[]): { statements: string[]; locks: string[] } {
   const statements: string[] = [];
   const deals = [...pending.deals.values()];
-  if (deals.length > 0) {
-    statements.push(upsert('deals', deals.map(dealValues), params));
-    // D-73: each deal's facts with it, for the insights (migration 026), where they changed.
-    const facts = changedFacts(deals, storedFacts);
-    if (facts.length > 0) statements.push(upsert('deal_facts', facts, params));
-  }
+  // D-73: each deal's facts ride in its row (dealValues, migration 027).
+  if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
   if (pending.gigs.size > 0) statements.push(upsert('gigs', [...pending.gigs.values()].map(gigValues), params));
   if (pending.closers.size > 0)
     statements.push(upsert('closers', [...pending.closers.values()].map(closerValues), params));

@@ -1,5 +1,5 @@
-// The PostgreSQL adapter's insights (D-73): each added up in SQL over the deals' facts (migration
-// 026, written with each deal), the refusals' tallies (proposal_counts) and the payout ledger, of
+// The PostgreSQL adapter's insights (D-73): each added up in SQL over the deals' facts (columns of
+// each deal's row, migration 027, written with it), the refusals' tallies (proposal_counts) and the payout ledger, of
 // the scope (row-level security holds a Seller to its own rows besides), so that an insight of
 // 100,000 deals sends the service a few rows. Percentiles are percentile_disc: the nearest rank.
 // The domain assembles what SQL added up (pipelineOf, performanceOf), as it does in memory.
@@ -35,7 +35,7 @@ class Where {
     return this;
   }
 
-  /** A scope's deals (`f`, deal_facts): a Seller's, and those of a closer's gigs. */
+  /** A scope's deals (`f`, with their facts' columns): a Seller's, and those of a closer's gigs. */
   scope(scope: InsightScope): this {
     if (scope.sellerId !== undefined) this.and(`f.seller_id = ${this.param(scope.sellerId)}`);
     if (scope.closerId !== undefined)
@@ -87,7 +87,7 @@ export class SqlInsights implements InsightReader {
          percentile_disc(0.5) WITHIN GROUP (ORDER BY f.e_closed_won - ${entered(stage)}) AS to_win${i}`,
     );
     const [row] = await this.send<Record<string, Num>>(
-      `SELECT ${columns.join(', ')} FROM deal_facts f ${where}`,
+      `SELECT ${columns.join(', ')} FROM deals f ${where}`,
       where.params,
     );
     return pipelineOf(
@@ -109,7 +109,7 @@ export class SqlInsights implements InsightReader {
         (stage, i) =>
           `count(${entered(stage)}) AS r${i}, count(${entered(nextStage(stage) as Stage)}) AS a${i}, ` +
           `count(*) FILTER (WHERE f.lost_from = '${stage}') AS l${i}`,
-      ).join(', ')} FROM deal_facts f ${where}`,
+      ).join(', ')} FROM deals f ${where}`,
       where.params,
     );
     return {
@@ -137,7 +137,7 @@ export class SqlInsights implements InsightReader {
           ([, value], i) =>
             `count(${value}) AS n${i}, percentile_disc(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY ${value}) AS p${i}`,
         )
-        .join(', ')} FROM deal_facts f ${where}`,
+        .join(', ')} FROM deals f ${where}`,
       where.params,
     );
     const durations = (i: number) => {
@@ -165,17 +165,17 @@ export class SqlInsights implements InsightReader {
         `SELECT ${group.close} AS g, count(f.e_closed_won) AS won, count(f.e_closed_lost) AS lost,
            coalesce(sum(f.final_value_cents) FILTER (WHERE f.e_closed_won IS NOT NULL), 0) AS value,
            percentile_disc(0.5) WITHIN GROUP (ORDER BY coalesce(f.e_closed_won, f.e_closed_lost) - f.created_at) AS median
-         FROM deal_facts f ${closesWhere} GROUP BY 1`,
+         FROM deals f ${closesWhere} GROUP BY 1`,
         closesWhere.params,
       ),
       this.send<Count>(
         `SELECT ${group.move} AS g, sum((m->>'n')::bigint) AS n
-         FROM deal_facts f CROSS JOIN LATERAL jsonb_array_elements(f.moves) AS m ${movesWhere} GROUP BY 1`,
+         FROM deals f CROSS JOIN LATERAL jsonb_array_elements(f.moves) AS m ${movesWhere} GROUP BY 1`,
         movesWhere.params,
       ),
       this.send<Count>(
         `SELECT ${group.refusal} AS g, sum(pc.n) AS n
-         FROM proposal_counts pc JOIN deal_facts f ON f.id = pc.deal_id ${refusalsWhere} GROUP BY 1`,
+         FROM proposal_counts pc JOIN deals f ON f.id = pc.deal_id ${refusalsWhere} GROUP BY 1`,
         refusalsWhere.params,
       ),
     ]);
@@ -211,7 +211,7 @@ export class SqlInsights implements InsightReader {
       where.and(`EXISTS (SELECT 1 FROM payouts p WHERE p.deal_id = f.id AND p.closer_id = ${closer})`);
     const fee = where.param(FEE_MILLIONTHS);
     const [row] = await this.send<{ deals: Num; value: Num; fees: Num; commissions: Num; settled: Num }>(
-      `WITH won AS (SELECT f.id, f.final_value_cents FROM deal_facts f ${where}),
+      `WITH won AS (SELECT f.id, f.final_value_cents FROM deals f ${where}),
        lines AS (SELECT p.kind, sum(p.amount_cents) AS cents FROM payouts p JOIN won ON won.id = p.deal_id
          ${closer === undefined ? '' : `WHERE p.closer_id = ${closer}`} GROUP BY p.kind)
        SELECT (SELECT count(*) FROM won) AS deals,

@@ -16,7 +16,7 @@ import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { eventDataJson, payoutParams } from './codec.ts';
 import { remember } from './optimistic-reads.ts';
-import { factsKey, noWrites, type StoredFacts, statementsOf } from './pending-writes.ts';
+import { noWrites, statementsOf } from './pending-writes.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
@@ -51,8 +51,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   // Puts not yet written.
   /** What the unit put, published, recorded and counted, not yet written. */
   private pending = noWrites();
-  /** D-73: the facts of the deals this unit read or wrote, as their rows hold them. */
-  private readonly storedFacts: StoredFacts = new Map();
   /** Whether this unit of work published anything (the store then sequences after the commit). */
   published = false;
   /** Whether this unit put or deleted a webhook (the store tells this instance's watchers at commit). */
@@ -171,7 +169,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
   flush(): Promise<void> {
     const params: unknown[] = [];
-    const { statements, locks } = statementsOf(this.pending, params, this.storedFacts);
+    const { statements, locks } = statementsOf(this.pending, params);
     if (statements.length === 0) return Promise.resolve();
     // Cleared as the write is sent, so that a read racing this flush does not write twice.
     this.pending = noWrites();
@@ -218,9 +216,6 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   }
 
   async putDeal(deal: Deal) {
-    // The first put of a deal this unit read: its facts as its row holds them (pending-writes.ts).
-    const read = this.put.deals.has(deal.id) ? undefined : this.heldDeals.get(deal.id);
-    if (read !== undefined && !this.storedFacts.has(deal.id)) this.storedFacts.set(deal.id, factsKey(read));
     this.pending.deals.set(deal.id, deal);
     this.heldDeals.set(deal.id, deal);
     this.put.deals.add(deal.id);
