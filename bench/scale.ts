@@ -14,6 +14,7 @@ import pg from 'pg';
 import { startServer } from '../src/server.ts';
 import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { createStore } from '../src/store/create-store.ts';
+import { FACT_COLUMNS } from '../src/store/postgres/codec.ts';
 import type { Store } from '../src/store/store.ts';
 import { postgresOwnerUrl } from './options.ts';
 
@@ -49,6 +50,9 @@ const ownerUrl = storeKind === 'postgres' ? postgresOwnerUrl() : undefined;
  * been created one by one. As the tables' owner when there is one (moving a sequence on and a
  * vacuum take it), and as the platform, whom row-level security lets write every row (D-57).
  */
+/** A deal's facts (D-73), columns of its row: a copy keeps its source's. */
+const FACTS = FACT_COLUMNS.join(', ');
+
 async function copyDeals(url: string, total: number) {
   const client = new pg.Client({ connectionString: ownerUrl ?? url });
   await client.connect();
@@ -64,11 +68,11 @@ async function copyDeals(url: string, total: number) {
     for (let from = 1; from <= copies; from += 100_000) {
       const to = Math.min(copies, from + 99_999);
       await client.query(
-        `WITH source AS (SELECT row_number() OVER (ORDER BY length(id), id) AS k, stage, stall_due_at, doc FROM deals
-                         WHERE length(id) < $4::int OR (length(id) = $4::int AND id <= $5))
-         INSERT INTO deals (id, stage, stall_due_at, doc)
+        `WITH source AS (SELECT row_number() OVER (ORDER BY length(id), id) AS k, stage, stall_due_at, doc, ${FACTS}
+                         FROM deals WHERE length(id) < $4::int OR (length(id) = $4::int AND id <= $5))
+         INSERT INTO deals (id, stage, stall_due_at, doc, ${FACTS})
          SELECT ${id('$3::bigint + n')}, s.stage, s.stall_due_at,
-           jsonb_set(s.doc::jsonb, '{id}', to_jsonb(${id('$3::bigint + n')}))::json
+           jsonb_set(s.doc::jsonb, '{id}', to_jsonb(${id('$3::bigint + n')}))::json, ${FACT_COLUMNS.map((c) => `s.${c}`).join(', ')}
          FROM generate_series($1::bigint, $2::bigint) AS n JOIN source s ON s.k = (n - 1) % ${loaded} + 1`,
         // The source is the deals numbered up to base (those loaded), not the copies made so far.
         [from, to, base, last.length, last],
