@@ -16,6 +16,7 @@ import { csvName, downloadList } from './csv-download.ts';
 import { DownloadCsv } from './download-button.tsx';
 import { unreachableWords } from './error-words.ts';
 import { dealOf, type LiveEvent, useLive } from './live.ts';
+import { SellerSelect } from './seller-select.tsx';
 import { can } from './session.ts';
 import { plural, STAGE_LABELS, signalWords, stageLabel } from './words.ts';
 
@@ -162,19 +163,7 @@ export function Board() {
             <option value="false">not on it</option>
           </select>
         </label>
-        {sellers.size > 0 ? (
-          <label>
-            Seller{' '}
-            <select value={seller} onChange={(e) => setSeller(e.currentTarget.value)}>
-              <option value="">any</option>
-              {[...sellers].map(([id, name]) => (
-                <option value={id} key={id}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <SellerSelect sellers={sellers} value={seller} onChange={setSeller} everyLabel="any" />
       </form>
       <div class="list-actions">
         <DownloadCsv what="the deals" save={() => downloadList('/pipeline/deals', filter, csvName('deals'))} />

@@ -24,6 +24,7 @@ import {
 } from './insight-figures.ts';
 import { InsightError, type Insights, type InsightsQuery, noDeals, readInsights } from './insights-api.ts';
 import { type LiveEvent, useLive } from './live.ts';
+import { SellerSelect } from './seller-select.tsx';
 import { can } from './session.ts';
 import { plural, when } from './words.ts';
 
@@ -200,19 +201,12 @@ export function InsightsPage() {
             onChange={(e) => set('to', e.currentTarget.value)}
           />
         </label>
-        {sellers.size > 0 ? (
-          <label>
-            Seller{' '}
-            <select value={query.sellerId} onChange={(e) => set('sellerId', e.currentTarget.value)}>
-              <option value="">every Seller</option>
-              {[...sellers].map(([id, name]) => (
-                <option value={id} key={id}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <SellerSelect
+          sellers={sellers}
+          value={query.sellerId}
+          onChange={(id) => set('sellerId', id)}
+          everyLabel="every Seller"
+        />
         {ranged ? (
           <button type="button" class="secondary" onClick={() => setQuery((q) => ({ ...q, from: '', to: '' }))}>
             The last 90 days

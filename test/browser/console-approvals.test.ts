@@ -13,7 +13,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -23,6 +22,7 @@ import {
   failOnScriptError,
   launchChromium,
   personConsole,
+  SHOTS,
   type Size,
   signedInConsole,
 } from '../support/browser.ts';
@@ -31,13 +31,6 @@ import { as, bearer, type Client, dealBody, makeKey, makeSeller, OP, startKeysSe
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
 import { PASSWORD, person } from '../support/people.ts';
 
-/** Where the screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md shows them). */
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 /** Ids of principals, people, keys, deals and approvals: a page names them, never shows them. */
 const IDS = /\b(?:seller|closer|usr|key|deal|apr)_\d+\b/;
 const SELLER = 'Approvals Fictional Sales';

@@ -12,9 +12,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkip, consolePage, launchChromium, type Size, signedInConsole, WIDTHS } from '../support/browser.ts';
+import {
+  browserSkip,
+  consolePage,
+  launchChromium,
+  SHOTS,
+  type Size,
+  signedInConsole,
+  WIDTHS,
+} from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import {
   as,
@@ -30,14 +37,6 @@ import {
   makeSeller,
   OP,
 } from '../support/keys.ts';
-
-/** Where the screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md shows them). */
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 
 // The figures as the page must say them: USD with 2 decimals, shares as percentages, days with 2
 // decimals, a figure over nothing as "—".

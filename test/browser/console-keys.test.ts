@@ -11,9 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import { browserSkip, failOnScriptError, launchChromium, SHOTS, type Size, WIDTHS } from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import {
   as,
@@ -27,13 +26,6 @@ import {
   startKeysServer,
   wrongKey,
 } from '../support/keys.ts';
-
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 
 describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip }, () => {
   let t: TestServer;

@@ -12,13 +12,13 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   browserSkip,
   failOnScriptError,
   launchChromium,
   personConsole,
+  SHOTS,
   type Size,
   signedInConsole,
 } from '../support/browser.ts';
@@ -38,13 +38,6 @@ import {
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
 import { PASSWORD, person } from '../support/people.ts';
 
-/** Where the screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md shows them). */
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 /** Ids of principals, people, keys, deals, approvals and notifications: a page names them, never shows them. */
 const IDS = /\b(?:seller|closer|usr|key|deal|apr|ntf)_\d+\b/;
 const SELLER = 'Notified Fictional Sales';

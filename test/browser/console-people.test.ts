@@ -12,22 +12,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import { browserSkip, failOnScriptError, launchChromium, SHOTS, type Size, WIDTHS } from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import { as, bearer, dealBody, makeKey, makeSeller, OP, startKeysServer } from '../support/keys.ts';
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
 import { accept, invite, PASSWORD, person } from '../support/people.ts';
 
 const SIZES: readonly Size[] = ['wide', 'narrow'];
-/** Where the screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md shows them). */
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 /** Ids of principals, people and keys: a page names them, never shows them. */
 const IDS = /\b(?:seller|closer|usr|key)_\d+\b/;
 

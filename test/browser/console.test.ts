@@ -7,20 +7,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkip, consolePage, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import { browserSkip, consolePage, launchChromium, SHOTS, type Size, WIDTHS } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
-
-// docs/console.md's screenshots are these tests' own: with UPDATE_SCREENSHOTS=1 they are written to
-// docs/console/, otherwise to .scratch/ (so that a test run leaves the working tree clean).
-const SHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
-    import.meta.url,
-  ),
-);
 
 describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
   let t: TestServer;

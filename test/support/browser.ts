@@ -5,7 +5,19 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/**
+ * Where the console tests' screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md
+ * shows them), otherwise .scratch/ (so that a test run leaves the working tree clean).
+ */
+export const SHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/console/' : '../../.scratch/console-shots/',
+    import.meta.url,
+  ),
+);
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
