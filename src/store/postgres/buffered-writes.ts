@@ -5,7 +5,7 @@ import type { DailyLimits, KeyUsage } from '../../domain/policy.ts';
 import type { StoredAnswer } from '../store.ts';
 import { FACT_COLUMNS } from './codec.ts';
 
-/** How each table is upserted: its columns (the document last) and what a second put replaces. */
+/** How each table is upserted: its columns, in its values' order, and what a second put replaces. */
 const UPSERTS = {
   // D-73: a deal's facts after its document (codec.ts dealValues).
   deals: {
