@@ -2,6 +2,7 @@
 // limits of D-44 also in docs/limits.md).
 
 import { isValidOperatorKey } from './domain/keys.ts';
+import { DEFAULT_PAYOUT_HOLD_DAYS } from './domain/ledger/holds.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
 import { DEFAULT_STREAMS_PER_CLIENT } from './http/stream-limits.ts';
 import { defaultMaxConnections, openFileLimit } from './open-files.ts';
@@ -24,6 +25,8 @@ export interface Config {
   host: string;
   dealPrefix: string;
   claimTtlHours: number;
+  /** D-80: how long (platform days) a closer's earning is held before a payout run may pay it. */
+  payoutHoldDays: number;
   timerIntervalSeconds: number;
   /** How long SIGTERM/SIGINT lets requests and units of work in flight finish before exiting. */
   shutdownTimeoutMs: number;
@@ -315,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dealPrefix,
     claimTtlHours: number(env, 'CLAIM_TTL_HOURS', 72, 0.001, 24 * 365),
+    payoutHoldDays: number(env, 'PAYOUT_HOLD_DAYS', DEFAULT_PAYOUT_HOLD_DAYS, 0, 365),
     timerIntervalSeconds: number(env, 'TIMER_INTERVAL_SECONDS', 5, 0, 86_400),
     shutdownTimeoutMs: Math.round(number(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 0.1, 3600) * 1000),
     logLevel: env.LOG_LEVEL || 'info',

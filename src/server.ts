@@ -83,6 +83,7 @@ export async function composeServer(options: ServerOptions = {}): Promise<Compos
   const service = createPipelineService(store, options.clock ?? systemClock, {
     telemetry,
     claimTtlHours: config.claimTtlHours,
+    payoutHoldDays: config.payoutHoldDays,
     eventRetentionHours: config.eventRetentionHours,
     webhookAllowPrivate: config.webhookAllowPrivate,
     auth: config.auth,

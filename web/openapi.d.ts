@@ -941,6 +941,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pipeline/deals/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal's refunds, oldest first
+         * @description A deal's refunds, oldest first
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Record a refund of a won deal: reverses its share of the commission and the platform fee
+         * @description A closed_won deal only (409 DEAL_NOT_CLOSED_WON); refunds together at most its final value (422 REFUND_EXCEEDS_VALUE). After refunds of R in all of a final value V, each of the commission and the platform fee is reversed by round-half-up(amount × R / V) in all, so partial refunds reverse to the cent what one refund of their sum would; setter and nurturer fees stay earned. A commission's reversal takes from its closer's pending balance, then its available one (below zero: a clawback, netted against later earnings). Appends an activity entry to the deal and publishes deal.refunded.
+         */
+        post: operations["refundDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay every closer whose available balance is above zero
+         * @description The operator's. Each such closer gets a payout {id, closerId, amountUsd, status: paid, paidAt, reference, transfers} of its whole available balance, moved to its paid account, and payout.paid is published. Runs racing on any number of instances pay each available cent once. Moving the real money is outside the service: `reference` records what the operator did.
+         */
+        post: operations["runPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payouts, newest first (a closer's own; the operator's: all, or one closer's)
+         * @description Payouts, newest first (a closer's own; the operator's: all, or one closer's)
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ledger/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's balance as of any platform time
+         * @description A Seller its own account, a closer its own (closer:<id> alone: the three together, with each), the operator any; another is 404 ACCOUNT_NOT_FOUND, as an unknown one.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ledger/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger's transfers in id order (the caller's own accounts')
+         * @description The ledger's transfers in id order (the caller's own accounts')
+         */
+        get: operations["listTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/closers/closers/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A closer's monthly statement: opening + earned − clawed back − paid = closing
+         * @description A closer's monthly statement: opening + earned − clawed back − paid = closing
+         */
+        get: operations["getCloserStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sellers/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Seller's monthly statement: opening − commissions − platform fees − fees + refunds = closing
+         * @description In the demo, `none` is the Seller of every deal.
+         */
+        get: operations["getSellerStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/stream": {
         parameters: {
             query?: never;
@@ -991,7 +1135,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The demo's MCP server: tools sell, list_deals, get_deal, edit_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events, get_insights over the demo store
+         * The demo's MCP server: tools sell, list_deals, get_deal, edit_deal, advance_deal, report_signals, list_proposals, list_gigs, claim_gig, advance_gig, revive_gig, release_gig, list_events, refund_deal, run_payouts, get_balance, list_transfers, get_insights over the demo store
          * @description Stateless Streamable HTTP MCP: POST JSON-RPC messages with content-type application/json and accept: application/json, text/event-stream; no session, no SSE stream (GET and DELETE answer 405).
          */
         post: operations["mcpDemo"];
@@ -1247,6 +1391,8 @@ export interface components {
                 closerId: string;
                 amountUsd: number;
             }[];
+            /** @description the deal's refunds in all (D-81); absent until it has one */
+            refundedUsd?: number;
         };
         /**
          * @example {
@@ -1855,11 +2001,13 @@ export interface components {
                     closerId: string;
                     amountUsd: number;
                 }[];
+                /** @description the deal's refunds in all (D-81); absent until it has one */
+                refundedUsd?: number;
             };
             /** @description the events the real call would publish, in order (not published: they have no seq) */
             events: {
                 /** @description a public event type */
-                type: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
+                type: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /** @description as the event’s data in the feed (`Event`), with the ids the real call would hand out null */
                 data: {
                     [key: string]: unknown;
@@ -2437,6 +2585,71 @@ export interface components {
             /** @description the place in the feed: increasing, never reused */
             seq: number;
             /** @enum {string} */
+            type: "deal.refunded";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: {
+                dealId: string;
+                refund: components["schemas"]["Refund"];
+                /** @description the deal's refunds in all, this one included */
+                refundedUsd: number;
+            };
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
+            type: "payout.paid";
+            /**
+             * Format: date-time
+             * @description the platform time of the change (the demo clock)
+             */
+            at: string;
+            /** @description keys mode: who wrote it, the principal and the key of the request or the person by name (absent for the platform timers) */
+            actor?: {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the key the request carried, `key_<NNNN>` */
+                keyId: string;
+                /** @description a proposal the key's policy held, committed at its last approval: who approved it (D-70) */
+                approvedBy?: components["schemas"]["Approver"][];
+            } | {
+                /** @description `operator`, a Seller id or a closer id */
+                principal: string;
+                /** @description the person, `usr_<NNNN>` */
+                userId: string;
+                /** @description the person's name when it acted */
+                name: string;
+            };
+            data: {
+                payout: components["schemas"]["Payout"];
+            };
+        } | {
+            /** @description `evt_` and the seq */
+            id: string;
+            /** @description the place in the feed: increasing, never reused */
+            seq: number;
+            /** @enum {string} */
             type: "closer.enrolled";
             /**
              * Format: date-time
@@ -2689,12 +2902,68 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
              */
             createdAt: string;
+        };
+        Transfer: {
+            /** @description `txn_NNNN` */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            at: string;
+            /** @description the account whose balance goes down by the amount */
+            debit: string;
+            /** @description the account whose balance goes up by it */
+            credit: string;
+            /** @description above zero */
+            amountUsd: number;
+            kind: "commission" | "fee" | "platform_fee" | "release" | "payout" | "reversal";
+            dealId?: string;
+            gigId?: string;
+            payoutId?: string;
+            refundId?: string;
+            /** @description the transfer a reversal corrects */
+            reverses?: string;
+            /** @description the earning a release moves from pending to available */
+            releases?: string;
+        };
+        Refund: {
+            /** @description `rfd_NNNN` */
+            id: string;
+            dealId: string;
+            /** @description refunded to the customer */
+            amountUsd: number;
+            reason: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            at: string;
+            /** @description the reversals it booked */
+            transfers: components["schemas"]["Transfer"][];
+        };
+        Payout: {
+            /** @description `po_NNNN` */
+            id: string;
+            closerId: string;
+            /** @description the available balance paid */
+            amountUsd: number;
+            /** @enum {string} */
+            status: "paid";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            paidAt: string;
+            /** @description what the operator did to move the money */
+            reference: string | null;
+            transfers: components["schemas"]["Transfer"][];
         };
         /**
          * @example {
@@ -2712,7 +2981,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the event types it receives */
-            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
+            types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -13406,7 +13675,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /**
                  * @description events about this deal
                  * @example deal_0001
@@ -13790,7 +14059,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description the event types to receive; absent: every type */
-                    types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
+                    types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded")[];
                 };
             };
         };
@@ -15860,6 +16129,1710 @@ export interface operations {
             };
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "text",
+                     *         "dealId": "text",
+                     *         "amountUsd": 1,
+                     *         "reason": "text",
+                     *         "at": "2026-01-05T09:00:00.000Z",
+                     *         "transfers": [
+                     *           {
+                     *             "id": "text",
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "debit": "text",
+                     *             "credit": "text",
+                     *             "amountUsd": 1,
+                     *             "kind": "commission",
+                     *             "dealId": "text",
+                     *             "gigId": "text",
+                     *             "payoutId": "text",
+                     *             "refundId": "text",
+                     *             "reverses": "text",
+                     *             "releases": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Refund"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown deal id, of any shape or length (also after a reset or restart of the demo).",
+                     *       "code": "DEAL_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundDeal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountUsd": 0.005,
+                 *       "reason": "text"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the amount refunded to the customer (USD, rounded half-up to the cent; at least 0.005, which rounds to 0.01) */
+                    amountUsd: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: `Location` names what was created */
+            201: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The path of what was created */
+                    Location?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "text",
+                     *       "dealId": "text",
+                     *       "amountUsd": 1,
+                     *       "reason": "text",
+                     *       "at": "2026-01-05T09:00:00.000Z",
+                     *       "transfers": [
+                     *         {
+                     *           "id": "text",
+                     *           "at": "2026-01-05T09:00:00.000Z",
+                     *           "debit": "text",
+                     *           "credit": "text",
+                     *           "amountUsd": 1,
+                     *           "kind": "commission",
+                     *           "dealId": "text",
+                     *           "gigId": "text",
+                     *           "payoutId": "text",
+                     *           "refundId": "text",
+                     *           "reverses": "text",
+                     *           "releases": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown deal id, of any shape or length (also after a reset or restart of the demo).",
+                     *       "code": "DEAL_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the record is not in a state that allows this operation */
+            409: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Any move, signal or advance on a `closed_won` / `closed_lost` deal: a closed deal never moves again.",
+                     *       "code": "DEAL_TERMINAL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runPayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body replays the first answer (with `idempotent-replayed: true`) and changes nothing; with another request it is 422 IDEMPOTENCY_KEY_REUSED. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "text"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description e.g. the bank batch id */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `true` when the answer is replayed under an Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "at": "2026-01-05T09:00:00.000Z",
+                     *       "reference": "text",
+                     *       "payouts": [
+                     *         {
+                     *           "id": "text",
+                     *           "closerId": "text",
+                     *           "amountUsd": 1,
+                     *           "status": "paid",
+                     *           "paidAt": "2026-01-05T09:00:00.000Z",
+                     *           "reference": "text",
+                     *           "transfers": [
+                     *             {
+                     *               "id": "text",
+                     *               "at": "2026-01-05T09:00:00.000Z",
+                     *               "debit": "text",
+                     *               "credit": "text",
+                     *               "amountUsd": 1,
+                     *               "kind": "commission",
+                     *               "dealId": "text",
+                     *               "gigId": "text",
+                     *               "payoutId": "text",
+                     *               "refundId": "text",
+                     *               "reverses": "text",
+                     *               "releases": "text"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "totalUsd": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        at: string;
+                        reference: string | null;
+                        payouts: components["schemas"]["Payout"][];
+                        /** @description paid by this run in all */
+                        totalUsd: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A POST, PUT, PATCH or DELETE, or a CORS preflight, on a demo path, sent by a web page whose `Origin` is neither the service's own nor listed in `ALLOWED_ORIGINS` (`Origin: null` included): no other web page can drive the service through its visitor's browser. Nothing was changed and the body was not read. A request without `Origin` is unaffected, and ROOT paths, `/mcp` included, answer every origin. In keys mode, also any request that carries the console's session cookie, whatever its method, from an origin other than the service's own, a listed one included.",
+                     *       "code": "ORIGIN_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 64 KiB */
+            413: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body over 64 KiB.",
+                     *       "code": "BODY_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json */
+            415: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A body that is not `application/json`.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: the gate, a platform bound, a limit, a webhook url at a forbidden address, or an idempotency key reused for another request */
+            422: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "An `Idempotency-Key` (or `idempotencyKey` argument) already used within the last 24 hours with another method, path or body; a tool call is the HTTP request it stands for.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @example text */
+                closerId?: string;
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example cG9fMDAwMQ
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
+                    Link?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "text",
+                     *         "closerId": "text",
+                     *         "amountUsd": 1,
+                     *         "status": "paid",
+                     *         "paidAt": "2026-01-05T09:00:00.000Z",
+                     *         "reference": "text",
+                     *         "transfers": [
+                     *           {
+                     *             "id": "text",
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "debit": "text",
+                     *             "credit": "text",
+                     *             "amountUsd": 1,
+                     *             "kind": "commission",
+                     *             "dealId": "text",
+                     *             "gigId": "text",
+                     *             "payoutId": "text",
+                     *             "refundId": "text",
+                     *             "reverses": "text",
+                     *             "releases": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Payout"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBalance: {
+        parameters: {
+            query: {
+                /**
+                 * @description the account
+                 * @example closer:closer_0001
+                 */
+                account: string;
+                /** @description the balance as of this platform time (default now; a later time is now) */
+                asOf?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account": "text",
+                     *       "balanceUsd": 1,
+                     *       "asOf": "2026-01-05T09:00:00.000Z",
+                     *       "pendingUsd": 1,
+                     *       "availableUsd": 1,
+                     *       "paidUsd": 1
+                     *     }
+                     */
+                    "application/json": {
+                        account: string;
+                        /** @description the sum of the account's transfers (a closer's three together when no bucket is named) */
+                        balanceUsd: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        asOf: string;
+                        /** @description a closer: held */
+                        pendingUsd?: number;
+                        /** @description a closer: to be paid by the next run (below zero: a clawback) */
+                        availableUsd?: number;
+                        /** @description a closer: paid out */
+                        paidUsd?: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No such path (`GET /` lists them), or a path whose percent-encoding is malformed.",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description transfers into or out of this account
+                 * @example closer:closer_0001
+                 */
+                account?: string;
+                /** @example text */
+                dealId?: string;
+                /** @description at or after */
+                from?: string;
+                /** @description before */
+                to?: string;
+                /**
+                 * @description records per page
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description opaque: the cursor in the `Link: <…>; rel="next"` of the previous page; only this service issues cursors (400 INVALID_CURSOR otherwise)
+                 * @example dHhuXzAwMDE
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `<next page>; rel="next"` when a further page exists (demo lists) */
+                    Link?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "text",
+                     *         "at": "2026-01-05T09:00:00.000Z",
+                     *         "debit": "text",
+                     *         "credit": "text",
+                     *         "amountUsd": 1,
+                     *         "kind": "commission",
+                     *         "dealId": "text",
+                     *         "gigId": "text",
+                     *         "payoutId": "text",
+                     *         "refundId": "text",
+                     *         "reverses": "text",
+                     *         "releases": "text"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Transfer"][];
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCloserStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description a month of platform time (UTC)
+                 * @example 2026-11
+                 */
+                month: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "closerId": "text",
+                     *       "month": "text",
+                     *       "openingUsd": 1,
+                     *       "earnedUsd": 1,
+                     *       "clawedBackUsd": 1,
+                     *       "paidUsd": 1,
+                     *       "closingUsd": 1,
+                     *       "lines": [
+                     *         {
+                     *           "transfer": {
+                     *             "id": "text",
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "debit": "text",
+                     *             "credit": "text",
+                     *             "amountUsd": 1,
+                     *             "kind": "commission",
+                     *             "dealId": "text",
+                     *             "gigId": "text",
+                     *             "payoutId": "text",
+                     *             "refundId": "text",
+                     *             "reverses": "text",
+                     *             "releases": "text"
+                     *           },
+                     *           "effectUsd": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        closerId: string;
+                        month: string;
+                        /** @description owed to the closer (pending and available) when the month began */
+                        openingUsd: number;
+                        /** @description commissions and fees booked */
+                        earnedUsd: number;
+                        /** @description refunds' reversals */
+                        clawedBackUsd: number;
+                        /** @description payouts */
+                        paidUsd: number;
+                        /** @description opening + earned − clawed back − paid */
+                        closingUsd: number;
+                        lines: {
+                            transfer: components["schemas"]["Transfer"];
+                            /** @description what it did to the statement's balance */
+                            effectUsd: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown closer id, in the path or named by `closerId` in a body.",
+                     *       "code": "CLOSER_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSellerStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description a month of platform time (UTC)
+                 * @example 2026-11
+                 */
+                month: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 visible ASCII characters), echoed back; another value is replaced by a fresh id. */
+                "x-request-id"?: string;
+            };
+            path: {
+                /** @description the id, e.g. `deal_0001`; an id of any other shape names nothing (404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description `Accept`: the list is JSON or, with `Accept: text/csv`, CSV (D-74) */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sellerId": "text",
+                     *       "month": "text",
+                     *       "openingUsd": 1,
+                     *       "commissionsUsd": 1,
+                     *       "platformFeesUsd": 1,
+                     *       "feesUsd": 1,
+                     *       "refundsUsd": 1,
+                     *       "closingUsd": 1,
+                     *       "lines": [
+                     *         {
+                     *           "transfer": {
+                     *             "id": "text",
+                     *             "at": "2026-01-05T09:00:00.000Z",
+                     *             "debit": "text",
+                     *             "credit": "text",
+                     *             "amountUsd": 1,
+                     *             "kind": "commission",
+                     *             "dealId": "text",
+                     *             "gigId": "text",
+                     *             "payoutId": "text",
+                     *             "refundId": "text",
+                     *             "reverses": "text",
+                     *             "releases": "text"
+                     *           },
+                     *           "effectUsd": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        sellerId: string;
+                        month: string;
+                        /** @description the Seller's balance when the month began (below zero by what it owes) */
+                        openingUsd: number;
+                        /** @description commissions booked */
+                        commissionsUsd: number;
+                        /** @description the platform's fees */
+                        platformFeesUsd: number;
+                        /** @description setter and nurturer fees */
+                        feesUsd: number;
+                        /** @description given back by refunds */
+                        refundsUsd: number;
+                        /** @description opening − commissions − platform fees − fees + refunds */
+                        closingUsd: number;
+                        lines: {
+                            transfer: components["schemas"]["Transfer"];
+                            /** @description what it did to the statement's balance */
+                            effectUsd: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body, query parameter or header that is not of its documented form; `violations` lists each problem */
+            400: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The body is not an object, a field is missing, of the wrong type, out of range, or unknown; `violations` lists each problem.",
+                     *       "code": "INVALID_BODY",
+                     *       "violations": [
+                     *         "listValueUsd: is required"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the `Host` is not one this service answers to (`HOST_NOT_ALLOWED`), or, on a demo write, a web page on another origin sent it (`ORIGIN_NOT_ALLOWED`); nothing changed */
+            403: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The `Host` of the request is not a name this service answers to (`ALLOWED_HOSTS`; unset, a service listening on a loopback address answers only `localhost`, `127.0.0.1` and `[::1]`, on any port): a web page whose name was pointed at the service (DNS rebinding) cannot reach it. Nothing was changed and the body was not read.",
+                     *       "code": "HOST_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: an unknown id (of any shape) or path */
+            404: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown deal id, of any shape or length (also after a reset or restart of the demo).",
+                     *       "code": "DEAL_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed on this path; `Allow` lists the methods it serves */
+            405: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description The methods this path serves */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A known path with a method it does not serve; `Allow` lists the methods.",
+                     *       "code": "METHOD_NOT_ALLOWED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request timeout: the headers did not arrive within 10 s, or the whole request within REQUEST_TIMEOUT_MS (30 s by default); nothing changed, and the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request did not arrive in full in time.",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (only when RATE_LIMIT_PER_MINUTE is set); `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request will be accepted */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per minute */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the minute resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "More requests from one address in a minute than `RATE_LIMIT_PER_MINUTE`; `Retry-After` says when to try again.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers are over 16 KiB (a very long path included); refused before routing, and the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
@@ -15872,7 +17845,7 @@ export interface operations {
                  * @description a public event type
                  * @example deal.created
                  */
-                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
+                type?: "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.escalated" | "deal.signals_reported" | "deal.stalled" | "deal.deescalated" | "deal.closed" | "deal.reengaged" | "gig.posted" | "gig.claimed" | "gig.released" | "gig.reopened" | "gig.expired" | "gig.fulfilled" | "payout.posted" | "deal.refunded" | "payout.paid" | "closer.enrolled" | "demo.reset" | "proposal.refused" | "approval.requested" | "approval.approved" | "approval.denied" | "approval.expired" | "approval.superseded";
                 /**
                  * @description events about this deal
                  * @example deal_0001

@@ -26,7 +26,9 @@ export type PipelineCommand =
   /** platform: true for the timer, which only fires when due. */
   | { type: 'ReopenGig'; gigId: string; platform: boolean }
   | { type: 'ExpireGig'; gigId: string }
-  | { type: 'StallDeal'; dealId: string };
+  | { type: 'StallDeal'; dealId: string }
+  /** D-81: a won deal's refund, on its activity (the ledger books its reversals). */
+  | { type: 'RecordRefund'; dealId: string; note: string };
 
 /** What a decision may need beyond the state: the clock, the config and the next free ids. */
 export interface DecisionContext {

@@ -6,7 +6,7 @@ import type { DecisionContext, PipelineCommand } from './commands.ts';
 import { editDeal } from './deal-edit.ts';
 import { advanceDeal, createDeal, deescalate, reengage, reportSignals } from './decide-deal.ts';
 import { advanceGig, claimGig, clearGoneDark, expireGig, releaseGig, reopenGig } from './decide-gig.ts';
-import { accept, type Decision, reject, withClaimedGig, withDeal, withLiveDeal } from './decision.ts';
+import { accept, type Decision, entry, reject, withClaimedGig, withDeal, withLiveDeal } from './decision.ts';
 import { refuse } from './refusal.ts';
 import { GONE_DARK } from './stages.ts';
 import type { PipelineState } from './state.ts';
@@ -72,5 +72,17 @@ function decideCommand(state: PipelineState, command: PipelineCommand, ctx: Deci
       return reopenGig(state, command.gigId, command.platform, ctx);
     case 'ExpireGig':
       return expireGig(state, command.gigId, ctx);
+    case 'RecordRefund':
+      // D-81: only a won deal is refunded; the entry changes its version, and nothing else of it.
+      return withDeal(state, command.dealId, (deal) =>
+        deal.stage === 'closed_won'
+          ? accept([entry(deal, 'service', command.note, ctx.now, false)])
+          : reject(
+              refuse.conflict(
+                'DEAL_NOT_CLOSED_WON',
+                `Deal ${deal.id} is ${deal.stage}; only a closed_won deal is refunded.`,
+              ),
+            ),
+      );
   }
 }

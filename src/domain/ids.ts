@@ -11,7 +11,7 @@ export function compareIds(a: string, b: string): number {
 }
 
 /** Every kind of numbered id, those of the accounts (D-51, D-52) and refused proposals (D-61) too. */
-export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr' | 'ntf';
+export type ListKind = IdKind | 'seller' | 'key' | 'prop' | 'usr' | 'apr' | 'ntf' | 'txn' | 'rfd' | 'po';
 
 const SHAPES: Record<ListKind, RegExp> = {
   deal: /^deal_(\d{4}|[1-9]\d{4,})$/,
@@ -23,6 +23,10 @@ const SHAPES: Record<ListKind, RegExp> = {
   usr: /^usr_(\d{4}|[1-9]\d{4,})$/,
   apr: /^apr_(\d{4}|[1-9]\d{4,})$/,
   ntf: /^ntf_(\d{4}|[1-9]\d{4,})$/,
+  // D-79 to D-81: the ledger's transfers, refunds and payouts.
+  txn: /^txn_(\d{4}|[1-9]\d{4,})$/,
+  rfd: /^rfd_(\d{4}|[1-9]\d{4,})$/,
+  po: /^po_(\d{4}|[1-9]\d{4,})$/,
 };
 
 /**

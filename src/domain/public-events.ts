@@ -5,6 +5,8 @@
 import type { Approval } from './approvals.ts';
 import type { DealChange } from './deal-changes.ts';
 import type { PipelineEvent } from './events.ts';
+import type { Payout } from './ledger/payouts.ts';
+import type { Refund } from './ledger/refunds.ts';
 import type { RefusedProposal } from './proposals.ts';
 import type { ActorRef, Closer, Deal, Gig, GigOutcome, PayoutLine } from './records.ts';
 import type { Role, Stage } from './stages.ts';
@@ -55,6 +57,10 @@ type PublicEventBody =
       data: { gigId: string; dealId: string; closerId?: string; outcome: GigOutcome };
     }
   | { type: 'payout.posted'; at: number; data: { line: PayoutLine } }
+  /** D-81: a won deal refunded, in part or whole; the data is the refund with its transfers. */
+  | { type: 'deal.refunded'; at: number; data: { dealId: string; refund: Refund; refundedCents: number } }
+  /** D-80: a payout run paid a closer its available balance. */
+  | { type: 'payout.paid'; at: number; data: { payout: Payout } }
   | { type: 'closer.enrolled'; at: number; data: { closer: Closer } }
   | { type: 'demo.reset'; at: number; data: Record<string, never> }
   /** D-61: a proposal the gate refused; its data is the record (its Seller kept apart). */
@@ -86,6 +92,8 @@ export const PUBLIC_EVENT_TYPES = [
   'gig.expired',
   'gig.fulfilled',
   'payout.posted',
+  'deal.refunded',
+  'payout.paid',
   'closer.enrolled',
   'demo.reset',
   'proposal.refused',
@@ -112,6 +120,7 @@ export function eventDealId(draft: PublicEventDraft): string | undefined {
       return draft.data.line.dealId;
     case 'closer.enrolled':
     case 'demo.reset':
+    case 'payout.paid':
       return undefined;
     default:
       return draft.data.dealId;

@@ -76,6 +76,9 @@ export const REFUSAL_KINDS = {
   APPROVAL_PENDING: 'conflict',
   // D-72: a person's notifications.
   NOTIFICATION_NOT_FOUND: 'not_found',
+  // D-79 to D-82: the ledger.
+  REFUND_EXCEEDS_VALUE: 'rule',
+  ACCOUNT_NOT_FOUND: 'not_found',
 } as const satisfies Record<string, RefusalKind>;
 
 export type RefusalCode = keyof typeof REFUSAL_KINDS;
@@ -145,6 +148,7 @@ export const refuse = {
   noUser: (id: string): Refusal => refuse.notFound('USER_NOT_FOUND', `No user ${id}.`),
   noApproval: (id: string): Refusal => refuse.notFound('APPROVAL_NOT_FOUND', `No approval ${id}.`),
   noNotification: (id: string): Refusal => refuse.notFound('NOTIFICATION_NOT_FOUND', `No notification ${id}.`),
+  noAccount: (name: string): Refusal => refuse.notFound('ACCOUNT_NOT_FOUND', `No account ${name}.`),
   /** D-69: over the key's policy, refused (`onLimit: refuse`, or a deal above maxDealValueUsd). */
   policy: (message: string, limits: readonly LimitCheck[]): Refusal => ({
     kind: 'policy',

@@ -14,10 +14,19 @@ export interface Settlement {
   readonly feesSettledCents: Cents;
   readonly netToSellerCents: Cents;
   readonly fees: readonly { gigId: string; role: Role; closerId: string; amountCents: Cents }[];
+  /** D-81: the deal's refunds in all, once it has one (absent before: the spec's shape until then). */
+  readonly refundedCents?: Cents;
 }
 
-/** payouts: the ledger lines of this deal. Commission is the line actually paid (0 for an agent close). */
-export function settle(deal: Deal, payouts: readonly PayoutLine[]): Settlement | Refusal {
+/**
+ * payouts: the ledger lines of this deal. Commission is the line actually paid (0 for an agent
+ * close). refunds: the deal's refunds (D-81), which add `refundedCents` and change nothing else.
+ */
+export function settle(
+  deal: Deal,
+  payouts: readonly PayoutLine[],
+  refunds: readonly { amountCents: Cents }[] = [],
+): Settlement | Refusal {
   if (deal.stage !== 'closed_won' || deal.finalValueCents === undefined) {
     return refuse.conflict(
       'DEAL_NOT_CLOSED_WON',
@@ -42,5 +51,6 @@ export function settle(deal: Deal, payouts: readonly PayoutLine[]): Settlement |
     feesSettledCents,
     netToSellerCents: finalValueCents - closerCommissionCents - platform - feesSettledCents,
     fees,
+    ...(refunds.length > 0 ? { refundedCents: refunds.reduce((sum, r) => sum + r.amountCents, 0) } : {}),
   };
 }

@@ -186,6 +186,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'events', description: 'Every committed change: the feed, its live stream and webhooks' },
         { name: 'demo', description: 'Demo utilities' },
         { name: 'insights', description: "The pipeline's figures, learned from every deal's stage history (D-73)" },
+        {
+          name: 'ledger',
+          description: 'The books beneath the settlements: transfers, balances, refunds, payouts, statements (D-79 to D-82)',
+        },
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
         ...(auth === 'keys'
           ? [{ name: 'approvals', description: "Keys mode: proposals keys' policies held, and people's decisions" }]

@@ -86,7 +86,7 @@ const CSV_MEDIA = {
 };
 
 /** The tags of the operations that use the store (and so may answer 503, D-46). */
-const STORE_TAGS = new Set(['deals', 'events', 'marketplace', 'demo', 'approvals', 'insights']);
+const STORE_TAGS = new Set(['deals', 'events', 'marketplace', 'demo', 'approvals', 'insights', 'ledger']);
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 

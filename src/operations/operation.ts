@@ -57,7 +57,7 @@ interface Common {
   path: string;
   summary: string;
   description?: string;
-  tag: 'deals' | 'proposals' | 'marketplace' | 'events' | 'demo' | 'accounts' | 'approvals' | 'insights';
+  tag: 'deals' | 'proposals' | 'marketplace' | 'events' | 'demo' | 'accounts' | 'approvals' | 'insights' | 'ledger';
   query?: TObject;
   body?: TSchema;
   /** The successful answers' schemas, by status. */

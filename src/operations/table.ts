@@ -5,6 +5,7 @@ import { DEAL_OPERATIONS } from './deal-operations.ts';
 import { DEMO_OPERATIONS } from './demo-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
 import { INSIGHT_OPERATIONS } from './insight-operations.ts';
+import { LEDGER_OPERATIONS } from './ledger-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { NOTIFICATION_OPERATIONS } from './notification-operations.ts';
 import type { Operation } from './operation.ts';
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...APPROVAL_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...INSIGHT_OPERATIONS,
+  ...LEDGER_OPERATIONS,
 ];
 
 /** The operations offered as tools of the demo MCP door, in the table's order. */

@@ -329,6 +329,7 @@ export const SettlementSchema = Type.Object(
     fees: Type.Array(
       Type.Object({ gigId: Type.String(), role: RoleSchema, closerId: Type.String(), amountUsd: Type.Number() }),
     ),
+    refundedUsd: Type.Optional(Usd("the deal's refunds in all (D-81); absent until it has one")),
   },
   { $id: 'Settlement', examples: [SETTLEMENT_EXAMPLE] },
 );

@@ -6,6 +6,7 @@ import { ApprovalSchema } from './approvals.ts';
 import { PATTERN_WORDS, RoleSchema, StageSchema, Timestamp, Usd } from './common.ts';
 import { ActorRefSchema, DealSchema } from './deal.ts';
 import { DEAL_EXAMPLE } from './examples.ts';
+import { PayoutSchema, RefundSchema } from './ledger.ts';
 import { CloserSchema, GigSchema } from './marketplace.ts';
 import { RefusedProposalSchema } from './proposals.ts';
 
@@ -68,6 +69,12 @@ const DATA: Record<(typeof PUBLIC_EVENT_TYPES)[number], TSchema> = {
     kind: Type.Union([Type.Literal('commission'), Type.Literal('fee')]),
     amountUsd: Usd('amount paid'),
   }),
+  'deal.refunded': Type.Object({
+    ...Ids,
+    refund: Type.Ref(RefundSchema),
+    refundedUsd: Usd("the deal's refunds in all, this one included"),
+  }),
+  'payout.paid': Type.Object({ payout: Type.Ref(PayoutSchema) }),
   'closer.enrolled': Type.Object({ closer: Type.Ref(CloserSchema) }),
   'demo.reset': Type.Object({}),
   'proposal.refused': Type.Ref(RefusedProposalSchema),

@@ -15,6 +15,7 @@ import {
   PipelineInsightSchema,
   VelocityInsightSchema,
 } from './insights.ts';
+import { PayoutSchema, RefundSchema, TransferSchema } from './ledger.ts';
 import { CloserSchema, EscalationSchema, GigSchema } from './marketplace.ts';
 import { ProposalSummarySchema, RefusedProposalSchema } from './proposals.ts';
 import { BlockedEnvelope, DealEnvelope, DealsEnvelope, EmptyEnvelope, GigsEnvelope, OfferEnvelope } from './root.ts';
@@ -38,6 +39,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   EventSchema,
   EventPageSchema,
   WebhookSchema,
+  TransferSchema,
+  RefundSchema,
+  PayoutSchema,
   WebhookCreatedSchema,
   WebhookAttemptSchema,
   EmptyEnvelope,

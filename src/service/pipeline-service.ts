@@ -4,6 +4,7 @@
 // runs (plain, keyed or dry) is decided in one place, whichever door it came through.
 
 import { randomBytes } from 'node:crypto';
+import { DAY_MS, DEFAULT_PAYOUT_HOLD_DAYS } from '../domain/ledger/holds.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from '../domain/public-events.ts';
 import type { Store } from '../store/store.ts';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry.ts';
@@ -16,6 +17,8 @@ import { Insights } from './insights.ts';
 import { KeyPolicies } from './key-policies.ts';
 import { KeyRing } from './key-ring.ts';
 import { KeySeal } from './key-seal.ts';
+import { LedgerCommands } from './ledger-commands.ts';
+import { LedgerQueries } from './ledger-queries.ts';
 import { Notifications } from './notifications.ts';
 import { PasswordHasher } from './passwords.ts';
 import { People } from './people.ts';
@@ -36,6 +39,8 @@ export type { Result } from './result.ts';
 
 export interface ServiceConfig {
   claimTtlHours: number;
+  /** D-80: a closer's earning is held this many platform days (DEFAULT_PAYOUT_HOLD_DAYS unless set). */
+  payoutHoldDays?: number;
   /** D-41: how long (real time) the feed keeps an event (DEFAULT_EVENT_RETENTION_HOURS unless set). */
   eventRetentionHours?: number;
   /** D-42: webhooks may point at loopback and private addresses (local development, tests). */
@@ -63,6 +68,9 @@ export interface PipelineService {
   readonly queries: Queries;
   /** D-73: the pipeline's figures. */
   readonly insights: Insights;
+  /** The ledger's writes and reads (D-79 to D-82). */
+  readonly ledger: LedgerCommands;
+  readonly ledgerQueries: LedgerQueries;
   readonly deals: DealCommands;
   readonly gigs: GigCommands;
   readonly platform: Platform;
@@ -105,6 +113,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
   const steps = new Steps(platformClock, clock, { claimTtlMs: config.claimTtlHours * HOUR_MS, telemetry });
   const seal = config.auth === 'keys' ? new KeySeal(config.operatorKey ?? randomBytes(32).toString('hex')) : undefined;
   const runner = new UnitRunner(store, clock, seal);
+  const ledger = new LedgerCommands(steps);
   const sessions = new Sessions(store, clock, (session) => keyRing?.learnSession(session));
   const mailListeners = new Set<() => void>();
   const secret = config.operatorKey ?? randomBytes(32).toString('hex');
@@ -128,6 +137,8 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
     runner,
     queries: new Queries(store),
     insights: new Insights(store, platformClock),
+    ledger,
+    ledgerQueries: new LedgerQueries(store, platformClock),
     deals: new DealCommands(steps),
     gigs: new GigCommands(steps),
     platform: new Platform(
@@ -142,6 +153,7 @@ export function createPipelineService(store: Store, clock: Clock, config: Servic
       },
       // D-3: a keys-mode deployment is production: no fictional closers in it.
       keyRing === undefined,
+      { ledger, holdMs: (config.payoutHoldDays ?? DEFAULT_PAYOUT_HOLD_DAYS) * DAY_MS },
     ),
     webhooks: new WebhookService(store, clock, config.webhookAllowPrivate === true),
     accounts: new Accounts(

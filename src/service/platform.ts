@@ -7,6 +7,7 @@ import type { Store, UnitOfWork } from '../store/store.ts';
 import type { Telemetry } from '../telemetry.ts';
 import { ApprovalCommands } from './approvals.ts';
 import type { UnitRunner } from './execute.ts';
+import type { LedgerCommands } from './ledger-commands.ts';
 import { loadDeal, loadGig } from './load.ts';
 import type { Clock } from './platform-clock.ts';
 import type { Result } from './result.ts';
@@ -37,6 +38,8 @@ export class Platform {
     private readonly afterReset: () => void = () => undefined,
     /** D-27: the demo seeds the two fictional closers; keys mode, a production, seeds none (D-3). */
     private readonly seeds = true,
+    /** D-80: the ledger's releases of held earnings, and how long an earning is held. */
+    private readonly holds?: { ledger: LedgerCommands; holdMs: number },
   ) {
     this.approvals = new ApprovalCommands(store, steps);
   }
@@ -167,6 +170,20 @@ export class Platform {
       }),
     endApproval: async (approvalId, now) => {
       const result = await this.runner.result(this.approvals.end(approvalId, now));
+      return result.ok && result.value;
+    },
+    dueReleases: async (now, limit) => {
+      const holds = this.holds;
+      if (holds === undefined) return [];
+      return this.store.read(
+        async (reader) => (await reader.ledger.heldEarnings(now - holds.holdMs, limit)).map((t) => t.id),
+        { oneStatement: true },
+      );
+    },
+    release: async (earningId, now) => {
+      const holds = this.holds;
+      if (holds === undefined) return false;
+      const result = await this.runner.result({ work: (uow) => holds.ledger.release(uow, earningId, now) });
       return result.ok && result.value;
     },
     fireStall: (dealId, now) =>

@@ -2,6 +2,7 @@
 // can be), outside any unit of work. An id that could name nothing is answered without a read.
 import { type Caller, seesDeal, seesGig, seesSeller, visibilityOf } from '../domain/access.ts';
 import { compareIds, couldBeId } from '../domain/ids.ts';
+import type { Refund } from '../domain/ledger/refunds.ts';
 import { type Executor, type ProposalSummary, type RefusedProposal, summarize } from '../domain/proposals.ts';
 import type { Deal, Gig, Seller } from '../domain/records.ts';
 import { isRefusal, type Refusal, refuse } from '../domain/refusal.ts';
@@ -84,8 +85,20 @@ export class Queries {
     }, as(caller));
   }
 
+  /** D-23; D-81: once the deal has a refund, with the total refunded. */
   settlement(dealId: string, caller?: Caller): Promise<Result<Settlement>> {
-    return this.readDeal(dealId, caller, async (deal, reader) => settle(deal, await reader.payoutsOfDeal(deal.id)));
+    return this.readDeal(dealId, caller, async (deal, reader) => {
+      const [payouts, refunds] = await Promise.all([
+        reader.payoutsOfDeal(deal.id),
+        reader.ledger.refundsOfDeal(deal.id),
+      ]);
+      return settle(deal, payouts, refunds);
+    });
+  }
+
+  /** D-81: a deal's refunds, oldest first, for whoever sees the deal. */
+  refunds(dealId: string, caller?: Caller): Promise<Result<Refund[]>> {
+    return this.readDeal(dealId, caller, (deal, reader) => reader.ledger.refundsOfDeal(deal.id));
   }
 
   // ── marketplace ──────────────────────────────────────────────────────────────────────────

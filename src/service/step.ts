@@ -5,6 +5,7 @@ import type { PipelineCommand } from '../domain/commands.ts';
 import { decide } from '../domain/decide.ts';
 import { type PipelineEvent, WRITES, writtenId } from '../domain/events.ts';
 import { type IdKind, isProvisionalId } from '../domain/ids.ts';
+import { bookedTransfers } from '../domain/ledger/transfers.ts';
 import { numberedEscalation, numberedEvents, numberedState } from '../domain/numbering.ts';
 import { refusedProposal } from '../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft, publicEvents } from '../domain/public-events.ts';
@@ -234,9 +235,12 @@ async function persist(
   for (const id of deals) await uow.putDeal(state.deals.get(id) as Deal);
   for (const id of gigs) await uow.putGig(state.gigs.get(id) as Gig);
   for (const id of closers) await uow.putCloser(state.closers.get(id) as Closer);
+  // D-79: the settlement's transfers (and a fulfilment's fee) are booked in this same unit.
+  const transfers = bookedTransfers(events, state, now);
   // Appended in event order, sent together (one round trip on a database).
   await Promise.all([
     ...events.flatMap((event) => (event.type === 'PayoutPosted' ? [uow.appendPayout(event.line)] : [])),
+    ...(transfers.length > 0 ? [uow.ledger.book(transfers)] : []),
     uow.publish(withAudience(publicEvents(before, events, now), state, actor), recordedAt),
   ]);
 }

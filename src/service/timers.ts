@@ -1,6 +1,7 @@
 // The platform timers (D-16, D-17): claims that expire, open gigs nobody claims, deals that
-// stall. Every run fires what is due at one instant: gig timers first, then deal stalls, each in
-// due order, each in its own unit of work (a timer that is no longer due is skipped). It first
+// stall, approvals past their time, earnings whose hold ended (D-80). Every run fires what is due
+// at one instant: gig timers first, then deal stalls, approvals and releases, each in due order,
+// each in its own unit of work (a timer that is no longer due is skipped). It first
 // forgets the idempotency answers older than 24 hours of real time (D-37) and the feed's events
 // older than its retention (D-41, EVENT_RETENTION_HOURS).
 import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
@@ -25,6 +26,10 @@ export interface TimerHost {
   dueApprovals(now: number, limit: number): Promise<string[]>;
   /** Ends one (expired or superseded) in its own unit of work; false when it was no longer pending. */
   endApproval(approvalId: string, now: number): Promise<boolean>;
+  /** D-80: ids of held earnings whose hold ended by `now`, oldest first. */
+  dueReleases(now: number, limit: number): Promise<string[]>;
+  /** Moves one to its closer's available account in its own unit of work; false when nothing moved. */
+  release(earningId: string, now: number): Promise<boolean>;
 }
 
 const BATCH = 100;
@@ -79,6 +84,10 @@ export async function runTimers(host: TimerHost, lastForgot?: { at?: number }): 
   await sweep(
     () => host.dueApprovals(now, BATCH),
     (id) => host.endApproval(id, now),
+  );
+  await sweep(
+    () => host.dueReleases(now, BATCH),
+    (id) => host.release(id, now),
   );
   return fired;
 }

@@ -8,6 +8,8 @@ const PART_WRITES: Record<string, ReadonlySet<string>> = {
   proposals: new Set(['record']),
   approvals: new Set(['create', 'put']),
   accounts: new Set(['putKey', 'addKeyUsage']),
+  // D-79: the ledger's transfers, refunds and payouts.
+  ledger: new Set(['book', 'post', 'takeRefundId', 'putRefund', 'takePayoutId', 'putPayout']),
 };
 
 export class InjectedFault extends Error {

@@ -8,6 +8,7 @@ import type { AccountReader, AccountUnit } from './accounts.ts';
 import type { ApprovalReader, ApprovalUnit } from './approvals.ts';
 import type { EventFilter, StoredEvent } from './feed.ts';
 import type { InsightReader } from './insights.ts';
+import type { LedgerReader, LedgerUnit } from './ledger.ts';
 import type { MailReader, MailUnit } from './mail.ts';
 import type { NotificationReader, NotificationUnit } from './notifications.ts';
 import type { PeopleReader, PeopleUnit } from './people.ts';
@@ -88,6 +89,8 @@ export interface StoreReader {
   readonly notifications: NotificationReader;
   /** The pipeline's insights (D-73; src/store/insights.ts). */
   readonly insights: InsightReader;
+  /** The ledger: transfers, refunds, payouts (D-79 to D-82; src/store/ledger.ts). */
+  readonly ledger: LedgerReader;
 }
 
 /** An answer stored under an idempotency key (D-37), with what it answered and when. */
@@ -115,6 +118,7 @@ export interface UnitOfWork extends StoreReader {
   readonly mail: MailUnit;
   readonly approvals: ApprovalUnit;
   readonly notifications: NotificationUnit;
+  readonly ledger: LedgerUnit;
   /**
    * Whether this run of the unit is its optimistic one (UnitOptions.optimistic, on a store that
    * runs a unit again): a UnitConflictError it throws, or a check its write fails, runs it again

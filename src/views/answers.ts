@@ -9,6 +9,7 @@ import type { Webhook } from '../domain/webhooks.ts';
 import type { IssuedKey } from '../service/accounts.ts';
 import type { Decision } from '../service/approvals.ts';
 import type { Answer, RenderedAnswer } from '../service/idempotency.ts';
+import type { PayoutRun, RefundOutcome } from '../service/ledger-commands.ts';
 import type { AdvanceOutcome, CloserWithLedger, DryRunOutcome, GigOutcome, Ranked } from '../service/outcomes.ts';
 import type { ClockMove } from '../service/platform.ts';
 import type { Result } from '../service/result.ts';
@@ -17,6 +18,7 @@ import { approvalView, heldView } from './approvals.ts';
 import { type DryRunnable, dryRunView } from './dry-run.ts';
 import { refusalBody, statusOf } from './errors.ts';
 import { stringify } from './exact-json.ts';
+import { payoutRunView, refundView } from './ledger.ts';
 import { notificationView } from './notifications.ts';
 import { closerView, dealView, escalationView, gigOutcomeView, gigView, iso, matchView } from './records.ts';
 import { userView } from './users.ts';
@@ -125,6 +127,15 @@ export function writeAnswers(prefix: string) {
     notification: (result: Result<Notification>) => answer(result, (n) => ({ status: 200, body: notificationView(n) })),
     notificationSettings: (result: Result<NotificationSettings>) =>
       answer(result, (settings) => ({ status: 200, body: settings })),
+    /** D-81: a refund, created (its deal's refunds are listed at the Location). */
+    refund: (result: Result<RefundOutcome>) =>
+      answer(result, ({ refund }) => ({
+        status: 201,
+        body: refundView(refund),
+        location: `${dealAt(refund.dealId)}/refunds`,
+      })),
+    /** D-80: a payout run: what it paid (nothing, when no closer had a balance above zero). */
+    payoutRun: (result: Result<PayoutRun>) => answer(result, (run) => ({ status: 200, body: payoutRunView(run) })),
     /** D-70: an approval short of the last vote, a denial, or what the held proposal committed. */
     decision: (result: Result<Decision>) =>
       answer(result, (d) => ({

@@ -232,6 +232,14 @@ export const ERRORS = {
     status: 404,
     when: "unknown notification id, another person's, or a request made with a key (a key is no person)",
   },
+  ACCOUNT_NOT_FOUND: {
+    status: 404,
+    when: "a ledger account the caller may not see (another Seller's, another closer's, the platform's to anyone but the operator)",
+  },
+  REFUND_EXCEEDS_VALUE: {
+    status: 422,
+    when: "a refund that would take the deal's refunds together past its final value; `violations` says what is left to refund",
+  },
   APPROVAL_NOT_FOUND: {
     status: 404,
     when: 'unknown approval id, of any shape or length, or an approval of another Seller',

@@ -4,6 +4,7 @@ import type { DealChange } from '../domain/deal-changes.ts';
 import { centsToUsd } from '../domain/money.ts';
 import type { EventFilter, StoredEvent } from '../store/store.ts';
 import { approvalView } from './approvals.ts';
+import { payoutView, refundView } from './ledger.ts';
 import { proposalView } from './proposals.ts';
 import { actorView, closerView, dealView, gigView, iso } from './records.ts';
 
@@ -29,6 +30,14 @@ export function eventData(event: StoredEvent['event']): Record<string, unknown> 
         amountUsd: centsToUsd(line.amountCents),
       };
     }
+    case 'deal.refunded':
+      return {
+        dealId: event.data.dealId,
+        refund: refundView(event.data.refund),
+        refundedUsd: centsToUsd(event.data.refundedCents),
+      };
+    case 'payout.paid':
+      return { payout: payoutView(event.data.payout) };
     case 'closer.enrolled':
       return { closer: closerView({ closer: event.data.closer, payouts: [] }) };
     case 'proposal.refused':

@@ -204,6 +204,7 @@ export function settlementView(s: Settlement) {
       closerId: fee.closerId,
       amountUsd: centsToUsd(fee.amountCents),
     })),
+    ...(s.refundedCents !== undefined ? { refundedUsd: centsToUsd(s.refundedCents) } : {}),
   };
 }
 

@@ -28,6 +28,8 @@ function hostWith(dueDeals: string[], unitMs: number) {
     fireGig: async () => false,
     dueApprovals: async () => [],
     endApproval: async () => false,
+    dueReleases: async () => [],
+    release: async () => false,
     fireStall: async (id) => {
       spin(unitMs);
       fired.push(id);

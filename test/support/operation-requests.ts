@@ -132,6 +132,14 @@ export const READY: Record<string, (t: InjectServer) => Promise<Ready>> = {
   getPerformanceInsight: async () => ({ query: 'by=executor' }),
   getMarketplaceInsight: async () => ({}),
   getMoneyInsight: async () => ({}),
+  refundDeal: async (t) => ({ id: await wonDeal(t), body: { amountUsd: 100, reason: 'the customer returned part' } }),
+  listRefunds: async (t) => ({ id: await wonDeal(t) }),
+  runPayouts: async () => ({ body: { reference: 'batch-1' } }),
+  listPayouts: async () => ({}),
+  getBalance: async () => ({ query: 'account=seller:none' }),
+  listTransfers: async () => ({}),
+  getCloserStatement: async () => ({ id: ADA, query: 'month=2026-11' }),
+  getSellerStatement: async () => ({ id: 'none', query: 'month=2026-11' }),
 };
 
 /** The operations the demo serves (every one but the keys-mode accounts). */

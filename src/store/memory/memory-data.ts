@@ -7,6 +7,7 @@ import { AccountTables } from './account-tables.ts';
 import { ApprovalTables } from './approval-tables.ts';
 import { DueIndex } from './due-index.ts';
 import { EventLog } from './event-log.ts';
+import { LedgerTables } from './ledger-tables.ts';
 import { NumberedTable } from './numbered-table.ts';
 import { ProposalTables } from './proposal-tables.ts';
 import { StageIndex } from './stage-index.ts';
@@ -39,6 +40,8 @@ export interface Data {
   proposals: ProposalTables;
   /** Held proposals' approvals (D-69): a wipe deletes them with their deals. */
   approvals: ApprovalTables;
+  /** The ledger (D-79): a wipe empties it with the records it books. */
+  ledger: LedgerTables;
 }
 
 export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new AccountTables()): Data {
@@ -63,6 +66,7 @@ export function emptyData(lastSeq = 0, webhookCursor = 0, accounts = new Account
     accounts,
     proposals: new ProposalTables(),
     approvals: new ApprovalTables(),
+    ledger: new LedgerTables(),
   };
 }
 

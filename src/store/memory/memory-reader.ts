@@ -6,6 +6,7 @@ import { owningRole } from '../../domain/stages.ts';
 import type { DealFilter, GigFilter, StoreReader } from '../store.ts';
 import { MemoryAccountReader } from './account-tables.ts';
 import { MemoryApprovalReader } from './approval-tables.ts';
+import { MemoryLedgerReader } from './ledger-tables.ts';
 import { MemoryMailReader } from './mail-tables.ts';
 import type { Data } from './memory-data.ts';
 import { memoryInsights } from './memory-insights.ts';
@@ -26,6 +27,9 @@ export class MemoryReader implements StoreReader {
   }
   get approvals() {
     return new MemoryApprovalReader(this.data.approvals, this.data.deals);
+  }
+  get ledger() {
+    return new MemoryLedgerReader(this.data.ledger);
   }
   get insights() {
     return memoryInsights(this.data);

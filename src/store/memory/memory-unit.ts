@@ -7,6 +7,7 @@ import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { MemoryAccountUnit } from './account-tables.ts';
 import { MemoryApprovalUnit } from './approval-tables.ts';
+import { MemoryLedgerUnit } from './ledger-tables.ts';
 import { MemoryMailUnit } from './mail-tables.ts';
 import { append, type Data, emptyData } from './memory-data.ts';
 import { MemoryReader } from './memory-reader.ts';
@@ -56,6 +57,10 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
 
   override get approvals() {
     return new MemoryApprovalUnit(this.data.approvals, this.data.deals, this.undo);
+  }
+
+  override get ledger() {
+    return new MemoryLedgerUnit(this.data.ledger, this.undo);
   }
 
   override get proposals() {

@@ -1,6 +1,7 @@
 // A unit of work's buffered writes (sql-unit-of-work.ts): what it put, published, recorded and
 // counted since its last write, and the statements they go out as: each a CTE of one statement,
 // whatever the number of records and tables (buffered-writes.ts makes each).
+import type { TransferDraft } from '../../domain/ledger/transfers.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import type { StoredAnswer } from '../store.ts';
@@ -16,6 +17,7 @@ import {
   usageInsert,
 } from './buffered-writes.ts';
 import { closerValues, dealValues, gigValues } from './codec.ts';
+import { transfersInsert } from './sql-ledger.ts';
 import { proposalWrites } from './sql-proposals.ts';
 
 export interface PendingWrites {
@@ -30,6 +32,8 @@ export interface PendingWrites {
   answers: Map<string, StoredAnswer>;
   /** Closes added to keys' usage of the day (D-68). */
   usage: UsageAdded[];
+  /** A close's settlement and a fulfilment's fee (D-79), booked with the unit's write. */
+  transfers: TransferDraft[];
 }
 
 export const noWrites = (): PendingWrites => ({
@@ -40,6 +44,7 @@ export const noWrites = (): PendingWrites => ({
   proposals: [],
   answers: new Map(),
   usage: [],
+  transfers: [],
 });
 
 /**
@@ -57,6 +62,7 @@ export function statementsOf(pending: PendingWrites, params: unknown[]): { state
   if (pending.closers.size > 0)
     statements.push(upsert('closers', [...pending.closers.values()].map(closerValues), params));
   if (pending.proposals.length > 0) statements.push(...proposalWrites(pending.proposals, params));
+  if (pending.transfers.length > 0) statements.push(transfersInsert(pending.transfers, params));
   if (pending.events.types.length > 0) statements.push(outboxInsert(pending.events, params));
   if (pending.answers.size > 0) statements.push(answersUpsert(pending.answers, params));
   const plain = pending.usage.filter((added) => added.within === undefined);

@@ -18,6 +18,10 @@ const ROWS = 'SELECT, INSERT, UPDATE, DELETE';
  */
 const TABLE_RIGHTS: ReadonlyMap<string, string | undefined> = new Map([
   ['payouts', 'SELECT, INSERT'],
+  // D-79: the ledger and the records of its refunds and payouts only grow (their triggers refuse the rest).
+  ['transfers', 'SELECT, INSERT'],
+  ['refunds', 'SELECT, INSERT'],
+  ['closer_payouts', 'SELECT, INSERT'],
   ['schema_migrations', undefined],
 ]);
 

@@ -5,8 +5,8 @@
 import { formatId, type IdKind } from '../../domain/ids.ts';
 import type { SqlSession } from './sql-database.ts';
 
-/** The kinds numbered here: records a decision creates, and refused proposals (D-61). */
-export type NumberedKind = IdKind | 'prop' | 'apr';
+/** The kinds numbered here: records a decision creates, refused proposals (D-61), approvals, refunds and payouts. */
+export type NumberedKind = IdKind | 'prop' | 'apr' | 'rfd' | 'po';
 
 /** One statement for each count of numbers, so each is prepared once per connection. */
 const statements: string[] = [];

@@ -7,6 +7,7 @@ import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { AccountReader } from '../accounts.ts';
 import type { ApprovalReader } from '../approvals.ts';
 import type { InsightReader } from '../insights.ts';
+import type { LedgerReader } from '../ledger.ts';
 import type { MailReader } from '../mail.ts';
 import type { NotificationReader } from '../notifications.ts';
 import type { PeopleReader } from '../people.ts';
@@ -17,6 +18,7 @@ import { SqlAccountReader } from './sql-accounts.ts';
 import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlInsights } from './sql-insights.ts';
+import { SqlLedgerReader } from './sql-ledger.ts';
 import { SqlMailReader } from './sql-mail.ts';
 import { SqlNotificationReader } from './sql-notifications.ts';
 import { parameters } from './sql-parameters.ts';
@@ -70,6 +72,10 @@ export class SqlReader implements StoreReader {
 
   get approvals(): ApprovalReader {
     return new SqlApprovalReader((text, params) => this.send(text, params));
+  }
+
+  get ledger(): LedgerReader {
+    return new SqlLedgerReader((text, params) => this.send(text, params));
   }
 
   get insights(): InsightReader {

@@ -22,6 +22,7 @@ import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
+import { SqlLedgerUnit } from './sql-ledger.ts';
 import { SqlMailUnit } from './sql-mail.ts';
 import { SqlNotificationUnit } from './sql-notifications.ts';
 import { takeIds } from './sql-numbers.ts';
@@ -127,6 +128,15 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   override get notifications(): NotificationUnit {
     return new SqlNotificationUnit((text, params) => this.send(text, params));
+  }
+
+  override get ledger() {
+    return new SqlLedgerUnit(
+      (text, params) => this.send(text, params),
+      (drafts) => {
+        this.pending.transfers.push(...drafts);
+      },
+    );
   }
 
   override get mail(): MailUnit {
