@@ -3,6 +3,7 @@
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
 import { INSIGHT_DEALS, insightReads } from './insights.ts';
+import { STATEMENT_TRANSFERS, statementReads } from './ledger.ts';
 import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
 import { approvals, heldAdvances, sellsThroughAPolicy } from './policies.ts';
 import {
@@ -225,6 +226,14 @@ export const SCENARIOS: Scenario[] = [
       prepare: (url) => insightReads(url, path),
     }),
   ),
+  {
+    // D-82: a closer's statement of a month holding 10,000 of its transfers; goal p95 ≤ 300 ms.
+    name: `GET /closers/closers/{id}/statement, keys mode, ${STATEMENT_TRANSFERS.toLocaleString('en-US')} transfers in the month`,
+    env: { AUTH: 'keys', OPERATOR_KEY: BENCH_OPERATOR_KEY, DEMO_CONTROLS: 'on' },
+    connections: 2,
+    only: 'postgres',
+    prepare: (url) => statementReads(url),
+  },
   keyedStreams(STREAMS_OF_ONE_SELLER, 1),
   keyedStreams(STREAMS_OF_TEN_SELLERS, 10),
   {

@@ -188,7 +188,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'insights', description: "The pipeline's figures, learned from every deal's stage history (D-73)" },
         {
           name: 'ledger',
-          description: 'The books beneath the settlements: transfers, balances, refunds, payouts, statements (D-79 to D-82)',
+          description:
+            'The books beneath the settlements: transfers, balances, refunds, payouts, statements (D-79 to D-82)',
         },
         ...(auth === 'keys' ? [{ name: 'accounts', description: 'Keys mode: Sellers and API keys' }] : []),
         ...(auth === 'keys'

@@ -1,8 +1,10 @@
 // Crashes on real storage: a service process under a mixed write load (sells with human closers,
-// claims, gig moves to closed_won, signals, the demo clock and its timers) is killed with
+// claims, gig moves to closed_won, signals, the demo clock and its timers, refunds and payout
+// runs of the ledger, earnings released at once: PAYOUT_HOLD_DAYS=0) is killed with
 // SIGKILL at random moments and started again on the same database, several times; then the
 // whole database is checked: every write the service acknowledged is there, every won gig is
-// fulfilled, its deal closed won, and paid exactly once, and `audit` finds no broken invariant. On PostgreSQL (a
+// fulfilled, its deal closed won, and paid exactly once, every refund and payout acknowledged is
+// there, no closer was paid a cent twice, and `audit` finds no broken invariant. On PostgreSQL (a
 // schema of the shared test server) and on PGlite (a folder, which the killed process leaves
 // locked: the next start takes the stale lock over and PGlite recovers the folder).
 import assert from 'node:assert/strict';
@@ -20,6 +22,34 @@ const CRASHES = Number(process.env.CRASHES ?? 4);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** D-80, D-81: every refund and payout acknowledged is there; each closer's paid account holds its payouts, once. */
+async function ledgerAcknowledged(last: Instance, seen: Acknowledged) {
+  for (const [refundId, { dealId, amountUsd }] of seen.refunds) {
+    const refunds = (await last.get(`/pipeline/deals/${dealId}/refunds`)).body as { id: string; amountUsd: number }[];
+    const refund = refunds.find((r) => r.id === refundId);
+    assert.equal(refund?.amountUsd, amountUsd, `acknowledged ${refundId} of ${dealId} is gone`);
+  }
+  const payouts: { id: string; closerId: string; amountUsd: number }[] = [];
+  for (let path = '/payouts?limit=1000'; ; ) {
+    const page = await last.get(path);
+    payouts.push(...page.body);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '');
+    if (!next) break;
+    const link = new URL(next[1] as string, last.url);
+    path = link.pathname + link.search;
+  }
+  for (const [payoutId, { amountUsd }] of seen.payouts) {
+    assert.equal(payouts.find((p) => p.id === payoutId)?.amountUsd, amountUsd, `acknowledged ${payoutId} is gone`);
+  }
+  // Each closer's paid balance is the sum of its payouts, in cents: nothing paid twice, nothing lost.
+  const paidCents = new Map<string, number>();
+  for (const p of payouts) paidCents.set(p.closerId, (paidCents.get(p.closerId) ?? 0) + Math.round(p.amountUsd * 100));
+  for (const [closerId, cents] of paidCents) {
+    const balance = await last.get(`/ledger/balances?account=closer:${closerId}:paid`);
+    assert.equal(Math.round(balance.body.balanceUsd * 100), cents, `${closerId}: paid balance against its payouts`);
+  }
+}
+
 async function crashAndCheck(
   database: string | { url: string; ownerUrl?: string },
   label: string,
@@ -32,7 +62,7 @@ async function crashAndCheck(
   let instance: Instance | undefined;
   try {
     for (let crash = 0; crash < CRASHES; crash++) {
-      instance = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0.1' });
+      instance = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0.1', PAYOUT_HOLD_DAYS: '0' });
       let killed = false;
       const load = mixedLoad(instance, seen, { seed: SEED + crash, clients: 4, stop: () => killed, unexpected });
       // Killed at a random moment of its second or two of work.
@@ -42,7 +72,7 @@ async function crashAndCheck(
       instance = undefined;
       sent += await load;
     }
-    const last = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0' });
+    const last = await startInstance(database, { TIMER_INTERVAL_SECONDS: '0', PAYOUT_HOLD_DAYS: '0' });
     instance = last;
     log(
       `${label}: seed ${SEED}, ${CRASHES} SIGKILLs, ${sent} writes sent; acknowledged ${seen.deals.size} sells, ${seen.claims.size} claims, ${seen.won.size} wins`,
@@ -60,6 +90,10 @@ async function crashAndCheck(
       const lines = closer.body.payouts.filter((line: { gigId: string }) => line.gigId === gigId);
       assert.equal(lines.length, 1, `${gigId} is paid ${lines.length} times`);
     }
+    await ledgerAcknowledged(last, seen);
+    log(
+      `${label}: acknowledged ${seen.refunds.size} refunds, ${seen.payouts.size} payouts: all there, none paid twice`,
+    );
     // And every invariant, over the whole database, as `audit` reads it.
     const report = await auditDeployment(last.url);
     assert.deepEqual(report.violations, [], `audit: ${JSON.stringify(report.violations.slice(0, 5), null, 1)}`);

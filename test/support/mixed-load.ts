@@ -1,6 +1,7 @@
 // A bounded mixed write load for the crash tests: sells with human closers (each posts a closer
-// gig), claims, gig moves through to closed_won, signals and moves of the demo clock (the
-// timers fire), from several clients at once, seeded. It remembers what the service
+// gig), claims, gig moves through to closed_won, signals, moves of the demo clock (the timers
+// fire: claims expire, held earnings are released), partial refunds of won deals and payout runs
+// (D-80, D-81), from several clients at once, seeded. It remembers what the service
 // acknowledged, so that a test can check after a crash that none of it was lost.
 import { seededRandom } from '../../src/sim/random.ts';
 import type { TestServer } from './http.ts';
@@ -15,12 +16,16 @@ export interface Acknowledged {
   claims: Map<string, string>;
   /** Gigs closed won with 200: each must be fulfilled and paid once. */
   won: Map<string, { closerId: string; dealId: string }>;
+  /** Refunds answered 201 (D-81): each must be on its deal's list, with its cents. */
+  refunds: Map<string, { dealId: string; amountUsd: number }>;
+  /** Payouts a run answered 200 with (D-80): each must be listed, and no cent paid twice. */
+  payouts: Map<string, { closerId: string; amountUsd: number }>;
 }
 
 const CLOSERS = ['closer_0001', 'closer_0002'];
 
 export function acknowledged(): Acknowledged {
-  return { deals: new Set(), claims: new Map(), won: new Map() };
+  return { deals: new Set(), claims: new Map(), won: new Map(), refunds: new Map(), payouts: new Map() };
 }
 
 /**
@@ -87,6 +92,18 @@ export async function mixedLoad(
             });
             if (moved.status === 200 && to === 'closed_won') seen.won.set(gigId, { closerId, dealId: gig.dealId });
           }
+        } else if (roll < 0.8) {
+          // A partial refund of a won deal: some pass its final value in all, and are refused.
+          const won = [...seen.won.values()];
+          if (won.length > 0) {
+            const { dealId } = pick(won);
+            const amountUsd = 1_000 + Math.floor(next() * 30_000);
+            const refunded = await post(`/pipeline/deals/${dealId}/refunds`, { amountUsd, reason: 'crash test' });
+            if (refunded.status === 201) seen.refunds.set(refunded.body.id, { dealId, amountUsd });
+          }
+        } else if (roll < 0.84) {
+          const run = await post('/payouts/runs', {});
+          if (run.status === 200) for (const payout of run.body.payouts) seen.payouts.set(payout.id, payout);
         } else if (roll < 0.92) {
           const dealId = pick(open);
           await post(`/pipeline/deals/${dealId}/signals`, { signals: [pick(['budget_approved', 'champion_found'])] });
