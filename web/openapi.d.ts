@@ -16314,6 +16314,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refundDeal: {
@@ -16587,6 +16606,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     runPayouts: {
@@ -16837,12 +16875,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPayouts: {
         parameters: {
             query?: {
-                /** @example text */
+                /** @example closer_0001 */
                 closerId?: string;
                 /**
                  * @description records per page
@@ -17022,6 +17079,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBalance: {
@@ -17032,7 +17108,10 @@ export interface operations {
                  * @example closer:closer_0001
                  */
                 account: string;
-                /** @description the balance as of this platform time (default now; a later time is now) */
+                /**
+                 * @description the balance as of this platform time (default now; a later time is now)
+                 * @example 2026-11-01
+                 */
                 asOf?: string;
             };
             header?: {
@@ -17212,6 +17291,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTransfers: {
@@ -17222,11 +17320,17 @@ export interface operations {
                  * @example closer:closer_0001
                  */
                 account?: string;
-                /** @example text */
+                /** @example deal_0001 */
                 dealId?: string;
-                /** @description at or after */
+                /**
+                 * @description at or after
+                 * @example 2026-11-01
+                 */
                 from?: string;
-                /** @description before */
+                /**
+                 * @description before
+                 * @example 2026-12-01T00:00:00Z
+                 */
                 to?: string;
                 /**
                  * @description records per page
@@ -17391,6 +17495,25 @@ export interface operations {
                      * @example {
                      *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
                      *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -17612,6 +17735,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSellerStatement: {
@@ -17826,6 +17968,25 @@ export interface operations {
                      * @example {
                      *       "error": "The request line and headers are over the size limit (16 KiB), a very long path included.",
                      *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is busy (`STORE_BUSY`: the request kept colliding with others) or cannot be reached (`STORE_UNAVAILABLE`); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    /** @description The request id: the caller’s `x-request-id` when well formed, else a fresh one. */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The write kept colliding with others in the database (deadlocks or serialization failures) however often it was run again; nothing was changed; `Retry-After` says when to try again.",
+                     *       "code": "STORE_BUSY"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -36,7 +36,7 @@ const READ_LEDGER = ['deals:read', 'gigs:read', 'admin'] as const;
 const TRANSFER_WORDS =
   'A transfer is {id, at, debit, credit, amountUsd, kind: commission|fee|platform_fee|release|payout|reversal, ' +
   'dealId?, gigId?, payoutId?, refundId?, reverses?, releases?}: amountUsd leaves the debit account and enters the ' +
-  'credit account. Accounts: seller:<sellerId> (below zero by what the Seller owes; seller:none in the demo), ' +
+  'credit account. Accounts: seller:<sellerId> (below zero by what the Seller owes; seller:none for a deal of no Seller), ' +
   'closer:<closerId>:pending (held), closer:<closerId>:available (paid by the next run; below zero: a clawback), ' +
   'closer:<closerId>:paid, platform:fees.';
 
@@ -171,9 +171,10 @@ const getBalance = read({
   view: balanceView,
   tool: {
     name: 'get_balance',
-    title: 'Get a ledger balance',
+    title: 'Demo store: get a ledger balance',
     description: () =>
-      "An account's balance as of a platform time (GET /ledger/balances?account=&asOf=): {account, balanceUsd, asOf, " +
+      `${DEMO_STORE} an account's balance as of a platform time` +
+      ' (GET /ledger/balances?account=&asOf=): {account, balanceUsd, asOf, ' +
       `pendingUsd?, availableUsd?, paidUsd?}. ${TRANSFER_WORDS}`,
     annotations: READ_HINTS,
   },
@@ -198,9 +199,9 @@ const listTransfers = page({
   csv: TRANSFER_CSV,
   tool: {
     name: 'list_transfers',
-    title: 'List ledger transfers',
+    title: 'Demo store: list ledger transfers',
     description: () =>
-      'The transfers of the accounts you may see, in id order (GET /ledger/transfers?account=&dealId=&from=&to=). ' +
+      `${DEMO_STORE} the transfers of the accounts you may see, in id order (GET /ledger/transfers?account=&dealId=&from=&to=). ` +
       `${TRANSFER_WORDS} Answers {transfers, nextCursor?}.`,
     annotations: READ_HINTS,
   },

@@ -17,8 +17,9 @@ const Account = (description: string) =>
     examples: ['closer:closer_0001'],
   });
 
-const Instant = (description: string) =>
+const Instant = (description: string, example: string) =>
   Type.String({
+    examples: [example],
     pattern:
       '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
     [PATTERN_WORDS]: 'must be an ISO 8601 date (2026-11-01) or time (2026-11-01T09:30:00Z)',
@@ -91,7 +92,9 @@ export const PayoutRunSchema = Type.Object({
 export const BalanceQuery = Type.Object(
   {
     account: Account('the account'),
-    asOf: Type.Optional(Instant('the balance as of this platform time (default now; a later time is now)')),
+    asOf: Type.Optional(
+      Instant('the balance as of this platform time (default now; a later time is now)', '2026-11-01'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -108,16 +111,16 @@ export const BalanceSchema = Type.Object({
 export const TransferQuery = Type.Object(
   {
     account: Type.Optional(Account('transfers into or out of this account')),
-    dealId: Type.Optional(Type.String({ maxLength: 64 })),
-    from: Type.Optional(Instant('at or after')),
-    to: Type.Optional(Instant('before')),
+    dealId: Type.Optional(Type.String({ maxLength: 64, examples: ['deal_0001'] })),
+    from: Type.Optional(Instant('at or after', '2026-11-01')),
+    to: Type.Optional(Instant('before', '2026-12-01T00:00:00Z')),
     ...pageParams('txn'),
   },
   { additionalProperties: false },
 );
 
 export const PayoutQuery = Type.Object(
-  { closerId: Type.Optional(Type.String({ maxLength: 64 })), ...pageParams('po') },
+  { closerId: Type.Optional(Type.String({ maxLength: 64, examples: ['closer_0001'] })), ...pageParams('po') },
   { additionalProperties: false },
 );
 

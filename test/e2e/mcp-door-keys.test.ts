@@ -32,6 +32,7 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' 
 const SHOWN = {
   operator: [
     'get_approval',
+    'get_balance',
     'get_deal',
     'get_insights',
     'list_approvals',
@@ -39,11 +40,14 @@ const SHOWN = {
     'list_events',
     'list_gigs',
     'list_proposals',
+    'list_transfers',
+    'run_payouts',
   ],
   seller: [
     'advance_deal',
     'edit_deal',
     'get_approval',
+    'get_balance',
     'get_deal',
     'get_insights',
     'list_approvals',
@@ -51,6 +55,8 @@ const SHOWN = {
     'list_events',
     'list_gigs',
     'list_proposals',
+    'list_transfers',
+    'refund_deal',
     'release_gig',
     'report_signals',
     'sell',
@@ -58,23 +64,27 @@ const SHOWN = {
   agent: [
     'advance_deal',
     'get_approval',
+    'get_balance',
     'get_deal',
     'get_insights',
     'list_approvals',
     'list_deals',
     'list_gigs',
     'list_proposals',
+    'list_transfers',
     'report_signals',
   ],
   closer: [
     'advance_gig',
     'claim_gig',
+    'get_balance',
     'get_deal',
     'get_insights',
     'list_deals',
     'list_events',
     'list_gigs',
     'list_proposals',
+    'list_transfers',
     'release_gig',
     'revive_gig',
   ],
@@ -197,7 +207,17 @@ describe('the demo MCP door in keys mode: any valid key, each tool as its princi
     const reader = await connect(f.readA.key);
     assert.deepEqual(
       (await reader.listTools()).tools.map((tool) => tool.name).sort(),
-      ['get_approval', 'get_deal', 'get_insights', 'list_approvals', 'list_deals', 'list_gigs', 'list_proposals'],
+      [
+        'get_approval',
+        'get_balance',
+        'get_deal',
+        'get_insights',
+        'list_approvals',
+        'list_deals',
+        'list_gigs',
+        'list_proposals',
+        'list_transfers',
+      ],
       'a read-only key: the reads',
     );
   });
@@ -326,7 +346,7 @@ describe('the demo MCP door in the demo: no key, every tool, no metadata', () =>
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/demo/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 14);
+      assert.equal(tools.length, 18);
     } finally {
       await client.close();
     }

@@ -65,18 +65,31 @@ const DEMO_TOOL_NAMES = [
   'advance_gig',
   'claim_gig',
   'edit_deal',
+  'get_balance',
   'get_deal',
   'get_insights',
   'list_deals',
   'list_events',
   'list_gigs',
   'list_proposals',
+  'list_transfers',
+  'refund_deal',
   'release_gig',
   'report_signals',
   'revive_gig',
+  'run_payouts',
   'sell',
 ];
-const READ_TOOLS = ['get_deal', 'get_insights', 'list_deals', 'list_events', 'list_gigs', 'list_proposals'];
+const READ_TOOLS = [
+  'get_balance',
+  'get_deal',
+  'get_insights',
+  'list_deals',
+  'list_events',
+  'list_gigs',
+  'list_proposals',
+  'list_transfers',
+];
 
 /** The hints each tool must declare: a second identical call changes nothing more (idempotent), or may end something for good (destructive). */
 const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) => ({
@@ -95,6 +108,10 @@ const ANNOTATIONS: Record<string, ReturnType<typeof hints>> = {
   advance_gig: hints(false, true, true),
   revive_gig: hints(false, false, true),
   release_gig: hints(false, true, true),
+  // D-81: a refund changes the books for good, and a second one refunds again.
+  refund_deal: hints(false, true, false),
+  // D-80: a second run pays what became available since.
+  run_payouts: hints(false, false, false),
 };
 
 /** The schema of the HTTP request each tool stands for (its body, or its query string). */
