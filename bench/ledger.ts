@@ -5,9 +5,10 @@
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { postgresOwnerUrl, postgresUrl } from './options.ts';
-import { OPERATOR_HEADERS, post } from './setup.ts';
+import { dealBody, inParallel, JSON_HEADERS, OPERATOR_HEADERS, PREFIX, post } from './setup.ts';
 
 export const STATEMENT_TRANSFERS = 10_000;
+export const HUMAN_CLOSE = 'POST /closers/gigs/{id}/advance to closed_won (commission and fee booked)';
 const MINUTE = 60_000;
 
 /** The closer's id, after its transfers were written. */
@@ -49,6 +50,37 @@ export async function statementReads(url: string): Promise<Partial<autocannon.Op
   return {
     requests: [
       { method: 'GET', path: `/closers/closers/${closerId}/statement?month=${month}`, headers: OPERATOR_HEADERS },
+    ],
+  };
+}
+
+/**
+ * A closer's closes won: claimed closer gigs moved to negotiation (a human-closer deal escalates at
+ * meeting), each closed once at its list value by the measured request.
+ */
+export async function humanCloses(url: string, expected: number): Promise<Partial<autocannon.Options>> {
+  const mandate = { staffing: { closer: 'human' } };
+  const gigs = await inParallel(expected, async (i) => {
+    const gig = (await post(`${url}${PREFIX}/sell`, dealBody(i, mandate))).gig.id;
+    await post(`${url}/closers/gigs/${gig}/claim`, JSON.stringify({ closerId: 'closer_0001' }));
+    for (const advanceTo of ['proposal', 'negotiation'])
+      await post(`${url}/closers/gigs/${gig}/advance`, JSON.stringify({ advanceTo }));
+    return gig;
+  });
+  let n = 0;
+  return {
+    // Never more closes than gigs to close (a second close is refused), however fast.
+    amount: gigs.length,
+    requests: [
+      {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ advanceTo: 'closed_won', valueUsd: 50_000 }),
+        setupRequest: (request: autocannon.Request) => {
+          request.path = `/closers/gigs/${gigs[n++ % gigs.length]}/advance`;
+          return request;
+        },
+      },
     ],
   };
 }

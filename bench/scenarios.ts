@@ -3,7 +3,7 @@
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
 import { INSIGHT_DEALS, insightReads } from './insights.ts';
-import { STATEMENT_TRANSFERS, statementReads } from './ledger.ts';
+import { HUMAN_CLOSE, humanCloses, STATEMENT_TRANSFERS, statementReads } from './ledger.ts';
 import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
 import { approvals, heldAdvances, sellsThroughAPolicy } from './policies.ts';
 import {
@@ -302,6 +302,12 @@ export const SCENARIOS: Scenario[] = [
         ],
       };
     },
+  },
+  {
+    // D-79: a closer's close won, the unit that books a settlement's commission and platform fee
+    // (and the payouts line): each measured request closes a claimed gig at negotiation.
+    name: HUMAN_CLOSE,
+    prepare: (url, expected) => humanCloses(url, expected),
   },
   {
     // Last of the demo rows, so that the rows before it run as they did before it existed.
