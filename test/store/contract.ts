@@ -10,6 +10,7 @@ import { DuplicatePayoutError, type Store, type UnitOfWork } from '../../src/sto
 import { accountContract } from './account-contract.ts';
 import { approvalContract } from './approval-contract.ts';
 import { insightContract } from './insight-contract.ts';
+import { ledgerContract } from './ledger-contract.ts';
 import { mailContract } from './mail-contract.ts';
 import { notificationContract } from './notification-contract.ts';
 import { peopleContract } from './people-contract.ts';
@@ -130,6 +131,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
     approvalContract(name, () => store);
     notificationContract(name, () => store);
     insightContract(name, () => store);
+    ledgerContract(name, () => store);
 
     it('stores and reads back deals, gigs and closers unchanged', async () => {
       const deal = sampleDeal('deal_0001', { humanTrack: true, stallDueAt: T0 + 5 });

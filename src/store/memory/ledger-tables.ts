@@ -84,13 +84,13 @@ export class MemoryLedgerReader implements LedgerReader {
   }
 
   async heldEarnings(bookedBy: number, limit: number) {
+    // Oldest by time, as the SQL adapter's index orders them: the map's own order is booking
+    // order, which is not time order when a line's time is not the unit's (and a rollback puts
+    // an earning it had released or emptied back at the map's end).
     const due: Transfer[] = [];
-    for (const earning of this.tables.held.values()) {
-      if (earning.at > bookedBy) continue;
-      due.push(earning);
-      if (due.length === limit) break;
-    }
-    return due;
+    for (const earning of this.tables.held.values()) if (earning.at <= bookedBy) due.push(earning);
+    due.sort((a, b) => a.at - b.at || numberOf(a.id) - numberOf(b.id));
+    return due.slice(0, limit);
   }
 
   async payable() {

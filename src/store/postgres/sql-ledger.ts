@@ -209,8 +209,11 @@ export class SqlLedgerUnit extends SqlLedgerReader implements LedgerUnit {
       params,
     );
     if (rows.length < drafts.length) {
+      // The first draft left unwritten: each row written answers one draft of its key, so a key
+      // given twice in these drafts is found too (its second draft is the one skipped).
       const written = new Set(rows.map((row) => row.key));
-      throw new DuplicateTransferError(drafts.find((d) => !written.has(d.key))?.key as string);
+      const skipped = drafts.find((d) => !written.delete(d.key));
+      throw new DuplicateTransferError(skipped?.key as string);
     }
     const byKey = new Map(rows.map((row) => [row.key, transferOf(row)]));
     return drafts.map((d) => byKey.get(d.key) as Transfer);
