@@ -1,11 +1,11 @@
 // A deal's page: its facts (deal-facts.tsx), its Edit (deal-edit.tsx, D-67), the moves a person
 // can propose to the gate (deal-actions.tsx, deal-moves.ts), its records (deal-records.tsx:
-// settlement once won, mandate, gigs, activity). In keys mode each control shows only when the
-// session's scopes allow it (D-66): a viewer sees the deal and no control. Each possible advance
-// is dry-run when the page opens and after every change (D-48): the ones the gate would refuse
-// are shown disabled with its reason. Every move names the
-// version the page read (If-Match, D-47; the version itself is not shown, D-230), so a move made
-// on a stale page is refused with what changed instead of being made. The activity shows the
+// settlement once won, mandate, gigs, activity), a won deal's refunds (deal-refunds.tsx, D-81).
+// In keys mode each control shows only when the session's scopes allow it (D-66): a viewer sees
+// the deal and no control. Each possible advance is dry-run when the page opens and after every
+// change (D-48): the ones the gate would refuse are shown disabled with its reason. Every move
+// names the version the page read (If-Match, D-47; the version itself is not shown, D-230), so a
+// move made on a stale page is refused with what changed instead of being made. The activity shows the
 // proposals the gate refused on the deal (D-61), read again with the deal on every event about
 // it (a `proposal.refused` included). A deal that is not found is said so in what is true of the
 // deployment (D-263). A deal that waits on an approval says so (deal-approval.tsx, D-69).
@@ -32,6 +32,7 @@ import { DealEdit } from './deal-edit.tsx';
 import { DealFacts } from './deal-facts.tsx';
 import { doneWords, dryRunMove, type Proposal, possibleMoves, refusalWords } from './deal-moves.ts';
 import { DealActivity, DealGigs, MandateFacts, SettlementFacts } from './deal-records.tsx';
+import { DealRefunds } from './deal-refunds.tsx';
 import { DEMO_CONTROLS_SERVED } from './demo-controls.tsx';
 import { useDryRuns } from './dry-runs.ts';
 import { unreachableWords } from './error-words.ts';
@@ -225,6 +226,7 @@ export function DealPage({ id }: { id: string }) {
       ) : null}
 
       {settlement ? <SettlementFacts settlement={settlement} /> : null}
+      {deal.stage === 'closed_won' ? <DealRefunds deal={deal} settlement={settlement} reload={load} /> : null}
       <MandateFacts mandate={deal.mandate} listValueUsd={deal.listValueUsd} />
       <DealGigs gigs={gigs} closer={closer} />
       <DealActivity activity={deal.activity} refusals={refusals} closer={closer} names={names} />

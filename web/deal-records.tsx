@@ -11,7 +11,7 @@ import { type Deal, type Gig, type RefusedProposal, type Settlement, usd } from 
 import { proposedWords, refusalCodeWords } from './proposal-words.ts';
 import { dealName, gigName, humanize, money, percent, plural, staffingSentence, stageLabel, when } from './words.ts';
 
-/** A won deal's settlement: where its final value went, in USD. */
+/** A won deal's settlement: where its final value went, in USD, and what refunds gave back. */
 export function SettlementFacts({ settlement }: { settlement: Settlement }) {
   return (
     <section aria-label="Settlement" class="settlement">
@@ -20,6 +20,8 @@ export function SettlementFacts({ settlement }: { settlement: Settlement }) {
         {(
           [
             ['Final value', usd(settlement.finalValueUsd)],
+            // D-81: once the deal has a refund, what the customer got back in all.
+            ...(settlement.refundedUsd === undefined ? [] : [['Refunded', usd(settlement.refundedUsd)] as const]),
             // D-65: a human close owing no commission was the Seller's own person's.
             [
               'Closed by',

@@ -1,7 +1,7 @@
 // The closer desk: the acting closer (chosen, or enrolled here), the open gigs with their brief
 // and pricing and a `Claim` button (D-43), the acting closer's claimed gigs with the moves the
-// gate allows (dry-run, D-48; sent with If-Match, D-47), and its Register and payouts ledger
-// (saved as CSV by "Download CSV", as the service writes it, D-74).
+// gate allows (dry-run, D-48; sent with If-Match, D-47), its Register and payouts (Download CSV,
+// D-74), and its balances, payouts made and monthly statement (closer-ledger.tsx, D-80, D-82).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { nextStage, type Stage } from '../src/domain/stages.ts';
 import {
@@ -16,6 +16,7 @@ import {
   ifMatch,
   usd,
 } from './api.ts';
+import { CloserLedger } from './closer-ledger.tsx';
 import { csvName, downloadList } from './csv-download.ts';
 import { DownloadCsv } from './download-button.tsx';
 import { useDryRuns, verdictOf } from './dry-runs.ts';
@@ -342,6 +343,7 @@ export function Desk({ closer }: { closer?: { id: string; name: string } } = {})
           </table>
         </section>
       ) : null}
+      {me ? <CloserLedger closerId={me.id} key={me.id} /> : null}
     </>
   );
 }

@@ -16,6 +16,8 @@ const FIELDS: Record<string, Field> = {
   'account.industry': { label: 'Industry' },
   'account.actor': { label: 'Actor' },
   listValueUsd: { label: 'List value', usd: true },
+  // A refund's (D-81), as the deal page's refund form labels it.
+  amountUsd: { label: 'Amount refunded', usd: true },
   'mandate.commissionPct': { label: 'Commission', percent: true },
   'mandate.maxCommissionPct': { label: 'Commission cap', percent: true },
   'mandate.floorPct': { label: 'Floor', percent: true },

@@ -2,7 +2,9 @@
 // closer's desk, the closers' directory and the proposals page (how the executors fare at the
 // gate, D-61), over the public API only. Hash routes keep every page a link: #/ (board),
 // #/deals/<id>, #/new, #/desk, #/closers, #/proposals, and the Insights page (#/insights, D-73, D-74):
-// the pipeline's charts, each with its table and a CSV download, for whoever may read deals or gigs.
+// the pipeline's charts, each with its table and a CSV download, for whoever may read deals or gigs,
+// and a Seller's Statement (#/statement, D-82): its month in the ledger (the operator's of a Seller
+// it chooses; the demo's of `seller:none`); a closer's balances and statement are on its desk.
 // In keys mode (D-59, D-235, D-66) the page first signs in, a person with an email and a password
 // or anyone with a key, and then shows what the session's principal works with: a Seller its
 // board, new deals, its proposals and the closers; a closer its desk, acting as itself, its own
@@ -36,6 +38,7 @@ import { ProposalsPage } from './proposals-page.tsx';
 import { SellForm } from './sell-form.tsx';
 import { AUTH, can, checkSession, KIND_WORDS, readSession, type Session, signOut, useSession } from './session.ts';
 import { KEY_ROUTE, SignIn } from './sign-in.tsx';
+import { StatementPage } from './statement-page.tsx';
 import { TeamPage } from './team-page.tsx';
 import { UnreadLink } from './unread-count.tsx';
 import './console.css';
@@ -44,6 +47,7 @@ import './people.css';
 import './approvals.css';
 import './notifications.css';
 import './insights.css';
+import './ledger.css';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/');
@@ -63,6 +67,7 @@ const DEMO_LINKS: Link[] = [
   { path: '/desk', label: 'Closer desk' },
   { path: '/proposals', label: 'Proposals' },
   { path: '/insights', label: 'Insights' },
+  { path: '/statement', label: 'Statement' },
   { path: '/closers', label: 'Closers' },
 ];
 
@@ -74,6 +79,10 @@ const managed = (): Link[] => [
 
 /** D-73: the Insights page, for a session that may read deals or gigs (or the operator's admin). */
 const insightsLink = (): Link[] => (readsInsights() ? [{ path: '/insights', label: 'Insights' }] : []);
+
+/** D-82: a Seller's monthly statement, for a session that may read its deals (or the operator's admin). */
+const statementLink = (): Link[] =>
+  can('deals:read') || can('admin') ? [{ path: '/statement', label: 'Statement' }] : [];
 
 /** D-69: the proposals keys' policies held, for a session that may read them (keys mode only). */
 const approvalsLink = (): Link[] => (readsApprovals() ? [{ path: '/approvals', label: 'Approvals' }] : []);
@@ -95,6 +104,7 @@ function linksOf(session: Session | undefined): Link[] {
       { path: '/pipeline', label: 'Pipeline' },
       { path: '/proposals', label: 'Proposals' },
       ...insightsLink(),
+      ...statementLink(),
       ...approvalsLink(),
       { path: '/closers', label: 'Closers' },
     ];
@@ -103,6 +113,7 @@ function linksOf(session: Session | undefined): Link[] {
     ...(can('deals:write') ? [{ path: '/new', label: 'New deal' }] : []),
     { path: '/proposals', label: 'Proposals' },
     ...insightsLink(),
+    ...statementLink(),
     ...approvalsLink(),
     { path: '/closers', label: 'Closers' },
     ...managed(),
@@ -139,6 +150,7 @@ function Page({ route, query, session }: { route: string; query: URLSearchParams
   if (route === '/proposals') return <ProposalsPage session={session} />;
   if (route === '/approvals' && session) return <ApprovalsPage />;
   if (route === '/insights') return <InsightsPage />;
+  if (route === '/statement' && session?.kind !== 'closer') return <StatementPage session={session} />;
   if (route === INBOX_ROUTE && hasInbox(session)) return <InboxPage />;
   if (route === '/admin' && session?.kind === 'operator') return <Admin shownKey={query.get('key') ?? undefined} />;
   if (route === '/team' && session) return <TeamPage session={session} />;

@@ -145,6 +145,7 @@ describe('key policies and approvals in the web console, in Chromium (D-68, D-69
       'New deal',
       'Proposals',
       'Insights',
+      'Statement',
       'Approvals',
       'Closers',
     ]);

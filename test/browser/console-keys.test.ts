@@ -237,6 +237,7 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
       'New deal',
       'Proposals',
       'Insights',
+      'Statement',
       'Approvals',
       'Closers',
       'Team',

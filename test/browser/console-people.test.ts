@@ -130,6 +130,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
         'New deal',
         'Proposals',
         'Insights',
+        'Statement',
         'Approvals',
         'Closers',
         'Team',
@@ -318,7 +319,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       assert.equal(await who(page), `Signed in as Vic Fictional · viewer · ${seller}`);
       assert.deepEqual(
         await links(page),
-        ['Pipeline', 'Proposals', 'Insights', 'Approvals', 'Closers'],
+        ['Pipeline', 'Proposals', 'Insights', 'Statement', 'Approvals', 'Closers'],
         'no New deal, Team or Keys',
       );
       await page.getByRole('region', { name: 'sourced' }).getByRole('link', { name: 'Watched Deal Fictional' }).click();
@@ -350,7 +351,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       const repPage = await signedInAs(rep.email, size);
       assert.deepEqual(
         await links(repPage),
-        ['Pipeline', 'New deal', 'Proposals', 'Insights', 'Approvals', 'Closers'],
+        ['Pipeline', 'New deal', 'Proposals', 'Insights', 'Statement', 'Approvals', 'Closers'],
         'no Team or Keys',
       );
       await repPage.goto(`${t.url}/console#/deals/${dealId}`);

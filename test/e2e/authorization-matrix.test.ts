@@ -37,6 +37,7 @@ import {
   OP,
   snapshot,
   startKeysServer,
+  wonDeal,
   wrongKey,
 } from '../support/keys.ts';
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
@@ -87,8 +88,8 @@ interface Spec {
   expect?: Partial<Record<Who, number>>;
   /** Its allowed calls run after every other operation's (a reset wipes the fixture). */
   last?: true;
-  /** A query string it needs (without `?`). */
-  query?: string;
+  /** A query string it needs (without `?`), or one made from the fixture. */
+  query?: string | ((fx: KeysFixture) => string);
 }
 
 const A = (fx: KeysFixture) => fx.sellerA.key;
@@ -297,14 +298,34 @@ const SPECS: Record<string, Spec> = {
     body: () => ({}),
     expect: KEY_OF_A_TO_A_CLOSER,
   },
+  // D-79 to D-82: the ledger. A refund is of a fresh deal of Seller A's closed won by closer 1;
+  // its refunds are read by the closer of the deal too (D-280). A Seller's account and statement
+  // are its own: to anyone else (a closer, Seller B) they are unknown (404).
+  refundDeal: {
+    subject: async (fx) => (await wonDeal(fx.t, A(fx), C1(fx))).dealId,
+    unknown: 'deal_9999',
+    owned: true,
+    body: () => ({ amountUsd: 100, reason: 'the matrix refunds a part' }),
+  },
+  listRefunds: { subject: (fx) => fx.A.wonDealId, unknown: 'deal_9999', owned: true },
+  runPayouts: { body: () => ({ reference: 'matrix batch' }) },
+  listPayouts: {},
+  getBalance: {
+    query: (fx) => `account=seller:${fx.A.sellerId}`,
+    expect: { closer1: 404, closerRead: 404, sellerB: 404 },
+  },
+  listTransfers: {},
+  getCloserStatement: { subject: (fx) => fx.closer1.principal, unknown: 'closer_9999', query: 'month=2026-11' },
+  getSellerStatement: { subject: (fx) => fx.A.sellerId, unknown: 'seller_9999', owned: true, query: 'month=2026-11' },
 };
 
 /** The operation's success status (its first documented one). */
 const successOf = (op: Operation) => Number(Object.keys(op.responses)[0]);
 
-const withId = (op: Operation, prefix: string, id: string | undefined) => {
-  const query = SPECS[op.id]?.query;
-  const path = pathOf(op, prefix) + (query === undefined ? '' : `?${query}`);
+const withId = (op: Operation, fx: KeysFixture, id: string | undefined) => {
+  const spec = SPECS[op.id]?.query;
+  const query = typeof spec === 'function' ? spec(fx) : spec;
+  const path = pathOf(op, fx.t.prefix) + (query === undefined ? '' : `?${query}`);
   if (!path.includes('{id}')) return path;
   assert.ok(id !== undefined, `${op.id}: its path takes an id, so its spec needs a subject`);
   return path.replace('{id}', encodeURIComponent(id));
@@ -377,7 +398,7 @@ describe('keys mode: every operation of the table, with every kind of key and ev
       );
       const method = op.method;
       const shared = spec.subject ? await spec.subject(fx) : undefined;
-      const path = withId(op, t.prefix, shared);
+      const path = withId(op, fx, shared);
       const send = (auth: Record<string, string>, at = path, kind: PrincipalKind = 'seller') =>
         as(t, auth).send(method, at, spec.body?.(fx, kind));
 
@@ -443,7 +464,7 @@ describe('keys mode: every operation of the table, with every kind of key and ev
         assert.ok(unknownId, `${op.id}: an unknown id of the subject's kind`);
         const theirs = await send(bearer(fx.sellerB.key));
         await unchanged("Seller B's key on Seller A's object");
-        const none = await send(bearer(fx.sellerB.key), withId(op, t.prefix, unknownId));
+        const none = await send(bearer(fx.sellerB.key), withId(op, fx, unknownId));
         await unchanged("Seller B's key on an unknown id");
         assert.equal(theirs.status, 404, `Seller B on A's ${shared}: ${theirs.text}`);
         assert.deepEqual(idless(theirs, shared), idless(none, unknownId), 'answered exactly as an unknown id');
@@ -454,7 +475,7 @@ describe('keys mode: every operation of the table, with every kind of key and ev
         if (who === 'sellerB' && spec.owned) continue;
         // A write acts on an object of its own, so that no key's call meets another's effects.
         const subject = op.kind === 'write' && spec.subject ? await spec.subject(fx) : shared;
-        const answer = await send(authOf(who), withId(op, t.prefix, subject), callerOfWho(who).kind);
+        const answer = await send(authOf(who), withId(op, fx, subject), callerOfWho(who).kind);
         const expected =
           spec.expect?.[who] ?? (isPersonWho(who) ? spec.expect?.[LIKE[who]] : undefined) ?? successOf(op);
         assert.ok(
