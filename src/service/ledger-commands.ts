@@ -72,6 +72,7 @@ export class LedgerCommands {
         const note = `Refunded ${formatUsd(amountCents)} (${formatUsd(total)} of ${formatUsd(deal.finalValueCents as number)} in all): ${input.reason}`;
         const actor = actorOf(caller);
         const applied = await this.steps.apply(uow, state, { type: 'RecordRefund', dealId, note }, now, actor);
+        const clawedBack = transfers.find((t) => t.closerId !== undefined)?.closerId;
         await uow.publish(
           [
             {
@@ -79,6 +80,8 @@ export class LedgerCommands {
               at: now,
               data: { dealId, refund, refundedCents: total },
               ...(deal.sellerId !== undefined ? { sellerId: deal.sellerId } : {}),
+              // D-280: the closer whose commission it reverses is told too (its clawback).
+              ...(clawedBack !== undefined ? { closerId: clawedBack } : {}),
               ...(actor !== undefined ? { actor } : {}),
             },
           ],

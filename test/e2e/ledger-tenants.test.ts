@@ -188,7 +188,8 @@ describe('the ledger in keys mode: each tenant its own (D-54, D-79 to D-82)', ()
     assert.ok(clawed, JSON.stringify(made.body));
     assert.equal((await closerCents(f.by(f.closer1), closer1)).available, -cents(clawed.amountUsd));
     assert.deepEqual(await allTransfers(f.by(f.sellerB), `dealId=${f.A.wonDealId}`), []);
-    // The feed: deal.refunded to the deal's Seller, payout.paid to its closer; neither to the others.
+    // The feed: deal.refunded to the deal's Seller and to the closer it claws back from (D-280),
+    // payout.paid to its closer; neither to the others.
     const types = async (who: Parameters<KeysFixture['by']>[0]) => {
       const page = await f.by(who).get('/events?after=0&limit=1000');
       expectStatus(page, 200, 'GET /events');
@@ -196,6 +197,8 @@ describe('the ledger in keys mode: each tenant its own (D-54, D-79 to D-82)', ()
     };
     assert.ok((await types(f.sellerA)).includes('deal.refunded'));
     assert.ok(!(await types(f.sellerB)).includes('deal.refunded'), 'not to Seller B');
+    assert.ok((await types(f.closer1)).includes('deal.refunded'), 'to the closer whose commission it reverses');
+    assert.ok(!(await types(f.closer2)).includes('deal.refunded'), 'not to closer 2');
     assert.ok((await types(f.closer1)).includes('payout.paid'));
     assert.ok(!(await types(f.closer2)).includes('payout.paid'), 'not to closer 2');
     assert.ok(!(await types(f.sellerA)).includes('payout.paid'), "not to the Seller: the closer's money");
