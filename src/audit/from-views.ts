@@ -4,6 +4,9 @@
 // times) is left out or taken from what it does show; the invariants that need only those are
 // the ones a reader of the API cannot check. An amount may come as the text of its digits, when
 // it has more than a double holds (parseJsonExactly, D-205): it is read to the cent.
+import type { Payout } from '../domain/ledger/payouts.ts';
+import type { Refund } from '../domain/ledger/refunds.ts';
+import type { Transfer } from '../domain/ledger/transfers.ts';
 import { resolveMandate } from '../domain/mandate.ts';
 import { usdToCents } from '../domain/money.ts';
 import type { ActivityEntry, Closer, Deal, Gig, PayoutLine } from '../domain/records.ts';
@@ -127,5 +130,50 @@ export function settlementFromView(view: Json): Settlement {
       closerId: fee.closerId,
       amountCents: cents(fee.amountUsd),
     })),
+    ...(view.refundedUsd !== undefined ? { refundedCents: cents(view.refundedUsd) } : {}),
+  };
+}
+
+/** D-79: a transfer as the API shows it. Its key is never answered: '' (the checks make it of its fields). */
+export function transferFromView(view: Json): Transfer {
+  return {
+    id: view.id,
+    key: '',
+    at: ms(view.at),
+    debit: view.debit,
+    credit: view.credit,
+    amountCents: cents(view.amountUsd),
+    kind: view.kind,
+    ...(['dealId', 'gigId', 'payoutId', 'refundId', 'reverses', 'releases'] as const)
+      .filter((field) => view[field] !== undefined)
+      .reduce((fields, field) => Object.assign(fields, { [field]: view[field] }), {}),
+  };
+}
+
+/** D-82: a balance as answered, exact past 2^53 cents. */
+export const balanceFromView = (view: Json): bigint => bigCents(view.balanceUsd);
+
+/** D-81: a refund and the reversals it lists. */
+export function refundFromView(view: Json): Refund {
+  return {
+    id: view.id,
+    dealId: view.dealId,
+    amountCents: cents(view.amountUsd),
+    reason: view.reason,
+    at: ms(view.at),
+    transfers: (view.transfers ?? []).map(transferFromView),
+  };
+}
+
+/** D-80: a payout and its transfer. */
+export function closerPayoutFromView(view: Json): Payout {
+  return {
+    id: view.id,
+    closerId: view.closerId,
+    amountCents: cents(view.amountUsd),
+    status: view.status,
+    paidAt: ms(view.paidAt),
+    reference: view.reference,
+    transfers: (view.transfers ?? []).map(transferFromView),
   };
 }

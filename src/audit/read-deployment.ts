@@ -1,7 +1,9 @@
 // Everything `audit` checks, read from a live deployment through its public API only: every deal,
 // gig and closer (with its Register and payout ledger) page by page, following each page's
-// `Link: <…>; rel="next"`; the settlement of every closed-won deal; and the whole event feed,
-// following `nextAfter`. Nothing here writes, and nothing needs more than the public URLs.
+// `Link: <…>; rel="next"`; the settlement of every closed-won deal; the whole event feed,
+// following `nextAfter`; and the books (D-79 to D-82): every transfer and every payout, the
+// balance of every account a transfer names, and the refunds of every deal whose settlement
+// says it was refunded. Nothing here writes, and nothing needs more than the public URLs.
 // Numbers are read exactly (D-205): one with more digits than a double holds is kept as its text.
 
 /** The JSON of the API, as it answers (USD amounts, ISO 8601 times; see parseJsonExactly). */
@@ -15,13 +17,21 @@ export interface Deployment {
   /** dealId → its settlement, for every closed-won deal. */
   settlements: Map<string, Json>;
   events: Json[];
+  /** Every transfer, in id order. */
+  transfers: Json[];
+  /** account → its balance as answered, for every account a transfer names. */
+  balances: Map<string, Json>;
+  /** Every payout of a closer, newest first. */
+  payouts: Json[];
+  /** dealId → its refunds, for every deal whose settlement has `refundedUsd`. */
+  refunds: Map<string, Json[]>;
 }
 
 export interface ReadOptions {
   /** The deal service's path prefix (DEAL_PREFIX), default /pipeline. */
   prefix?: string;
   fetch?: typeof fetch;
-  /** Requests at once while reading settlements. */
+  /** Requests at once while reading settlements, balances and refunds. */
   concurrency?: number;
 }
 
@@ -87,27 +97,44 @@ async function everyPage(get: typeof fetch, first: string): Promise<Json[]> {
   return all;
 }
 
+/** Reads each item's answer, `concurrency` requests at once, into a map by item. */
+async function eachOf(items: readonly string[], concurrency: number, read: (item: string) => Promise<unknown>) {
+  const answers = new Map<string, Json>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, concurrency) }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as string;
+        answers.set(item, (await read(item)) as Json);
+      }
+    }),
+  );
+  return answers;
+}
+
 export async function readDeployment(baseUrl: string, options: ReadOptions = {}): Promise<Deployment> {
   const base = baseUrl.replace(/\/+$/, '');
   const get = options.fetch ?? fetch;
   const prefix = options.prefix ?? '/pipeline';
-  const [deals, gigs, closers] = await Promise.all([
+  const concurrency = options.concurrency ?? 8;
+  const body = async (url: string) => (await getJson(get, url)).body;
+  const [deals, gigs, closers, transfers, payouts] = await Promise.all([
     everyPage(get, `${base}${prefix}/deals?limit=1000`),
     everyPage(get, `${base}/closers/gigs?limit=1000`),
     everyPage(get, `${base}/closers/closers?limit=1000`),
+    everyPage(get, `${base}/ledger/transfers?limit=1000`),
+    everyPage(get, `${base}/payouts?limit=1000`),
   ]);
-  const settlements = new Map<string, Json>();
   const won = deals.filter((deal) => deal.stage === 'closed_won').map((deal) => String(deal.id));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, options.concurrency ?? 8) }, async () => {
-      while (next < won.length) {
-        const id = won[next++];
-        const { body } = await getJson(get, `${base}${prefix}/deals/${encodeURIComponent(id)}/settlement`);
-        settlements.set(id, body as Json);
-      }
-    }),
-  );
+  const accounts = [...new Set(transfers.flatMap((t) => [String(t.debit), String(t.credit)]))];
+  const [settlements, balances] = await Promise.all([
+    eachOf(won, concurrency, (id) => body(`${base}${prefix}/deals/${encodeURIComponent(id)}/settlement`)),
+    eachOf(accounts, concurrency, (account) => body(`${base}/ledger/balances?account=${encodeURIComponent(account)}`)),
+  ]);
+  const refunded = won.filter((id) => settlements.get(id)?.refundedUsd !== undefined);
+  const refunds = (await eachOf(refunded, concurrency, (id) =>
+    body(`${base}${prefix}/deals/${encodeURIComponent(id)}/refunds`),
+  )) as unknown as Map<string, Json[]>;
   const events: Json[] = [];
   for (let after = 0; ; ) {
     const { body } = await getJson(get, `${base}/events?after=${after}&limit=1000`);
@@ -117,5 +144,5 @@ export async function readDeployment(baseUrl: string, options: ReadOptions = {})
     if (page.events.length === 0 || page.nextAfter === undefined || page.nextAfter <= after) break;
     after = page.nextAfter;
   }
-  return { deals, gigs, closers, settlements, events };
+  return { deals, gigs, closers, settlements, events, transfers, balances, payouts, refunds };
 }

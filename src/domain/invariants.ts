@@ -5,12 +5,14 @@
 // settlements, the events) are optional, and their checks are then skipped.
 import { commissionCents } from './gate.ts';
 import { compareIds } from './ids.ts';
+import { type Books, checkBooks } from './ledger/ledger-invariants.ts';
 import type { Closer, Deal, Gig, PayoutLine } from './records.ts';
 import { type Settlement, settle } from './settlement.ts';
 import { isLegalMove, isTerminal } from './stages.ts';
 
 export interface Violation {
-  invariant: 'money' | 'ledger' | 'register' | 'stages' | 'time' | 'gigs' | 'ids' | 'events';
+  /** `ledger`: D-24's payout lines; `books`: the double-entry ledger beneath them (D-79 to D-82). */
+  invariant: 'money' | 'ledger' | 'books' | 'register' | 'stages' | 'time' | 'gigs' | 'ids' | 'events';
   message: string;
   ids: string[];
 }
@@ -34,6 +36,8 @@ export interface Snapshot {
   settlements?: ReadonlyMap<string, Settlement>;
   /** The feed, in the order it was read; without it the events are not checked. */
   events?: readonly EventFact[];
+  /** The ledger's transfers and what they must agree with; without them the books are not checked. */
+  books?: Books;
 }
 
 const v = (invariant: Violation['invariant'], message: string, ...ids: string[]): Violation => ({
@@ -292,6 +296,8 @@ export function checkInvariants(s: Snapshot): Violation[] {
     ...checkGigs(s),
     ...checkIds(s),
     ...checkEvents(s),
+    // D-24's lines are the earnings the books must hold, unless the reader gave others.
+    ...(s.books ? checkBooks({ lines: s.payouts, ...s.books }) : []),
   ];
 }
 

@@ -13,8 +13,24 @@ export interface SimulationReport {
   /** Steps per command kind, and how many of them were refused. */
   kinds: Record<string, { run: number; refused: number }>;
   faults: number;
-  /** What the episodes left, added up: records, won deals and ledger lines (that money really moved). */
-  final?: { deals: number; won: number; gigs: number; fulfilled: number; closers: number; payouts: number };
+  /**
+   * What the episodes left, added up: records, won deals and ledger lines (that money really
+   * moved); and of the books (D-79 to D-81), the transfers, refunds, releases, reversals from a
+   * closer's available account (clawed back after a release) and payouts.
+   */
+  final?: {
+    deals: number;
+    won: number;
+    gigs: number;
+    fulfilled: number;
+    closers: number;
+    payouts: number;
+    transfers: number;
+    refunds: number;
+    releases: number;
+    clawbacks: number;
+    paid: number;
+  };
   /** The first failure, with the steps that led to it (the seed replays them). */
   failure?: { step: number; command: string; problem: string; violations?: SimViolation[]; trail: string[] };
   /** D-61: the refusals of proposals (deal advances, gig advances and revivals) and their records. */
@@ -104,6 +120,11 @@ export interface SimulationOptions {
    * (D-53: refused; a closer releases only a gig it claimed). On unless false.
    */
   closerReleasesOpenGigs?: boolean;
+  /**
+   * Refunds and payout runs among the commands (D-80, D-81). On unless false; off, a seed draws
+   * what it drew before they were (the books are still read and checked after every step).
+   */
+  ledger?: boolean;
 }
 
 /** A report before its first step. */

@@ -42,19 +42,30 @@
 // caller's summary (and each key's) and lists must add up to the records the steps saw and the
 // deals' activity (proposal-summary.ts).
 //
+// The books (D-79 to D-82): refunds of random parts of won deals (some past what is left, to be
+// refused) and payout runs are among the commands, and each episode holds earnings 0 to 2 days,
+// which the clock steps move past (ledger-commands.ts). Every snapshot has the books; after every
+// step they must sum to zero, equal every won deal's settlement, replay to every balance, hold no
+// line twice and every record whole (src/domain/ledger/ledger-invariants.ts); a refused refund or
+// run, or a failed unit, leaves them as they were; and a step only adds to them, publishes what it
+// added, and a payout run leaves no closer anything available it had before (books.ts).
+//
 // The run loop is here; around it: the report and options (report.ts), the episode's world and
 // the step's findings (world.ts), the pipeline's commands (commands.ts) and keys mode's own
 // (key-commands.ts) with what they are sent (inputs.ts), the door a command passes in keys mode
 // (door.ts), and what a step is held to beyond the invariants (step-checks.ts, tenancy.ts,
 // refusal-records.ts).
 import { type ActorRef, actorOf } from '../domain/access.ts';
-import { checkInvariants, type Snapshot } from '../domain/invariants.ts';
+import { checkInvariants } from '../domain/invariants.ts';
+import type { Books } from '../domain/ledger/ledger-invariants.ts';
 import type { Refusal } from '../domain/refusal.ts';
 import { checkApprovals, DECISION_KINDS } from './approval-checks.ts';
 import { approvalCommands } from './approval-commands.ts';
+import { checkBooksStep } from './books.ts';
 import { type Command, pipelineCommands } from './commands.ts';
 import { InjectedFault } from './faulty-store.ts';
 import { keyCommands } from './key-commands.ts';
+import { ledgerCommands } from './ledger-commands.ts';
 import { peopleCommands } from './people.ts';
 import { policyCommands } from './policy-commands.ts';
 import { checkSummaries } from './proposal-summary.ts';
@@ -65,13 +76,27 @@ import { checkStep, completeness } from './step-checks.ts';
 import { feedStreams } from './streams.ts';
 import { checkActors, checkDecisionActors, checkOwners, leaks, type SimViolation } from './tenancy.ts';
 import { checkCommits, checkUsage } from './usage-checks.ts';
-import { type SimSnapshot, same, World } from './world.ts';
+import { type SimSnapshot, sameState, World } from './world.ts';
 
 export type { SimulationOptions, SimulationReport } from './report.ts';
 export { describeApprovals, describeProposals } from './report.ts';
 
-/** The pipeline's records, without the feed's position and the refused proposals. */
-const pipelineOf = ({ deals, gigs, closers, payouts }: SimSnapshot) => ({ deals, gigs, closers, payouts });
+/**
+ * The books as a step's "changed nothing" compares them: how many transfers, refunds and payouts.
+ * Every step is held to changing none of those there were (books.ts), so a new one is the only
+ * change left to see, and serializing the whole ledger twice a step would cost the run its pace.
+ */
+const counted = ({ transfers, refunds, payouts }: Books) => [transfers.length, refunds?.length, payouts?.length];
+/** The pipeline's records and books, without the feed's position and the refused proposals. */
+const pipelineOf = ({ deals, gigs, closers, payouts, books }: SimSnapshot) => ({
+  deals,
+  gigs,
+  closers,
+  payouts,
+  books: counted(books),
+});
+/** The whole state, its books counted. */
+const wholeOf = (s: SimSnapshot) => ({ ...s, books: counted(s.books) });
 
 /** The steps that are the platform's own: what they write carries no actor (D-56). */
 const PLATFORM_KINDS = new Set(['clock', 'timers']);
@@ -95,6 +120,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   await world.fresh();
 
   const commands: Command[] = pipelineCommands(world);
+  if (options.ledger !== false) commands.push(...ledgerCommands(world));
   if (world.keysMode)
     commands.push(
       ...keyCommands(world),
@@ -112,8 +138,27 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return commands[0];
   };
 
-  const final = { deals: 0, won: 0, gigs: 0, fulfilled: 0, closers: 0, payouts: 0 };
-  const add = (s: Snapshot) => {
+  const final = {
+    deals: 0,
+    won: 0,
+    gigs: 0,
+    fulfilled: 0,
+    closers: 0,
+    payouts: 0,
+    transfers: 0,
+    refunds: 0,
+    releases: 0,
+    clawbacks: 0,
+    paid: 0,
+  };
+  const add = (s: SimSnapshot) => {
+    const { transfers, refunds = [], payouts = [] } = s.books;
+    final.transfers += transfers.length;
+    final.refunds += refunds.length;
+    final.releases += transfers.filter((t) => t.kind === 'release').length;
+    // A reversal from a closer's available account: the earning was released, and may be paid.
+    final.clawbacks += transfers.filter((t) => t.kind === 'reversal' && t.debit.endsWith(':available')).length;
+    final.paid += payouts.length;
     final.deals += s.deals.length;
     final.won += s.deals.filter((d) => d.stage === 'closed_won').length;
     final.gigs += s.gigs.length;
@@ -207,7 +252,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     // refused decision only what it does to its approval (approval-checks.ts).
     const still = refused || faulted || KEY_KINDS.has(kind) || world.proposed?.mode === 'dry';
     const pipelineOnly = !faulted && (recordsRefusal(facts) || DECISION_KINDS.has(kind));
-    const unchanged = () => (pipelineOnly ? same(pipelineOf(before), pipelineOf(after)) : same(before, after));
+    const unchanged = () =>
+      pipelineOnly ? sameState(pipelineOf(before), pipelineOf(after)) : sameState(wholeOf(before), wholeOf(after));
     if (still && !PLATFORM_KINDS.has(kind) && !unchanged()) {
       fail(
         faulted
@@ -222,6 +268,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
     if (refused) counts.refused++;
     const violations: SimViolation[] = [...world.found, ...checkInvariants(after), ...checkStep(before, after, kind)];
+    // D-80: a payout run that committed is held to the balances before it.
+    const ran = kind === 'payout-run' && !refused && !faulted && thrown === undefined;
+    const payoutRun = ran ? (outcome as { value: Parameters<typeof checkBooksStep>[3] }).value : undefined;
+    violations.push(...checkBooksStep(before.books, after.books, events, payoutRun));
     const records = checkRecords(facts, report.proposals);
     violations.push(...records.violations);
     world.recorded.push(...records.records);

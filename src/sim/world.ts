@@ -6,10 +6,12 @@
 import type { Caller } from '../domain/access.ts';
 import type { Approval } from '../domain/approvals.ts';
 import type { Snapshot } from '../domain/invariants.ts';
+import type { Books } from '../domain/ledger/ledger-invariants.ts';
 import type { Executor, ProposedMove, RefusedProposal } from '../domain/proposals.ts';
 import type { StreamFilter } from '../http/stream-client.ts';
 import { createPipelineService, type PipelineService } from '../service/pipeline-service.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
+import { readBooks } from './books.ts';
 import { type FaultyStore, faultyStore } from './faulty-store.ts';
 import { Cast, operatorKeyText, type SimKey } from './principals.ts';
 import type { Dice } from './random.ts';
@@ -32,10 +34,23 @@ export interface SimStream {
 }
 
 /**
- * The whole state the checks hold a step to, the last event's number, the refused proposals kept
- * (D-61) and the approvals of held proposals (D-69), each newest first.
+ * The whole state the checks hold a step to, the books among it (D-79), the last event's number,
+ * the refused proposals kept (D-61) and the approvals of held proposals (D-69), each newest first.
  */
-export type SimSnapshot = Snapshot & { lastSeq: number; proposals: RefusedProposal[]; approvals: Approval[] };
+export type SimSnapshot = Snapshot & {
+  books: Books;
+  lastSeq: number;
+  proposals: RefusedProposal[];
+  approvals: Approval[];
+};
+
+/**
+ * D-80: the episodes' holds, in platform days, in turn: one, none (a release at the next timers'
+ * run, before most refunds) and two; the clock steps, of up to 130 hours, move past them, so that
+ * refunds meet earnings held and released alike. Not drawn from the dice: a seed draws the same
+ * whatever the holds.
+ */
+const HOLDS = [1, 0, 2];
 
 /** How a proposal was sent (D-37, D-47, D-48): a dry run and a stale If-Match record nothing. */
 export type ProposalMode = 'plain' | 'dry' | 'keyed' | 'if-match' | 'stale';
@@ -72,6 +87,25 @@ export const same = (a: unknown, b: unknown) =>
   JSON.stringify(a, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x)) ===
   JSON.stringify(b, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x));
 
+/**
+ * Whether two states are alike, list by list: a record the store handed out again (the very
+ * object: the memory store keeps each record whole and replaces it on a write) is, any other as
+ * `same` says. The same answer as `same` on the whole, without serializing every record twice a
+ * step, which was the run's biggest cost (and grew with the books, D-79).
+ */
+export function sameState(a: object, b: object): boolean {
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    const [was, is] = [x[key], y[key]];
+    if (was === is) continue;
+    if (!Array.isArray(was) || !Array.isArray(is)) {
+      if (!same(was, is)) return false;
+    } else if (was.length !== is.length || was.some((record, i) => record !== is[i] && !same(record, is[i])))
+      return false;
+  }
+  return true;
+}
+
 export class World {
   /** The simulation's clock, epoch ms: the service's `now`. */
   machine = Date.parse('2030-01-07T09:00:00.000Z');
@@ -102,6 +136,8 @@ export class World {
   streams: SimStream[] = [];
   /** Numbers the idempotency keys of keyed proposals. */
   private keys = 0;
+  /** How many episodes began: which hold the next one has. */
+  private begun = 0;
 
   constructor(
     readonly dice: Dice,
@@ -127,7 +163,11 @@ export class World {
     const service = createPipelineService(
       store,
       { now: () => this.machine },
-      { claimTtlHours: 72, ...(this.keysMode ? { auth: 'keys' as const, operatorKey } : {}) },
+      {
+        claimTtlHours: 72,
+        payoutHoldDays: HOLDS[this.begun++ % HOLDS.length],
+        ...(this.keysMode ? { auth: 'keys' as const, operatorKey } : {}),
+      },
     );
     const seeded = await service.run(service.platform.reset());
     const cast = this.keysMode
@@ -159,7 +199,8 @@ export class World {
     );
     const ledger = await store.read((r) => r.payoutsOfClosers(closers.map((c) => c.id)));
     const payouts = [...ledger.values()].flat();
-    return { deals, gigs, closers, payouts, lastSeq: await store.lastSeq(), proposals, approvals };
+    const books = await readBooks(store, deals, payouts, await this.platformNow());
+    return { deals, gigs, closers, payouts, books, lastSeq: await store.lastSeq(), proposals, approvals };
   }
 
   /** The platform's time (D-19): the machine clock and the demo clock's offset, as the store keeps it. */

@@ -191,6 +191,8 @@ describe('audit reads amounts past 2^53 cents to the cent (D-205)', () => {
     '/closers/gigs': `[${gigs.join(',')}]`,
     '/closers/closers': `[${closer}]`,
     '/events': '{"events":[],"nextAfter":0}',
+    '/ledger/transfers': '[]',
+    '/payouts': '[]',
   };
   const fakeFetch = (async (url: string | URL) => {
     const text = answers[new URL(url).pathname];

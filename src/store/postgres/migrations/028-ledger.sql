@@ -170,3 +170,20 @@ BEGIN
   EXECUTE format('ALTER FUNCTION wipe_tables() SET search_path = %I, pg_temp', current_schema());
 END;
 $$;
+
+-- The books of what was settled before this migration, as the service would have booked them:
+-- each won deal's platform fee (5%, half-up) when it entered closed_won, and each payouts line's
+-- earning when it was posted, in time order. Earnings enter held_earnings (the trigger), so the
+-- timers release those past their hold as they would any.
+INSERT INTO transfers (key, at, debit, credit, amount_cents, kind, deal_id, gig_id, seller_id, closer_id)
+SELECT key, at, debit, credit, amount_cents, kind, deal_id, gig_id, seller_id, closer_id FROM (
+  SELECT 'platform_fee:' || d.id AS key, coalesce(d.e_closed_won, (d.doc->>'lastActedAt')::bigint) AS at,
+    'seller:' || coalesce(d.seller_id, 'none') AS debit, 'platform:fees' AS credit,
+    (d.final_value_cents * 5 + 50) / 100 AS amount_cents, 'platform_fee' AS kind, d.id AS deal_id,
+    NULL::text AS gig_id, d.seller_id, NULL::text AS closer_id, 0 AS seq
+  FROM deals d WHERE d.stage = 'closed_won' AND (d.final_value_cents * 5 + 50) / 100 > 0
+  UNION ALL
+  SELECT p.kind || ':' || p.gig_id, p.at, 'seller:' || coalesce(p.seller_id, 'none'),
+    'closer:' || p.closer_id || ':pending', p.amount_cents, p.kind, p.deal_id, p.gig_id, p.seller_id, p.closer_id, p.seq
+  FROM payouts p WHERE p.amount_cents > 0
+) settled ORDER BY at, seq;
