@@ -8,6 +8,10 @@ import { postgresOwnerUrl, postgresUrl } from './options.ts';
 import { dealBody, inParallel, JSON_HEADERS, OPERATOR_HEADERS, PREFIX, post } from './setup.ts';
 
 export const STATEMENT_TRANSFERS = 10_000;
+/** The closes a human-close row prepares, at most. */
+const CLOSES = 4000;
+/** The closers the closes are spread over. */
+const CLOSERS = 200;
 export const HUMAN_CLOSE = 'POST /closers/gigs/{id}/advance to closed_won (commission and fee booked)';
 const MINUTE = 60_000;
 
@@ -60,9 +64,17 @@ export async function statementReads(url: string): Promise<Partial<autocannon.Op
  */
 export async function humanCloses(url: string, expected: number): Promise<Partial<autocannon.Options>> {
   const mandate = { staffing: { closer: 'human' } };
-  const gigs = await inParallel(expected, async (i) => {
+  // A close answers its closer with the whole payouts ledger (the specification's shape), so the
+  // closes are spread over many closers: the row measures a close, not a closer's growing ledger.
+  const closers = await inParallel(CLOSERS, async (i) => {
+    const body = JSON.stringify({ name: `Bench Closer ${i}`, industries: ['saas'] });
+    return (await post(`${url}/closers/closers`, body)).id as string;
+  });
+  // Each close takes four requests to set up: at most CLOSES of them, so that the row's setup
+  // stays within a minute; the row then ends when they are all closed, within its duration or not.
+  const gigs = await inParallel(Math.min(expected, CLOSES), async (i) => {
     const gig = (await post(`${url}${PREFIX}/sell`, dealBody(i, mandate))).gig.id;
-    await post(`${url}/closers/gigs/${gig}/claim`, JSON.stringify({ closerId: 'closer_0001' }));
+    await post(`${url}/closers/gigs/${gig}/claim`, JSON.stringify({ closerId: closers[i % CLOSERS] }));
     for (const advanceTo of ['proposal', 'negotiation'])
       await post(`${url}/closers/gigs/${gig}/advance`, JSON.stringify({ advanceTo }));
     return gig;

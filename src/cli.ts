@@ -205,9 +205,9 @@ async function audit(args: readonly string[], io: Io): Promise<number> {
     for (const violation of report.violations) {
       io.out(`VIOLATION ${violation.invariant}: ${violation.message} [${violation.ids.join(', ')}]`);
     }
-    const { deals, gigs, closers, payouts, settlements, events } = report.read;
+    const { deals, gigs, closers, payouts, settlements, events, transfers, refunds } = report.read;
     io.out(
-      `${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violations`} in ${deals} deals, ${gigs} gigs, ${closers} closers, ${payouts} payouts, ${settlements} settlements and ${events} events of ${baseUrl}`,
+      `${report.violations.length === 0 ? 'no violation' : `${report.violations.length} violations`} in ${deals} deals, ${gigs} gigs, ${closers} closers, ${payouts} payouts, ${settlements} settlements, ${transfers} transfers, ${refunds} refunds and ${events} events of ${baseUrl}`,
     );
   }
   return report.violations.length === 0 ? 0 : 1;

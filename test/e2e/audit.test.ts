@@ -65,7 +65,7 @@ describe('audit <base-url>', () => {
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(
       run.stdout,
-      /^no violation in 7 deals, 6 gigs, 2 closers, 2 payouts, 3 settlements and \d+ events of /m,
+      /^no violation in 7 deals, 6 gigs, 2 closers, 2 payouts, 3 settlements, \d+ transfers, 0 refunds and \d+ events of /m,
     );
     const json = await cli('audit', t.url, '--json');
     assert.equal(json.code, 0);
