@@ -4,7 +4,7 @@
 // the platform clock's month (the balance's `asOf`). Read again when the ledger may have moved: a
 // close, a gig's fee, a refund, a payout run (the event stream); a hold's release publishes
 // nothing, so it shows at the next of those or when the desk is opened again.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { usd } from './api.ts';
 import { csvName, downloadList } from './csv-download.ts';
 import { DownloadCsv } from './download-button.tsx';
@@ -18,13 +18,10 @@ import {
   type Payout,
   payoutsOf,
 } from './ledger-api.ts';
+import { useLedgerReads } from './ledger-live.ts';
 import { type Figure, StatementSection } from './ledger-statement.tsx';
 import { monthWords } from './ledger-words.ts';
-import { type LiveEvent, useLive } from './live.ts';
 import { when } from './words.ts';
-
-/** Events arriving together are answered by one read, this long after the last. */
-const SETTLE_MS = 500;
 
 /** The events after which the ledger may hold something new for a closer. */
 const moves = (type: string) =>
@@ -120,8 +117,6 @@ export function CloserLedger({ closerId }: { closerId: string }) {
   const [now, setNow] = useState<Balance | undefined>();
   const [payouts, setPayouts] = useState<Payout[] | undefined>();
   const [error, setError] = useState<string | undefined>();
-  const [again, setAgain] = useState(0);
-  const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const load = useCallback(async () => {
     try {
@@ -134,23 +129,7 @@ export function CloserLedger({ closerId }: { closerId: string }) {
       setError(unreachableWords(e).replace(' Retrying…', ''));
     }
   }, [closerId]);
-  useEffect(() => {
-    load();
-    return () => clearTimeout(settle.current);
-  }, [load]);
-  useLive(
-    useCallback(
-      (event: LiveEvent) => {
-        if (!moves(event.type)) return;
-        clearTimeout(settle.current);
-        settle.current = setTimeout(() => {
-          load();
-          setAgain((n) => n + 1);
-        }, SETTLE_MS);
-      },
-      [load],
-    ),
-  );
+  const again = useLedgerReads(load, moves);
 
   return (
     <div class="register ledger">

@@ -4,20 +4,17 @@
 // account is below zero by what the Seller owes (commissions, the platform's fees, gig fees);
 // a refund gives back its share. Read again when a deal closes, a gig's fee is booked or a deal
 // is refunded (the event stream).
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { useSellerNames } from './actor-names.ts';
 import { usd } from './api.ts';
 import { errorWords, unreachableWords } from './error-words.ts';
 import { type Balance, balance, DEMO_SELLER, monthOf, type SellerStatement, sellerStatement } from './ledger-api.ts';
+import { useLedgerReads } from './ledger-live.ts';
 import { type Figure, StatementSection } from './ledger-statement.tsx';
 import { monthWords } from './ledger-words.ts';
-import { type LiveEvent, useLive } from './live.ts';
 import { SellerSelect } from './seller-select.tsx';
 import type { Session } from './session.ts';
 import { when } from './words.ts';
-
-/** Events arriving together are answered by one read, this long after the last. */
-const SETTLE_MS = 500;
 
 const moves = (type: string) =>
   type === 'deal.closed' || type === 'deal.refunded' || type === 'gig.fulfilled' || type === 'demo.reset';
@@ -40,8 +37,6 @@ function sellerOf(session: Session | undefined, chosen: string): string {
 function SellerLedger({ sellerId, name }: { sellerId: string; name?: string }) {
   const [now, setNow] = useState<Balance | undefined>();
   const [error, setError] = useState<string | undefined>();
-  const [again, setAgain] = useState(0);
-  const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const load = useCallback(async () => {
     try {
       const read = await balance(`seller:${sellerId}`);
@@ -53,23 +48,7 @@ function SellerLedger({ sellerId, name }: { sellerId: string; name?: string }) {
       setError(unreachableWords(e).replace(' Retrying…', ''));
     }
   }, [sellerId]);
-  useEffect(() => {
-    load();
-    return () => clearTimeout(settle.current);
-  }, [load]);
-  useLive(
-    useCallback(
-      (event: LiveEvent) => {
-        if (!moves(event.type)) return;
-        clearTimeout(settle.current);
-        settle.current = setTimeout(() => {
-          load();
-          setAgain((n) => n + 1);
-        }, SETTLE_MS);
-      },
-      [load],
-    ),
-  );
+  const again = useLedgerReads(load, moves);
   const whose = name ?? (sellerId === DEMO_SELLER ? 'The demo’s deals' : 'Your account');
   return (
     <div class="panel ledger">
