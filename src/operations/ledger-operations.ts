@@ -3,6 +3,7 @@
 // three, the operator all (D-54); anything else is answered as unknown, and lists hold only the
 // caller's own lines.
 import { type Static, Type } from '@sinclair/typebox';
+import type { Refund } from '../domain/ledger/refunds.ts';
 import {
   BalanceQuery,
   BalanceSchema,
@@ -55,6 +56,12 @@ const TRANSFER_CSV = [
   'releases',
 ];
 
+/** D-74: a statement's lines as CSV, each its transfer and its effect on the statement's balance. */
+const STATEMENT_CSV = {
+  columns: ['transfer.id', 'transfer.at', 'transfer.kind', 'transfer.dealId', 'transfer.gigId', 'effectUsd'],
+  rows: (view: unknown) => (view as { lines: unknown[] }).lines,
+};
+
 const refundDeal = write<RefundOutcome>({
   ...common,
   id: 'refundDeal',
@@ -98,7 +105,7 @@ const listRefunds = read({
   errors: [404],
   scope: ['deals:read', 'gigs:read', 'admin'],
   read: (service, { id, caller }) => service.queries.refunds(id, caller),
-  view: (refunds: ReturnType<typeof Array<Parameters<typeof refundView>[0]>>) => refunds.map(refundView),
+  view: (refunds: Refund[]) => refunds.map(refundView),
 });
 
 const runPayouts = write<PayoutRun>({
@@ -221,10 +228,7 @@ const closerStatement = read({
   read: (service, { id, query, caller }) =>
     service.ledgerQueries.closerStatement(id, (query as Static<typeof MonthQuery>).month, caller),
   view: closerStatementView,
-  csv: {
-    columns: ['transfer.id', 'transfer.at', 'transfer.kind', 'transfer.dealId', 'transfer.gigId', 'effectUsd'],
-    rows: (view) => (view as { lines: unknown[] }).lines,
-  },
+  csv: STATEMENT_CSV,
 });
 
 const sellerStatement = read({
@@ -242,10 +246,7 @@ const sellerStatement = read({
   read: (service, { id, query, caller }) =>
     service.ledgerQueries.sellerStatement(id, (query as Static<typeof MonthQuery>).month, caller),
   view: sellerStatementView,
-  csv: {
-    columns: ['transfer.id', 'transfer.at', 'transfer.kind', 'transfer.dealId', 'transfer.gigId', 'effectUsd'],
-    rows: (view) => (view as { lines: unknown[] }).lines,
-  },
+  csv: STATEMENT_CSV,
 });
 
 export const LEDGER_OPERATIONS = [
