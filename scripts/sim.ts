@@ -49,7 +49,7 @@ function print(report: Awaited<ReturnType<typeof simulate>>, mode: string): bool
   if (report.final) {
     const f = report.final;
     console.log(
-      `left (the episodes added up): ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines`,
+      `left (the episodes added up): ${f.deals} deals (${f.won} won), ${f.gigs} gigs (${f.fulfilled} fulfilled), ${f.closers} closers, ${f.payouts} ledger lines; the books: ${f.transfers} transfers, ${f.refunds} refunds, ${f.releases} releases, ${f.clawbacks} clawbacks, ${f.paid} payouts`,
     );
   }
   if (!report.failure) return false;
