@@ -349,7 +349,9 @@ describe('the web console in keys mode, in Chromium (D-59)', { skip: browserSkip
         if (!(await ended.isVisible())) throw error;
       });
     await ended.waitFor({ timeout: 5_000 });
-    assert.ok(Date.now() - started < 5_000);
+    // Each step above has its own bound; together they stay well within the key ring's reads
+    // (every 2 s) and a loaded CI machine's pace (5.8 s once, with two suites beside it).
+    assert.ok(Date.now() - started < 10_000);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await context.close();
   });

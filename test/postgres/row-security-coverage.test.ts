@@ -10,7 +10,7 @@ import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createTestSchema, postgresForTests, sqlOn, type TestSchema } from '../support/postgres.ts';
 
-/** The tables that hold a tenant's data, a copy of it included: walled (migrations 011, 014, 020, 021, 022). */
+/** The tables that hold a tenant's data, a copy of it included: walled (migrations 011, 014, 020, 021, 022, 028). */
 const TENANT_TABLES: Readonly<Record<string, string>> = {
   deals: "a Seller's deals",
   gigs: "the gigs of a Seller's deals, and whom they are claimed by",
@@ -34,6 +34,10 @@ const TENANT_TABLES: Readonly<Record<string, string>> = {
   key_closes: 'the closes and closed value committed through a Seller’s key, a row per closing unit of work',
   notifications: 'a principal’s people’s notifications: what happened to their deals, approvals and gigs',
   notification_settings: 'a person’s mail settings and the time of their last digest',
+  transfers: 'the ledger: a Seller’s and a closer’s money, line by line (D-79)',
+  held_earnings: 'a closer’s earnings still held, and whose deals they came from',
+  refunds: 'the refunds of a Seller’s deals, and their reasons',
+  closer_payouts: 'what a closer was paid, and the operator’s reference',
 };
 
 /** The tables judged to hold no tenant's data, each with the reason. */
