@@ -1,6 +1,7 @@
 // Every setting comes from the environment; each is documented in docs/configuration.md (the
 // limits of D-44 also in docs/limits.md).
 
+import { boolean, integer, list, number } from './config-values.ts';
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_PAYOUT_HOLD_DAYS } from './domain/ledger/holds.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
@@ -150,30 +151,6 @@ function demoControls(env: NodeJS.ProcessEnv, mode: Config['auth']): boolean {
   return raw === 'on';
 }
 
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
-function boolean(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const value = number(env, name, fallback, min, max);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${JSON.stringify(env[name])}`);
-  return value;
-}
-
 /** Below the open-file limit, or the cap would not stop a flood from taking every descriptor. */
 function maxConnections(env: NodeJS.ProcessEnv): number {
   const limit = openFileLimit();
@@ -184,15 +161,6 @@ function maxConnections(env: NodeJS.ProcessEnv): number {
     if (limit === undefined || limit === Number.POSITIVE_INFINITY) throw error;
     throw new Error(`${(error as Error).message} (it must stay below this process's open-file limit, ${limit})`);
   }
-}
-
-/** A comma-separated list; undefined when unset or blank. An empty entry is a mistake. */
-function list(env: NodeJS.ProcessEnv, name: string, example: string): string[] | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const entries = raw.split(',').map((entry) => entry.trim());
-  if (entries.includes('')) throw new Error(`${name} has an empty entry (${example}), got ${JSON.stringify(raw)}`);
-  return entries;
 }
 
 /** A host name, an IPv4 address, or an IPv6 address in brackets. */
