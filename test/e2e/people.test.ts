@@ -191,13 +191,18 @@ describe('people: invitations, passwords, sign-in, roles (D-62, D-63)', () => {
     };
     const wrong: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       wrong.push(await time('ada@seller-a.example', `not the password ${i}`));
       unknown.push(await time(`nobody-${i}@nowhere.example`, PASSWORD));
     }
     assert.equal(bodies.size, 1, [...bodies].join('\n'));
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2];
-    assert.ok(median(unknown) > median(wrong) * 0.5, `unknown ${median(unknown)} ms vs wrong ${median(wrong)} ms`);
+    // The fastest of each is the work itself: a loaded machine only ever adds time, and on CI a
+    // median of five once read 18 ms against 37 ms with both paths doing one Argon2id check.
+    const fastest = (values: number[]) => Math.min(...values);
+    assert.ok(
+      fastest(unknown) > fastest(wrong) * 0.5,
+      `unknown ${unknown.join(', ')} ms vs wrong ${wrong.join(', ')} ms`,
+    );
   });
 
   it('ten failures lock an email for 15 minutes: 429 TOO_MANY_ATTEMPTS with Retry-After, the right password too', async () => {
