@@ -11,6 +11,8 @@ export interface Options {
   smoke: boolean;
   out?: string;
   only?: string;
+  /** PostgreSQL's group commit in the service (GROUP_COMMIT); absent: the service's default. */
+  groupCommit?: 'on' | 'off';
 }
 
 export function parseOptions(argv: string[]): Options {
@@ -28,10 +30,13 @@ export function parseOptions(argv: string[]): Options {
     else if (arg === '--smoke') options.smoke = true;
     else if (arg === '--out') options.out = value();
     else if (arg === '--only') options.only = value();
+    else if (arg === '--group-commit') options.groupCommit = value() as Options['groupCommit'];
     else throw new Error(`unknown option ${arg}`);
   }
   if (!['memory', 'postgres', 'pglite'].includes(options.store))
     throw new Error('--store is memory, postgres or pglite');
+  if (options.groupCommit !== undefined && !['on', 'off'].includes(options.groupCommit))
+    throw new Error('--group-commit is on or off');
   if (options.smoke) options.duration = 1;
   return options;
 }
@@ -53,6 +58,11 @@ export function postgresOwnerUrl(): string | undefined {
 }
 
 export function storeEnv(options: Options): Record<string, string> {
+  // --group-commit goes to every service the run starts; without it the service's default holds.
+  return { ...storeOnlyEnv(options), ...(options.groupCommit ? { GROUP_COMMIT: options.groupCommit } : {}) };
+}
+
+function storeOnlyEnv(options: Options): Record<string, string> {
   // The demo's semantics on every store (keys mode, the durable default, is its own scenario).
   // DATABASE_OWNER_URL goes with a PostgreSQL DATABASE_URL only (D-77): emptied for the others,
   // which a run on PostgreSQL starts too (its rows again in memory).

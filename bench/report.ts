@@ -11,6 +11,7 @@ import {
   PGBENCH_GOALS,
   SERVER_SELL_TO_TPCB_GOAL,
 } from './goals.ts';
+import { DEMO_ROW_OF } from './keys-mode.ts';
 import type { Figure } from './measure.ts';
 import type { Options } from './options.ts';
 import type { PgbenchFigure } from './pgbench.ts';
@@ -59,6 +60,10 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
   const ratio = (name: string, base: string) => (rps(base) ? Math.round((rps(name) / rps(base)) * 100) / 100 : 0);
   const cpu = (name: string) => figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest ?? 0;
   const cpuRatio = (name: string, base: string) => (cpu(base) ? Math.round((cpu(name) / cpu(base)) * 100) / 100 : 0);
+  // Keys mode's create, sell and claim over their demo rows, where both ran.
+  const keysModeToDemo: Record<string, number> = {};
+  for (const [name, demo] of Object.entries(DEMO_ROW_OF))
+    if (rps(name) && rps(demo)) keysModeToDemo[name] = ratio(name, demo);
   return {
     keyedSellToSell: ratio(`POST ${PREFIX}/sell with Idempotency-Key`, `POST ${PREFIX}/sell with an unused id header`),
     keysModeSellToKeyedSell: ratio(KEYS_MODE_SELL, `POST ${PREFIX}/sell with Idempotency-Key`),
@@ -86,6 +91,8 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
       ? { serverSellToTpcb: round(sell.postgresCpuUsPerRequest / pgbench.postgresCpuUsPerTransaction) }
       : {}),
     durableToMemory,
+    /** Keys mode's create, sell and claim over the demo's, in requests/s. */
+    keysModeToDemo,
     toCeiling,
     /** The service's CPU per sell with 100 stream clients over without them (goal ≤ 1.5). */
     streamedSellCpuOverSell: cpuRatio(
@@ -131,6 +138,8 @@ export function printTable(figures: Figure[], pgbench: PgbenchFigure | undefined
       `keys mode's keyed sell beside a flood of password sign-ins / alone: ${costs.sellBesideSignInsToKeysSell}; ` +
       `keyed sell through a key with a policy / without: ${costs.policySellToKeysSell} (goal ≥ 0.9)`,
   );
+  const keysMode = Object.entries(costs.keysModeToDemo).map(([name, ratio]) => `${name} / demo mode: ${ratio}`);
+  if (keysMode.length > 0) console.log(`keys mode / demo mode in requests/s: ${keysMode.join('; ')}`);
   // The durable path's and the stream's costs against their goals, each ratio with its goal.
   const lines: string[] = [];
   if (costs.serverSellToTpcb !== undefined)
@@ -164,6 +173,7 @@ export function writeReport(
     store: options.store,
     durationSeconds: options.duration,
     connections: options.connections,
+    ...(options.groupCommit ? { groupCommit: options.groupCommit } : {}),
     node: process.version,
     /** Ratios are to the mean of the two /health runs, the first and the last. */
     healthBaseline: Math.round(baseline),

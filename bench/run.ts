@@ -8,9 +8,13 @@
 //   --only <text>   only the scenarios whose name contains the text, or one of texts split by |
 //                   (a text ending in $ is a whole name)
 //                   (and /health, first and last)
+//   --group-commit on|off   GROUP_COMMIT of every service the run starts (PostgreSQL's group
+//                   commit); without it the service's default holds
 // On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
 // clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
-// goals (goals.ts); the service gets as many database connections as there are clients.
+// goals (goals.ts); the service gets as many database connections as there are clients. The
+// create, the sell and the claim run twice: in the demo (AUTH=demo) and in keys mode by a
+// principal's key (keys-mode.ts), as a deployment runs them, each held to the same goal.
 // The row "sell, 100 SSE clients connected" keeps 100 clients of GET /events/stream reading
 // every event while the sells run: compare it with the plain sell row (costs.streamedSellToSell
 // in requests/s, costs.streamedSellCpuToSell in the service's own CPU per sell).
@@ -34,7 +38,8 @@ async function main() {
   const figures: Figure[] = [];
   let healthRps = 0;
   console.log(
-    `benchmark: store ${options.store}, ${options.duration}s per scenario, ${options.connections} connections`,
+    `benchmark: store ${options.store}, ${options.duration}s per scenario, ${options.connections} connections` +
+      (options.groupCommit ? `, GROUP_COMMIT=${options.groupCommit}` : ''),
   );
   let pgbench: PgbenchFigure | undefined;
   if (options.store === 'postgres') {

@@ -3,6 +3,7 @@
 // A scenario's name is its key in the figures, the goals (bench/goals.ts) and the costs.
 import type autocannon from 'autocannon';
 import { INSIGHT_DEALS, insightReads } from './insights.ts';
+import { KEYS_MODE_ROWS } from './keys-mode.ts';
 import { HUMAN_CLOSE, humanCloses, STATEMENT_TRANSFERS, statementReads } from './ledger.ts';
 import { benchPerson, keyedSells, PEOPLE_ENV, sellerKey, signIn, signInFlood } from './people.ts';
 import { approvals, heldAdvances, sellsThroughAPolicy } from './policies.ts';
@@ -303,6 +304,8 @@ export const SCENARIOS: Scenario[] = [
       };
     },
   },
+  // The create, the sell and the claim again, each by a principal's key in keys mode (keys-mode.ts).
+  ...KEYS_MODE_ROWS,
   {
     // D-79: a closer's close won, the unit that books a settlement's commission and platform fee
     // (and the payouts line): each measured request closes a claimed gig at negotiation.
