@@ -34,3 +34,11 @@ export function list(env: NodeJS.ProcessEnv, name: string, example: string): str
   if (entries.includes('')) throw new Error(`${name} has an empty entry (${example}), got ${JSON.stringify(raw)}`);
   return entries;
 }
+
+/** A switch set `on` or `off`. */
+export function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be on or off, got ${JSON.stringify(raw)}`);
+  return raw === 'on';
+}

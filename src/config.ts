@@ -1,7 +1,7 @@
 // Every setting comes from the environment; each is documented in docs/configuration.md (the
 // limits of D-44 also in docs/limits.md).
 
-import { boolean, integer, list, number } from './config-values.ts';
+import { boolean, integer, list, number, onOff } from './config-values.ts';
 import { isValidOperatorKey } from './domain/keys.ts';
 import { DEFAULT_PAYOUT_HOLD_DAYS } from './domain/ledger/holds.ts';
 import { DEFAULT_EVENT_RETENTION_HOURS } from './domain/public-events.ts';
@@ -43,6 +43,8 @@ export interface Config {
   databaseOwnerUrl?: string;
   /** PostgreSQL connections one instance may hold. */
   databasePoolSize: number;
+  /** D-281: on PostgreSQL, units ready while a transaction is in flight commit together in the next. */
+  groupCommit: boolean;
   /** D-44: a request's headers must arrive within this (fixed; tests shorten it). */
   headersTimeoutMs: number;
   /** D-44: the whole request, headers and body, must arrive within this. */
@@ -294,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     databasePoolSize: number(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    groupCommit: onOff(env, 'GROUP_COMMIT', true),
     headersTimeoutMs: HEADERS_TIMEOUT_MS,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,

@@ -73,6 +73,7 @@ export async function composeServer(options: ServerOptions = {}): Promise<Compos
     options.store ??
     (await createStore(config.databaseUrl, {
       poolSize: config.databasePoolSize,
+      groupCommit: config.groupCommit,
       telemetry,
       // D-57: keys mode refuses a PostgreSQL role that row-level security would not hold.
       requireRowSecurity: config.auth === 'keys',

@@ -14,6 +14,8 @@ export interface Telemetry {
   timersRan(seconds: number, fired: number | 'failed'): void;
   /** A webhook delivery attempt ended: delivered (a 2xx answer) or not, and its length. */
   webhookAttempted(delivered: boolean, seconds: number): void;
+  /** A batch of units committed in one transaction (group commit, D-281): how many. */
+  committedTogether?(units: number): void;
 }
 
 const nothing = () => undefined;

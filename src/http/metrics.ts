@@ -28,6 +28,52 @@ export interface Metrics {
   contentType: string;
 }
 
+type DecisionLabels = { command: string; outcome: 'accepted' | 'refused'; code: string; dry_run: 'true' | 'false' };
+type Tally = { readonly labels: DecisionLabels; count: number };
+
+/**
+ * The gate's decisions, counted here and added to the counter when /metrics is read: prom-client
+ * makes a string of an inc's labels on every call, and a sell decides six times. Each label set
+ * is found by lookups of the strings it is made of (no string built per decision), and is added
+ * to the counter in the order it was first seen, so the exposition lists them as before.
+ */
+class DecisionTallies {
+  /** By dry run (0 or 1), command and refusal code (undefined: accepted). */
+  private readonly index = [new Map<string, Map<string | undefined, Tally>>(), new Map()];
+  private readonly order: Tally[] = [];
+
+  add(command: string, refusalCode: string | undefined, dryRun: boolean): void {
+    const byCommand = this.index[dryRun ? 1 : 0] as Map<string, Map<string | undefined, Tally>>;
+    let byCode = byCommand.get(command);
+    if (byCode === undefined) {
+      byCode = new Map();
+      byCommand.set(command, byCode);
+    }
+    let tally = byCode.get(refusalCode);
+    if (tally === undefined) {
+      const labels: DecisionLabels = {
+        command,
+        outcome: refusalCode === undefined ? 'accepted' : 'refused',
+        code: refusalCode ?? '',
+        dry_run: dryRun ? 'true' : 'false',
+      };
+      tally = { labels, count: 0 };
+      byCode.set(refusalCode, tally);
+      this.order.push(tally);
+    }
+    tally.count++;
+  }
+
+  /** Hands over what was counted since the last call. */
+  flush(add: (labels: DecisionLabels, count: number) => void): void {
+    for (const tally of this.order) {
+      if (tally.count === 0) continue;
+      add(tally.labels, tally.count);
+      tally.count = 0;
+    }
+  }
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
@@ -38,16 +84,26 @@ export function createMetrics(): Metrics {
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const decisions = new Counter({
+  const tallies = new DecisionTallies();
+  new Counter({
     name: 'pipeline_gate_decisions_total',
     help: 'Commands the gate decided, by command, outcome (accepted or refused), refusal code, and whether a dry run',
     labelNames: ['command', 'outcome', 'code', 'dry_run'] as const,
     registers,
+    collect() {
+      tallies.flush((labels, count) => this.inc(labels, count));
+    },
   });
   const retried = new Counter({
     name: 'pipeline_units_retried_total',
     help: 'Units of work run again after a deadlock or serialization failure, by SQLSTATE',
     labelNames: ['sqlstate'] as const,
+    registers,
+  });
+  const batches = new Histogram({
+    name: 'pipeline_group_commit_units',
+    help: 'Transactions of group commit (D-281) on PostgreSQL, by how many units of work each committed',
+    buckets: [1, 2, 4, 8, 16, 32, 64],
     registers,
   });
   const timerRuns = new Histogram({
@@ -72,15 +128,13 @@ export function createMetrics(): Metrics {
   return {
     telemetry: {
       decided(command, refusalCode, dryRun) {
-        decisions.inc({
-          command,
-          outcome: refusalCode === undefined ? 'accepted' : 'refused',
-          code: refusalCode ?? '',
-          dry_run: dryRun ? 'true' : 'false',
-        });
+        tallies.add(command, refusalCode, dryRun);
       },
       unitRetried(sqlState) {
         retried.inc({ sqlstate: sqlState });
+      },
+      committedTogether(units) {
+        batches.observe(units);
       },
       timersRan(seconds, fired) {
         timerRuns.observe({ outcome: fired === 'failed' ? 'failed' : 'ok' }, seconds);

@@ -11,6 +11,8 @@ import type { Store } from './store.ts';
 export interface StoreOptions {
   /** PostgreSQL connections this instance may hold (default 10). */
   poolSize?: number;
+  /** D-281: group commit on PostgreSQL (default on). */
+  groupCommit?: boolean;
   /** Where units of work run again are reported (GET /metrics). */
   telemetry?: Telemetry;
   /**
@@ -105,7 +107,13 @@ export async function createStore(databaseUrl?: string, options: StoreOptions = 
     try {
       return await openPostgresStore(
         url,
-        { poolSize: options.poolSize, requireRowSecurity: options.requireRowSecurity, ownerUrl, warn: options.warn },
+        {
+          poolSize: options.poolSize,
+          groupCommit: options.groupCommit,
+          requireRowSecurity: options.requireRowSecurity,
+          ownerUrl,
+          warn: options.warn,
+        },
         options.telemetry,
       );
     } catch (error) {

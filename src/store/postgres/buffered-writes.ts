@@ -28,7 +28,18 @@ const CASTS: Record<string, string> = { doc: '::json', moves: '::jsonb' };
  * \u0000 escape inside JSON into text, and a document may carry one.
  */
 export function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[]): string {
-  const { columns, update } = UPSERTS[table];
+  const { update } = UPSERTS[table];
+  return `${insertInto(table, rows, params)}
+    ON CONFLICT (id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+}
+
+/** New rows only: none replaces a row of its id, and the statement returns a row for each inserted. */
+export function insertNew(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[]): string {
+  return `${insertInto(table, rows, params)} ON CONFLICT (id) DO NOTHING RETURNING 1`;
+}
+
+function insertInto(table: keyof typeof UPSERTS, rows: unknown[][], params: unknown[]): string {
+  const { columns } = UPSERTS[table];
   const tuples = rows.map((row) => {
     const placeholders = row.map((value, i) => {
       params.push(value);
@@ -36,8 +47,7 @@ export function upsert(table: keyof typeof UPSERTS, rows: unknown[][], params: u
     });
     return `(${placeholders.join(', ')})`;
   });
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}
-    ON CONFLICT (id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }
 
 /** The answers' upsert (D-37): a second answer for a key replaces the first. */

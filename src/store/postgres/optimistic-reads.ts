@@ -60,6 +60,30 @@ export class OptimisticReads {
     return cached.record;
   }
 
+  /**
+   * Whether the cache now holds a newer version of a record served to this unit: one committed
+   * since by another unit of this instance. Its check could only fail (group-commit.ts).
+   */
+  stale(): boolean {
+    const { cache, principal, expected } = this;
+    for (const [id, version] of expected.deals) {
+      const now = cache.deal(principal, id);
+      if (now && now.version !== version) return true;
+    }
+    for (const [dealId, versions] of expected.gigSets) {
+      const now = cache.gigsOf(principal, dealId);
+      if (now && (now.length !== versions.size || now.some((g) => versions.get(g.record.id) !== g.version)))
+        return true;
+    }
+    for (const closers of [expected.lockedClosers, expected.readClosers]) {
+      for (const [id, version] of closers) {
+        const now = cache.closer(principal, id);
+        if (now && now.version !== version) return true;
+      }
+    }
+    return false;
+  }
+
   /** A closer read in the unit's transaction. */
   knowCloser(closer: Closer, version: string) {
     this.known.closers.set(closer.id, version);

@@ -10,6 +10,7 @@ import {
   emptyOutbox,
   foldedByKey,
   foldedUsage,
+  insertNew,
   type OutboxColumns,
   outboxInsert,
   type UsageAdded,
@@ -53,14 +54,33 @@ export const noWrites = (): PendingWrites => ({
  * behind its lock (D-278), so the server grants the lock and runs the write (and the COMMIT sent
  * with it) with no round trip between.
  */
-export function statementsOf(pending: PendingWrites, params: unknown[]): { statements: string[]; locks: string[] } {
+export function statementsOf(
+  pending: PendingWrites,
+  params: unknown[],
+  fresh?: ReadonlySet<string>,
+): { statements: string[]; locks: string[]; inserted: { statement: number; rows: number }[] } {
   const statements: string[] = [];
-  const deals = [...pending.deals.values()];
+  const inserted: { statement: number; rows: number }[] = [];
+  const write = <R extends { id: string }>(
+    table: 'deals' | 'gigs' | 'closers',
+    records: Map<string, R>,
+    values: (r: R) => unknown[],
+  ) => {
+    const all = [...records.values()];
+    // D-281: records numbered outside the unit's transaction are inserted, never upserted over a
+    // row of the same id (one a demo reset let another unit number again).
+    const news = fresh ? all.filter((record) => fresh.has(record.id)) : [];
+    const others = news.length === 0 ? all : all.filter((record) => !fresh?.has(record.id));
+    if (others.length > 0) statements.push(upsert(table, others.map(values), params));
+    if (news.length > 0) {
+      inserted.push({ statement: statements.length, rows: news.length });
+      statements.push(insertNew(table, news.map(values), params));
+    }
+  };
   // D-73: each deal's facts ride in its row (dealValues, migration 027).
-  if (deals.length > 0) statements.push(upsert('deals', deals.map(dealValues), params));
-  if (pending.gigs.size > 0) statements.push(upsert('gigs', [...pending.gigs.values()].map(gigValues), params));
-  if (pending.closers.size > 0)
-    statements.push(upsert('closers', [...pending.closers.values()].map(closerValues), params));
+  write('deals', pending.deals, dealValues);
+  write('gigs', pending.gigs, gigValues);
+  write('closers', pending.closers, closerValues);
   if (pending.proposals.length > 0) statements.push(...proposalWrites(pending.proposals, params));
   if (pending.transfers.length > 0) statements.push(transfersInsert(pending.transfers, params));
   if (pending.events.types.length > 0) statements.push(outboxInsert(pending.events, params));
@@ -74,5 +94,40 @@ export function statementsOf(pending: PendingWrites, params: unknown[]): { state
     statements.push(fold.remove);
     statements.push(fold.insert(`w${statements.length - 1}`));
   }
-  return { statements, locks };
+  return { statements, locks, inserted };
+}
+
+/** Statements as the CTEs of one: `WITH w0 AS (…), w1 AS (…)`. */
+const withClause = (statements: readonly string[]) => `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')}`;
+
+/** A lock held to the end of the transaction, named (UnitOfWork.lock). */
+export const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))';
+
+/** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
+const XID = 'pg_current_xact_id()::xid::text AS xid';
+
+/**
+ * The statements that write `pending`, if anything: the locks of the keys whose usage the write
+ * folds (D-278), then the write, one statement. A `versioned` write (an optimistic unit's) answers
+ * its transaction's id, the version of every row it wrote, and fails with serialization_failure
+ * unless every record of `fresh` (numbered outside the unit's transaction, D-281) was new.
+ */
+export function writeOf(
+  pending: PendingWrites,
+  fresh: ReadonlySet<string>,
+  versioned: boolean,
+): { statements: { text: string; params: unknown[] }[] } | undefined {
+  const params: unknown[] = [];
+  const { statements, locks, inserted } = statementsOf(pending, params, fresh);
+  if (statements.length === 0) return undefined;
+  const locked = locks.map((keyId) => ({ text: LOCK, params: [`key-usage:${keyId}`] as unknown[] }));
+  if (versioned) {
+    const all = inserted.reduce((n, { rows }) => n + rows, 0);
+    const counted = inserted.map(({ statement }) => `(SELECT count(*) FROM w${statement})`).join(' + ');
+    const fresh = inserted.length === 0 ? '' : `, expect_unchanged(${counted} = ${all}) AS fresh`;
+    return { statements: [...locked, { text: `${withClause(statements)} SELECT ${XID}${fresh}`, params }] };
+  }
+  const last = statements.pop() as string;
+  const text = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
+  return { statements: [...locked, { text, params }] };
 }

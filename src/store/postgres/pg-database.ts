@@ -83,6 +83,7 @@ export class PgDatabase implements SqlDatabase {
   /** Whether the pool is this database's own, ended when it closes (not one it was given). */
   private readonly ownPool: boolean;
   private readonly listeners = new Set<() => void>();
+  readonly parallel = true;
 
   constructor(
     private readonly connectionString: string,

@@ -17,6 +17,8 @@ export interface PostgresStoreOptions extends PgOptions {
   ownerUrl?: string;
   /** Told the start-up's warnings: the serving role owns the tables (D-77). */
   warn?: (message: string) => void;
+  /** D-281: units ready while a transaction is in flight commit together in the next (default on). */
+  groupCommit?: boolean;
 }
 
 export async function openPostgresStore(
@@ -29,7 +31,7 @@ export async function openPostgresStore(
   try {
     // Before any migration: a role that would skip row-level security changes nothing.
     if (options.requireRowSecurity) await assertRowSecurityApplies(db);
-    store = await openAs(db, options.ownerUrl, telemetry);
+    store = await openAs(db, options.ownerUrl, options.groupCommit, telemetry);
     const { role, owns } = await ownsWalledTables(db);
     if (owns) options.warn?.(ownershipWarning(role));
     return store;
@@ -40,11 +42,16 @@ export async function openPostgresStore(
 }
 
 /** The store on `db`, migrated over `db` itself or, given an owner's URL, over a connection as that role. */
-async function openAs(db: PgDatabase, ownerUrl: string | undefined, telemetry?: Telemetry): Promise<Store> {
-  if (ownerUrl === undefined) return SqlStore.open(db, telemetry);
+async function openAs(
+  db: PgDatabase,
+  ownerUrl: string | undefined,
+  groupCommit: boolean | undefined,
+  telemetry?: Telemetry,
+): Promise<Store> {
+  if (ownerUrl === undefined) return SqlStore.open(db, telemetry, { groupCommit });
   const owner = new PgDatabase(ownerUrl, { poolSize: 1 });
   try {
-    return await SqlStore.open(db, telemetry, { owner });
+    return await SqlStore.open(db, telemetry, { owner, groupCommit });
   } catch (error) {
     throw new Error(`migrating as the owner role of DATABASE_OWNER_URL: ${describeError(error)}`, { cause: error });
   } finally {

@@ -34,6 +34,8 @@ export interface SqlDatabase {
    */
   listen?(channel: string, onMessage: (payload: string) => void, connected: (again: boolean) => void): () => void;
   close(): Promise<void>;
+  /** Whether sessions run in parallel, each on a connection of its own (a server's pool; not PGlite). */
+  readonly parallel?: boolean;
 }
 
 /**

@@ -43,6 +43,8 @@ import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork, UnitOptions } from '../store.ts';
 import { StoreBusyError, UnitConflictError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
+import { GROUP_COMMIT_DEFAULTS, GroupCommit } from './group-commit.ts';
+import { LazySession } from './lazy-session.ts';
 import { migrate } from './migrate.ts';
 import { migrateAsOwner } from './owner-migration.ts';
 import { RecordCache } from './record-cache.ts';
@@ -75,6 +77,8 @@ export class SqlStore implements Store {
     /** The schema the tables are in: instances on other schemas of the database are other services. */
     private readonly schema: string,
     private readonly telemetry: Telemetry,
+    /** Where ready units commit together (D-281); unset, each unit commits alone. */
+    private readonly group: GroupCommit | undefined,
   ) {
     this.sequencer = new EventSequencer(db);
   }
@@ -87,14 +91,19 @@ export class SqlStore implements Store {
   static async open(
     db: SqlDatabase,
     telemetry: Telemetry = NO_TELEMETRY,
-    options: { owner?: SqlDatabase } = {},
+    options: { owner?: SqlDatabase; groupCommit?: boolean } = {},
   ): Promise<SqlStore> {
     if (options.owner) await migrateAsOwner(options.owner, db);
     else await migrate(db);
     const [{ schema }] = await db.session((session) =>
       session.query<{ schema: string }>('SELECT current_schema() AS schema'),
     );
-    return new SqlStore(db, schema, telemetry);
+    // On by default where units run in parallel on a pool of connections (a server, not PGlite).
+    const group =
+      (options.groupCommit ?? db.parallel === true)
+        ? new GroupCommit(db, GROUP_COMMIT_DEFAULTS, (units) => telemetry.committedTogether?.(units))
+        : undefined;
+    return new SqlStore(db, schema, telemetry, group);
   }
 
   watchClockOffset(listener: (offsetMs: number, reset: boolean) => void): () => void {
@@ -179,29 +188,26 @@ export class SqlStore implements Store {
   async transaction<T>(work: (uow: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T> {
     const principal = options?.principal ?? PLATFORM;
     for (let attempt = 1; ; attempt++) {
+      // Its connection is taken at its first statement (lazy-session.ts): a unit that commits in
+      // a group (D-281) never takes one of its own.
+      const session = new LazySession(this.db);
       try {
-        return await this.db.session(async (session) => {
-          // The first attempt of an optimistic unit reads without locks; one that conflicted runs
-          // again with them, so that it cannot conflict again and again. A platform's unit on a
-          // connection held to another principal sets its own inside its transaction (`begin`),
-          // so it begins at once.
-          const held = session.connection.principal;
-          const optimistic =
-            options?.optimistic === true &&
-            attempt === 1 &&
-            !(principal === PLATFORM && held !== undefined && held !== PLATFORM);
-          const uow = new SqlUnitOfWork(session, { principal, cache: this.cache, optimistic });
-          try {
-            const result = await work(uow);
-            await uow.commit();
-            if (uow.published) this.sequencer.soon();
-            if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
-            return result;
-          } catch (error) {
-            await uow.abandon();
-            throw error;
-          }
-        });
+        // The first attempt of an optimistic unit reads without locks; one that conflicted runs
+        // again with them, so that it cannot conflict again and again.
+        const optimistic = options?.optimistic === true && attempt === 1;
+        const uow = new SqlUnitOfWork(session, { principal, cache: this.cache, optimistic, group: this.group });
+        try {
+          const result = await work(uow);
+          await uow.commit();
+          if (uow.published) this.sequencer.soon();
+          if (uow.webhooksChanged) for (const watcher of this.webhookWatchers) watcher();
+          return result;
+        } catch (error) {
+          await uow.abandon();
+          throw error;
+        } finally {
+          await session.release();
+        }
       } catch (error) {
         // D-278: an optimistic unit whose assumption failed runs again as one that conflicted.
         const state = error instanceof UnitConflictError ? '40001' : sqlState(error);

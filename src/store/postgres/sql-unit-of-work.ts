@@ -15,8 +15,9 @@ import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
 import { eventDataJson, payoutParams } from './codec.ts';
-import { remember } from './optimistic-reads.ts';
-import { noWrites, statementsOf } from './pending-writes.ts';
+import { type GroupCommit, type Statement, touchedBy } from './group-commit.ts';
+import { type OptimisticReads, remember } from './optimistic-reads.ts';
+import { LOCK, noWrites, writeOf } from './pending-writes.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
@@ -36,15 +37,6 @@ import { WIPE } from './wipe.ts';
 /** Where each kind's numbers come from (D-28, migration 008). */
 const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
 
-/** Statements as the CTEs of one: `WITH w0 AS (…), w1 AS (…)`. */
-const withClause = (statements: readonly string[]) => `WITH ${statements.map((s, i) => `w${i} AS (${s})`).join(', ')}`;
-
-/** A lock held to the end of the transaction, named (UnitOfWork.lock). */
-const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))';
-
-/** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
-const XID = 'pg_current_xact_id()::xid::text AS xid';
-
 export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   get runsAgainOnConflict() {
     return this.setup.optimistic;
@@ -58,17 +50,24 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   webhooksChanged = false;
   /** The write's transaction id (XID), once a write of an optimistic unit answered it. */
   private xid: string | undefined;
+  /** Records numbered outside the unit's transaction: written only as new rows (D-281). */
+  private readonly fresh = new Set<string>();
 
   /**
    * The unit's last write and COMMIT, sent together, behind BEGIN and the checks if the unit sent
    * nothing else (a move: one round trip in all; a create sent the statement of its numbers
    * first). Should the write or a check fail, the transaction is aborted and the server answers
-   * that COMMIT by rolling back; the first error is the one thrown. Then the cache keeps what the
-   * unit leaves known.
+   * that COMMIT by rolling back; the first error is the one thrown. A unit that has sent nothing
+   * commits in a group instead, when the store has one (D-281, group-commit.ts). Then the cache
+   * keeps what the unit leaves known.
    */
   async commit(): Promise<void> {
-    this.beginNow();
-    await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
+    if (this.setup.group && this.reads && !this.begun && !this.raw.taken) {
+      await this.commitInGroup(this.setup.group, this.reads);
+    } else {
+      this.beginNow();
+      await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
+    }
     const { principal, cache } = this.setup;
     if (this.wiped) cache.clear();
     remember(cache, {
@@ -84,17 +83,39 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     });
   }
 
+  /** Whether the unit's statements went to a group's batch (which began, and ended, its transaction). */
+  private grouped = false;
+
+  /** The checks, the write's locks and the write, committed with the other units ready (D-281). */
+  private async commitInGroup(group: GroupCommit, reads: OptimisticReads): Promise<void> {
+    const write = this.takeWrite();
+    const statements = [...reads.expected.checks(), ...(write?.statements ?? [])];
+    // Nothing read from the cache and nothing written: there is nothing to commit.
+    if (statements.length === 0) return;
+    this.grouped = true;
+    const rows = await group.commit({
+      principal: this.setup.principal,
+      statements,
+      ...touchedBy(reads.expected, this.put, this.heldGigs),
+      stale: () => reads.stale(),
+    });
+    if (write) this.xid = (rows[rows.length - 1] as { xid: string }[])[0].xid;
+  }
+
   /**
    * Rolls back a unit that failed. A refusal decided on records from the cache stands only if
    * they were current: they are checked first, and a conflict is thrown instead (the store runs
-   * the unit again). What the unit used is forgotten by the cache.
+   * the unit again). A unit whose batch failed was rolled back with it. What the unit used is
+   * forgotten by the cache.
    */
   async abandon(): Promise<void> {
     try {
-      if (this.optimistic?.expected.any) this.beginNow();
-      // Checks sent when the unit began are answered by now: one that failed is what the unit
-      // failed of, whatever it threw after.
-      await Promise.all(this.checked);
+      if (!this.grouped) {
+        if (this.optimistic?.expected.any) this.beginNow();
+        // Checks sent when the unit began are answered by now: one that failed is what the unit
+        // failed of, whatever it threw after.
+        await Promise.all(this.checked);
+      }
     } finally {
       if (this.begun) await rollback(this.raw);
       const expected = this.reads?.expected;
@@ -178,24 +199,23 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   /** Writes every buffered put: one statement, whatever the number of records and tables. */
   flush(): Promise<void> {
-    const params: unknown[] = [];
-    const { statements, locks } = statementsOf(this.pending, params);
-    if (statements.length === 0) return Promise.resolve();
-    // Cleared as the write is sent, so that a read racing this flush does not write twice.
-    this.pending = noWrites();
-    const locked = locks.map((keyId) => this.session.query(LOCK, [`key-usage:${keyId}`]));
-    if (this.reads) {
-      // The transaction's id comes back with the write: the version of every row it wrote.
-      const sql = `${withClause(statements)} SELECT ${XID}`;
-      const written = this.session.query<{ xid: string }>(sql, params).then(([row]) => {
-        this.xid = row.xid;
-      });
-      return locked.length === 0 ? written : Promise.all([...locked, written]).then(ignore);
-    }
-    const last = statements.pop() as string;
-    const sql = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
-    const written = this.session.query(sql, params).then(ignore);
-    return locked.length === 0 ? written : Promise.all([...locked, written]).then(ignore);
+    const write = this.takeWrite();
+    if (!write) return Promise.resolve();
+    const sent = write.statements.map(({ text, params }) => this.session.query(text, params));
+    const written = (sent.pop() as Promise<unknown[]>).then((rows) => {
+      if (this.reads) this.xid = (rows as { xid: string }[])[0].xid;
+    });
+    return sent.length === 0 ? written : Promise.all([...sent, written]).then(ignore);
+  }
+
+  /**
+   * The buffered puts' statements, taken from the buffer (so that a read racing a flush does not
+   * write twice): the locks of the keys whose usage the write folds, then the write.
+   */
+  private takeWrite(): { statements: Statement[] } | undefined {
+    const write = writeOf(this.pending, this.fresh, this.reads !== undefined);
+    if (write) this.pending = noWrites();
+    return write;
   }
 
   async nextNumbers() {
@@ -215,7 +235,14 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   async numberIds(provisional: readonly { kind: IdKind; id: string }[]) {
     const kinds: IdKind[] = [];
     for (const { kind } of provisional) kinds.push(kind);
-    const ids = await takeIds((text, params) => this.send(text, params), kinds);
+    // An optimistic unit that has sent nothing takes them outside any transaction, so that it
+    // can still commit in a group (D-281); its records must then be new when written.
+    const group = this.setup.group;
+    const apart = group !== undefined && this.optimistic !== undefined && !this.raw.taken;
+    const ids = apart
+      ? await group.numbers.take(kinds)
+      : await takeIds((text, params) => this.send(text, params), kinds);
+    if (apart) for (const id of ids) this.fresh.add(id);
     const renames = new Map<string, string>();
     for (let i = 0; i < provisional.length; i++) {
       renames.set(provisional[i].id, ids[i]);

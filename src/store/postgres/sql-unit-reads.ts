@@ -9,15 +9,19 @@
 import { compareIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import { closerFromDoc } from './codec.ts';
+import type { GroupCommit } from './group-commit.ts';
+import type { LazySession } from './lazy-session.ts';
 import { OptimisticReads } from './optimistic-reads.ts';
 import type { RecordCache } from './record-cache.ts';
-import { begin, later, type SqlSession } from './sql-database.ts';
+import { begin, later } from './sql-database.ts';
 import { BY_ID, SqlReader } from './sql-reader.ts';
 
 export interface UnitSetup {
   principal: string;
   cache: RecordCache;
   optimistic: boolean;
+  /** Where a unit that has sent nothing by its commit commits, with the others ready (D-281). */
+  group?: GroupCommit;
 }
 
 export abstract class SqlUnitReads extends SqlReader {
@@ -39,7 +43,7 @@ export abstract class SqlUnitReads extends SqlReader {
   protected readonly reads: OptimisticReads | undefined;
 
   constructor(
-    protected readonly raw: SqlSession,
+    protected readonly raw: LazySession,
     protected readonly setup: UnitSetup,
   ) {
     const gate: { unit?: SqlUnitReads } = {};
@@ -53,20 +57,27 @@ export abstract class SqlUnitReads extends SqlReader {
         gate.unit?.beginNow();
         return raw.exec(text);
       },
-      connection: raw.connection,
+      get connection() {
+        return raw.connection;
+      },
     });
     gate.unit = this;
     // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
     // round trip on `pg`). BEGIN fails only with its connection, and then so does every
     // statement behind it.
     if (setup.optimistic) this.reads = new OptimisticReads(setup.cache, setup.principal);
-    else this.begun = begin(raw, setup.principal);
+    else this.begun = this.beginOn();
+  }
+
+  /** BEGIN (and the principal's setting, when needed), on the unit's connection once it has one. */
+  private beginOn(): Promise<unknown> {
+    return later(this.raw.use((session) => begin(session, this.setup.principal)));
   }
 
   /** An optimistic unit's BEGIN, and the checks of what it read so far, locking it. */
   protected beginNow(): void {
     if (this.begun || !this.reads) return;
-    this.begun = begin(this.raw, this.setup.principal);
+    this.begun = this.beginOn();
     for (const { text, params } of this.reads.expected.checks()) {
       this.checked.push(later(this.raw.query(text, params)));
     }
