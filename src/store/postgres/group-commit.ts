@@ -45,6 +45,11 @@ export interface GroupedUnit {
   writes: ReadonlySet<string>;
   /** Whether a record it used has changed since it was read (the cache knows a newer version). */
   stale(): boolean;
+  /**
+   * Told its statements' rows once its batch committed, before the next batch is taken: what it
+   * wrote is then in the cache, so that a unit waiting on an older version is refused unsent.
+   */
+  committed(rows: unknown[][]): void;
 }
 
 export interface GroupCommitOptions {
@@ -158,7 +163,7 @@ export class GroupCommit {
   private async run(batch: Waiting[]): Promise<void> {
     // Each statement's promise, with the unit it belongs to (-1: the batch's own) and whether it
     // is one of the unit's own statements (not its principal's setting).
-    const sent: { unit: number; own: boolean; rows: Promise<unknown[]> }[] = [];
+    const sent: { unit: number; own: boolean; rows: Promise<unknown[]>; answered?: unknown[] }[] = [];
     let failure: { unit: number; error: unknown } | undefined;
     try {
       await this.db.session(async (session) => {
@@ -177,7 +182,7 @@ export class GroupCommit {
         // In the order sent: the first failure is the cause, those behind it only its echo.
         for (const statement of sent) {
           try {
-            await statement.rows;
+            statement.answered = await statement.rows;
           } catch (error) {
             failure ??= { unit: statement.unit, error };
           }
@@ -189,8 +194,13 @@ export class GroupCommit {
     if (failure === undefined) {
       this.committed(batch.length);
       batch.forEach((waiting, i) => {
-        const own = sent.filter((statement) => statement.unit === i && statement.own);
-        Promise.all(own.map((statement) => statement.rows)).then(waiting.resolve, waiting.reject);
+        const rows = sent.filter((statement) => statement.unit === i && statement.own).map((s) => s.answered ?? []);
+        try {
+          waiting.unit.committed(rows);
+          waiting.resolve(rows);
+        } catch (error) {
+          waiting.reject(error);
+        }
       });
       return;
     }

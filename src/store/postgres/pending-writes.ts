@@ -3,6 +3,7 @@
 // whatever the number of records and tables (buffered-writes.ts makes each).
 import type { TransferDraft } from '../../domain/ledger/transfers.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
+import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import type { StoredAnswer } from '../store.ts';
 import {
@@ -17,7 +18,7 @@ import {
   upsert,
   usageInsert,
 } from './buffered-writes.ts';
-import { closerValues, dealValues, gigValues } from './codec.ts';
+import { closerValues, dealValues, eventDataJson, gigValues } from './codec.ts';
 import { transfersInsert } from './sql-ledger.ts';
 import { proposalWrites } from './sql-proposals.ts';
 
@@ -130,4 +131,19 @@ export function writeOf(
   const last = statements.pop() as string;
   const text = statements.length === 0 ? last : `${withClause(statements)} ${last}`;
   return { statements: [...locked, { text, params }] };
+}
+
+/** Appends events to a unit's outbox row (migration 015: each column an array, in publishing order). */
+export function bufferEvents(outbox: OutboxColumns, events: readonly PublicEventDraft[], recordedAt: number): void {
+  for (const event of events) {
+    outbox.types.push(event.type);
+    outbox.dealIds.push(eventDealId(event) ?? null);
+    outbox.ats.push(event.at);
+    outbox.recordedAts.push(recordedAt);
+    outbox.data.push(eventDataJson(event.data));
+    // D-57: who the event concerns and who caused it, beside its data.
+    outbox.sellerIds.push(event.sellerId ?? null);
+    outbox.closerIds.push(event.closerId ?? null);
+    outbox.actors.push(event.actor === undefined ? null : JSON.stringify(event.actor));
+  }
 }

@@ -8,6 +8,19 @@ import type { SqlSession } from './sql-database.ts';
 /** The kinds numbered here: records a decision creates, refused proposals (D-61), approvals, refunds and payouts. */
 export type NumberedKind = IdKind | 'prop' | 'apr' | 'rfd' | 'po';
 
+/** Where each kind's numbers come from (D-28, migration 008). */
+const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
+
+/** The numbers each kind's sequence would give next, taking none (tests and diagnostics). */
+export async function nextNumbers(query: SqlSession['query']): Promise<Record<IdKind, number>> {
+  const next = (kind: IdKind) =>
+    `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${SEQUENCES[kind]}) AS ${kind}`;
+  const [row] = await query<Record<IdKind, string | number>>(
+    `SELECT ${next('deal')}, ${next('gig')}, ${next('closer')}`,
+  );
+  return { deal: Number(row.deal), gig: Number(row.gig), closer: Number(row.closer) };
+}
+
 /** One statement for each count of numbers, so each is prepared once per connection. */
 const statements: string[] = [];
 

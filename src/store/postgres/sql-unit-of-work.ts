@@ -6,7 +6,7 @@
 // (sql-unit-reads.ts): with its write, which then checks them unchanged (check-unchanged.ts), or
 // before a read the cache cannot serve or any other statement, which the checks then precede.
 import type { IdKind } from '../../domain/ids.ts';
-import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
+import type { PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig, PayoutLine } from '../../domain/records.ts';
 import type { ApprovalUnit } from '../approvals.ts';
 import type { MailUnit } from '../mail.ts';
@@ -14,10 +14,10 @@ import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
 import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { eventDataJson, payoutParams } from './codec.ts';
+import { payoutParams } from './codec.ts';
 import { type GroupCommit, type Statement, touchedBy } from './group-commit.ts';
 import { type OptimisticReads, remember } from './optimistic-reads.ts';
-import { LOCK, noWrites, writeOf } from './pending-writes.ts';
+import { bufferEvents, LOCK, noWrites, writeOf } from './pending-writes.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
 import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
@@ -26,16 +26,13 @@ import { rollback, takeNumber } from './sql-database.ts';
 import { SqlLedgerUnit } from './sql-ledger.ts';
 import { SqlMailUnit } from './sql-mail.ts';
 import { SqlNotificationUnit } from './sql-notifications.ts';
-import { takeIds } from './sql-numbers.ts';
+import { nextNumbers, takeIds } from './sql-numbers.ts';
 import { SqlPeopleUnit } from './sql-people.ts';
 import { SqlProposalUnit } from './sql-proposals.ts';
 import { ignore } from './sql-reader.ts';
 import { SqlUnitReads } from './sql-unit-reads.ts';
 import { SqlWebhookUnit } from './sql-webhooks.ts';
 import { WIPE } from './wipe.ts';
-
-/** Where each kind's numbers come from (D-28, migration 008). */
-const SEQUENCES: Record<IdKind, string> = { deal: 'deal_numbers', gig: 'gig_numbers', closer: 'closer_numbers' };
 
 export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   get runsAgainOnConflict() {
@@ -64,10 +61,15 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   async commit(): Promise<void> {
     if (this.setup.group && this.reads && !this.begun && !this.raw.taken) {
       await this.commitInGroup(this.setup.group, this.reads);
-    } else {
-      this.beginNow();
-      await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
+      return;
     }
+    this.beginNow();
+    await Promise.all([this.flush(), this.begun, ...this.checked, this.raw.query('COMMIT')]);
+    this.remember();
+  }
+
+  /** What the unit leaves known, for the cache to keep once it committed. */
+  private remember(): void {
     const { principal, cache } = this.setup;
     if (this.wiped) cache.clear();
     remember(cache, {
@@ -90,16 +92,19 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   private async commitInGroup(group: GroupCommit, reads: OptimisticReads): Promise<void> {
     const write = this.takeWrite();
     const statements = [...reads.expected.checks(), ...(write?.statements ?? [])];
-    // Nothing read from the cache and nothing written: there is nothing to commit.
-    if (statements.length === 0) return;
     this.grouped = true;
-    const rows = await group.commit({
+    // Nothing read from the cache and nothing written: there is nothing to commit.
+    if (statements.length === 0) return this.remember();
+    await group.commit({
       principal: this.setup.principal,
       statements,
       ...touchedBy(reads.expected, this.put, this.heldGigs),
       stale: () => reads.stale(),
+      committed: (rows) => {
+        if (write) this.xid = (rows[rows.length - 1] as { xid: string }[])[0].xid;
+        this.remember();
+      },
     });
-    if (write) this.xid = (rows[rows.length - 1] as { xid: string }[])[0].xid;
   }
 
   /**
@@ -218,13 +223,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return write;
   }
 
-  async nextNumbers() {
-    const next = (kind: IdKind) =>
-      `(SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${SEQUENCES[kind]}) AS ${kind}`;
-    const [row] = await this.session.query<Record<IdKind, string | number>>(
-      `SELECT ${next('deal')}, ${next('gig')}, ${next('closer')}`,
-    );
-    return { deal: Number(row.deal), gig: Number(row.gig), closer: Number(row.closer) };
+  nextNumbers() {
+    return nextNumbers((text, params) => this.session.query(text, params));
   }
 
   async takeNumber(kind: IdKind) {
@@ -309,18 +309,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   async publish(events: readonly PublicEventDraft[], recordedAt: number) {
     // Buffered like the puts: written with them, in the unit's last statement.
-    const outbox = this.pending.events;
-    for (const event of events) {
-      outbox.types.push(event.type);
-      outbox.dealIds.push(eventDealId(event) ?? null);
-      outbox.ats.push(event.at);
-      outbox.recordedAts.push(recordedAt);
-      outbox.data.push(eventDataJson(event.data));
-      // D-57: who the event concerns and who caused it, beside its data.
-      outbox.sellerIds.push(event.sellerId ?? null);
-      outbox.closerIds.push(event.closerId ?? null);
-      outbox.actors.push(event.actor === undefined ? null : JSON.stringify(event.actor));
-    }
+    bufferEvents(this.pending.events, events, recordedAt);
     if (events.length > 0) this.published = true;
   }
 
