@@ -33,6 +33,8 @@ function find(dir) {
  * take seconds. The whole suite runs them too, once.
  */
 const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
+/** Files elsewhere that run in-process too: the group commit's batcher against a fake server, the record cache. */
+const UNIT_FILES = ['test/store/group-commit.test.ts', 'test/store/record-cache.test.ts'];
 /** Files in those folders that are not in-process, and why: the whole suite runs them. */
 const NOT_UNIT = new Map([
   ['test/http/log-destination.test.ts', 'starts a child process and reads its log'],
@@ -48,7 +50,8 @@ const only = args.filter((arg) => arg !== '--unit');
 // No unit test starts a process.
 if (!unit) await ensureBuilt();
 
-const selected = only.length > 0 ? only : (unit ? UNIT_FOLDERS : ['test']).flatMap(find).sort();
+const selected =
+  only.length > 0 ? only : unit ? [...UNIT_FOLDERS.flatMap(find), ...UNIT_FILES].sort() : find('test').sort();
 const files = unit ? selected.filter((file) => !NOT_UNIT.has(file.split('\\').join('/'))) : selected;
 const scratch = mkdtempSync(join(tmpdir(), 'test-summary-'));
 const countsFile = join(scratch, 'counts.json');

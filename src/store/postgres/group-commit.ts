@@ -134,9 +134,12 @@ export class GroupCommit {
     const batch = this.take();
     if (batch.length === 0) return;
     this.inFlight = true;
-    this.run(batch).finally(() => {
+    void this.run(batch).then((settle) => {
+      // The next batch is taken before any unit of this one is answered: a unit that arrives
+      // from an answer's continuation finds nothing in flight when nothing waited.
       this.inFlight = false;
       this.next();
+      settle();
     });
   }
 
@@ -160,7 +163,12 @@ export class GroupCommit {
     return batch;
   }
 
-  private async run(batch: Waiting[]): Promise<void> {
+  /**
+   * Sends the batch and waits for its outcome; tells each committed unit (so the cache knows what
+   * it wrote before the next batch is taken) and puts back those to send again. Answers the
+   * units' promises when its result is called. Never rejects.
+   */
+  private async run(batch: Waiting[]): Promise<() => void> {
     // Each statement's promise, with the unit it belongs to (-1: the batch's own) and whether it
     // is one of the unit's own statements (not its principal's setting).
     const sent: { unit: number; own: boolean; rows: Promise<unknown[]>; answered?: unknown[] }[] = [];
@@ -193,25 +201,28 @@ export class GroupCommit {
     }
     if (failure === undefined) {
       this.committed(batch.length);
-      batch.forEach((waiting, i) => {
+      const answers = batch.map((waiting, i) => {
         const rows = sent.filter((statement) => statement.unit === i && statement.own).map((s) => s.answered ?? []);
         try {
           waiting.unit.committed(rows);
-          waiting.resolve(rows);
+          return () => waiting.resolve(rows);
         } catch (error) {
-          waiting.reject(error);
+          return () => waiting.reject(error);
         }
       });
-      return;
+      return () => {
+        for (const answer of answers) answer();
+      };
     }
     const { unit, error } = failure;
     // The batch's own statement failed, or the connection did: every unit shares the outcome.
     if (unit === -1 || error instanceof StoreUnavailableError || sqlState(error) === undefined) {
-      for (const waiting of batch) waiting.reject(error);
-      return;
+      return () => {
+        for (const waiting of batch) waiting.reject(error);
+      };
     }
-    batch[unit].reject(error);
     // The others were rolled back with it: they go first in the next batch.
     this.waiting.unshift(...batch.filter((_, i) => i !== unit));
+    return () => batch[unit].reject(error);
   }
 }
