@@ -50,7 +50,7 @@ function recorded(db: PgDatabase, sent: { text: string; params: readonly unknown
 /** A SqlStore on the schema (migrating as its owner with two roles), and what it reports. */
 async function open(
   schema: TestSchema,
-  options: { groupCommit?: boolean; sent?: { text: string; params: readonly unknown[] }[] } = {},
+  options: { groupCommit?: false; sent?: { text: string; params: readonly unknown[] }[] } = {},
 ): Promise<{ store: SqlStore; told: Told }> {
   const told: Told = { retried: [], sizes: [] };
   const telemetry: Telemetry = {
@@ -62,7 +62,8 @@ async function open(
   const db = options.sent ? recorded(pgDb, options.sent) : pgDb;
   const owner = schema.ownerUrl === undefined ? undefined : new PgDatabase(schema.ownerUrl, { poolSize: 1 });
   try {
-    const store = await SqlStore.open(db, telemetry, { owner, groupCommit: options.groupCommit });
+    // One batch in flight: the held batch's followers form the next one, for the tests to watch.
+    const store = await SqlStore.open(db, telemetry, { owner, groupCommit: options.groupCommit ?? { inFlight: 1 } });
     return { store, told };
   } finally {
     await owner?.close();

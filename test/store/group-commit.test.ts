@@ -4,7 +4,12 @@
 // that a batch stays in flight while the units behind it queue. No timer decides anything here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GroupCommit, type GroupCommitOptions, type GroupedUnit } from '../../src/store/postgres/group-commit.ts';
+import {
+  GROUP_COMMIT_DEFAULTS,
+  GroupCommit,
+  type GroupCommitOptions,
+  type GroupedUnit,
+} from '../../src/store/postgres/group-commit.ts';
 import { SET_PRINCIPAL, type SqlDatabase, type SqlSession, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { StoreUnavailableError, UnitConflictError } from '../../src/store/store.ts';
 
@@ -108,10 +113,13 @@ function unit(
 }
 
 /** A group on a fake database, with the sizes of the batches it reported committed. */
-function setup(options?: GroupCommitOptions) {
+/** Most tests keep one batch in flight, so that the next's forming is theirs to watch. */
+function setup(options: Partial<GroupCommitOptions> = {}) {
   const db = new FakeDatabase();
   const sizes: number[] = [];
-  const group = new GroupCommit(db, options, (units) => sizes.push(units));
+  const group = new GroupCommit(db, { ...GROUP_COMMIT_DEFAULTS, inFlight: 1, ...options }, (units) =>
+    sizes.push(units),
+  );
   return { db, sizes, group };
 }
 
@@ -157,6 +165,28 @@ describe('group commit (D-281), on a fake database', () => {
     assert.deepEqual(await Promise.all(later), [rowsOf('b', 2), rowsOf('c', 2), rowsOf('d', 2)]);
     assert.deepEqual(db.texts(2), ['BEGIN', 'b.1', 'b.2', 'c.1', 'c.2', 'd.1', 'd.2', 'COMMIT']);
     assert.deepEqual(sizes, [1, 3]);
+  });
+
+  it('two batches fly at once; a unit using a record one of them writes waits for it, then is refused unsent', async () => {
+    const { db, group } = setup({ inFlight: 2 });
+    const release = db.hold('a.1');
+    const first = group.commit(unit('a'));
+    const second = group.commit(unit('b'));
+    await until(() => db.sessions === 2, 'the second batch sent beside the first');
+    // Uses deal:a, which the first batch (held) writes: sent neither now nor beside it.
+    let stale = false;
+    const third = group.commit(unit('c', { touches: ['deal:a'], stale: () => stale }));
+    const fourth = group.commit(unit('d'));
+    await second;
+    await until(() => db.sessions === 3, 'the next batch sent, without the waiting unit');
+    assert.deepEqual(db.texts(3), ['BEGIN', 'd.1', 'd.2', 'COMMIT']);
+    await fourth;
+    // The first commits: its write is in the cache, so the waiting unit is stale now.
+    stale = true;
+    release();
+    await first;
+    await assert.rejects(third, { name: 'UnitConflictError' });
+    assert.equal(db.sent.filter((sent) => sent.text.startsWith('c.')).length, 0);
   });
 
   it('maxUnits bounds a batch: the rest goes in the next', async () => {

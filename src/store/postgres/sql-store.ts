@@ -43,7 +43,7 @@ import { NO_TELEMETRY, type Telemetry } from '../../telemetry.ts';
 import type { EventFilter, ReadOptions, Store, StoredEvent, StoreReader, UnitOfWork, UnitOptions } from '../store.ts';
 import { StoreBusyError, UnitConflictError } from '../store.ts';
 import { EventSequencer } from './event-sequencer.ts';
-import { GROUP_COMMIT_DEFAULTS, GroupCommit } from './group-commit.ts';
+import { GROUP_COMMIT_DEFAULTS, GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { LazySession } from './lazy-session.ts';
 import { migrate } from './migrate.ts';
 import { migrateAsOwner } from './owner-migration.ts';
@@ -91,7 +91,7 @@ export class SqlStore implements Store {
   static async open(
     db: SqlDatabase,
     telemetry: Telemetry = NO_TELEMETRY,
-    options: { owner?: SqlDatabase; groupCommit?: boolean } = {},
+    options: { owner?: SqlDatabase; groupCommit?: boolean | Partial<GroupCommitOptions> } = {},
   ): Promise<SqlStore> {
     if (options.owner) await migrateAsOwner(options.owner, db);
     else await migrate(db);
@@ -99,10 +99,12 @@ export class SqlStore implements Store {
       session.query<{ schema: string }>('SELECT current_schema() AS schema'),
     );
     // On by default where units run in parallel on a pool of connections (a server, not PGlite).
-    const group =
-      (options.groupCommit ?? db.parallel === true)
-        ? new GroupCommit(db, GROUP_COMMIT_DEFAULTS, (units) => telemetry.committedTogether?.(units))
-        : undefined;
+    const { groupCommit = db.parallel === true } = options;
+    const group = groupCommit
+      ? new GroupCommit(db, { ...GROUP_COMMIT_DEFAULTS, ...(groupCommit === true ? {} : groupCommit) }, (units) =>
+          telemetry.committedTogether?.(units),
+        )
+      : undefined;
     return new SqlStore(db, schema, telemetry, group);
   }
 
