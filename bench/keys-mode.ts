@@ -5,7 +5,16 @@
 // and the actor on every entry only (the keyed keys-mode sell is its own row).
 import type autocannon from 'autocannon';
 import type { Scenario } from './scenarios.ts';
-import { BENCH_OPERATOR_KEY, dealBody, inParallel, JSON_HEADERS, OPERATOR_HEADERS, PREFIX, post } from './setup.ts';
+import {
+  BENCH_OPERATOR_KEY,
+  dealBody,
+  inParallel,
+  JSON_HEADERS,
+  newestFirst,
+  OPERATOR_HEADERS,
+  PREFIX,
+  post,
+} from './setup.ts';
 
 export const KEYS_MODE_CREATE = `POST ${PREFIX}/deals, keys mode (a Seller's key)`;
 export const KEYS_MODE_PLAIN_SELL = `POST ${PREFIX}/sell, keys mode (a Seller's key)`;
@@ -63,7 +72,7 @@ async function closerClaims(url: string, expected: number): Promise<Partial<auto
         headers,
         body: '{}',
         setupRequest: (request: autocannon.Request) => {
-          request.path = `/closers/gigs/${gigs[n++ % gigs.length]}/claim`;
+          request.path = `/closers/gigs/${newestFirst(gigs, n++)}/claim`;
           return request;
         },
       },

@@ -13,10 +13,12 @@ export interface Options {
   only?: string;
   /** PostgreSQL's group commit in the service (GROUP_COMMIT); absent: the service's default. */
   groupCommit?: 'on' | 'off';
+  /** Seconds of the same load before each measured run, not measured (0: none). */
+  warmup: number;
 }
 
 export function parseOptions(argv: string[]): Options {
-  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false };
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: 3 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -31,13 +33,19 @@ export function parseOptions(argv: string[]): Options {
     else if (arg === '--out') options.out = value();
     else if (arg === '--only') options.only = value();
     else if (arg === '--group-commit') options.groupCommit = value() as Options['groupCommit'];
+    else if (arg === '--warmup') options.warmup = Number(value());
     else throw new Error(`unknown option ${arg}`);
   }
   if (!['memory', 'postgres', 'pglite'].includes(options.store))
     throw new Error('--store is memory, postgres or pglite');
   if (options.groupCommit !== undefined && !['on', 'off'].includes(options.groupCommit))
     throw new Error('--group-commit is on or off');
-  if (options.smoke) options.duration = 1;
+  if (!(options.warmup >= 0)) throw new Error('--warmup is a number of seconds');
+  // The smoke run (CI) checks that every scenario runs, not its speed.
+  if (options.smoke) {
+    options.duration = 1;
+    options.warmup = 0;
+  }
   return options;
 }
 

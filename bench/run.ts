@@ -10,6 +10,9 @@
 //                   (and /health, first and last)
 //   --group-commit on|off   GROUP_COMMIT of every service the run starts (PostgreSQL's group
 //                   commit); without it the service's default holds
+//   --warmup <s>    seconds of each scenario's load before it is measured (default 3, 0: none;
+//                   none with --smoke): the figures are of a warm service, as pgbench's are of a
+//                   warm server, not of the JIT compiling the request path (measure.ts)
 // On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
 // clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
 // goals (goals.ts); the service gets as many database connections as there are clients. The
