@@ -13,8 +13,8 @@
 //   --warmup <s>    seconds of each scenario's load before it is measured (default 3, 0: none;
 //                   none with --smoke): the figures are of a warm service, as pgbench's are of a
 //                   warm server, not of the JIT compiling the request path (measure.ts)
-// On PostgreSQL the run begins with pgbench TPC-B on the same server with the same number of
-// clients (bench/pgbench.ts) and every row also says its ratio to it (`vs pgbench`), beside the
+// On PostgreSQL the run begins and ends with pgbench TPC-B on the same server with the same number
+// of clients (bench/pgbench.ts) and every row also says its ratio to their mean (`vs pgbench`), beside the
 // goals (goals.ts); the service gets as many database connections as there are clients. The
 // create, the sell and the claim run twice: in the demo (AUTH=demo) and in keys mode by a
 // principal's key (keys-mode.ts), as a deployment runs them, each held to the same goal.
@@ -27,7 +27,7 @@
 
 import { MEASURED_IN_MEMORY_TOO } from './goals.ts';
 import { type Figure, measure } from './measure.ts';
-import { parseOptions, postgresOwnerUrl, postgresUrl, storeEnv } from './options.ts';
+import { type Options, parseOptions, postgresOwnerUrl, postgresUrl, storeEnv } from './options.ts';
 import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
 import { costsOf, printTable, setRatios, verdict, writeReport } from './report.ts';
 import { HEALTH, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -45,17 +45,9 @@ async function main() {
       (options.groupCommit ? `, GROUP_COMMIT=${options.groupCommit}` : ''),
   );
   let pgbench: PgbenchFigure | undefined;
-  if (options.store === 'postgres') {
-    if (await hasPgbench()) {
-      pgbench = await pgbenchTpcB(postgresOwnerUrl() ?? postgresUrl(), options.connections, options.duration);
-      console.log(
-        `pgbench TPC-B, ${options.connections} clients: ${pgbench.transactionsPerSecond} transactions/s, p50 ${pgbench.p50Ms} ms, p99 ${pgbench.p99Ms} ms` +
-          (pgbench.postgresCpuUsPerTransaction === undefined
-            ? ''
-            : `; CPU per transaction: postgres ${pgbench.postgresCpuUsPerTransaction} µs, pgbench ${pgbench.clientCpuUsPerTransaction ?? '?'} µs`),
-      );
-    } else console.log('pgbench is not installed: no reference row');
-  }
+  const withPgbench = options.store === 'postgres' && (await hasPgbench());
+  if (options.store === 'postgres' && !withPgbench) console.log('pgbench is not installed: no reference row');
+  if (withPgbench) pgbench = await tpcB(options, 'first');
   // The ceiling rows have no store: they stand beside the in-memory figures only. /health is
   // measured first and again last, and every ratio is to the mean of the two: on a noisy VM
   // one sample of the baseline moved every ratio by 10-15%.
@@ -77,6 +69,9 @@ async function main() {
     if (scenario === health) healthRps = rps;
     figures.push(figure);
   }
+  // pgbench again at the end, every ratio to the mean of the two: this shared machine's speed
+  // drifts over the minutes between them (TPC-B read 1,295 to 1,656 transactions/s in one hour).
+  if (pgbench) pgbench = meanOf(pgbench, await tpcB(options, 'again at the end'));
   // On PostgreSQL, the rows with goals again in memory, so that the service's CPU per
   // request on the durable path is compared with its CPU for the same request, in the same run.
   const inMemory: Figure[] = [];
@@ -93,6 +88,34 @@ async function main() {
   printTable([...figures, ...inMemory], pgbench, costs);
   writeReport(options, [...figures, ...inMemory], costs, baseline, pgbench);
   verdict(options, figures);
+}
+
+/** pgbench TPC-B on the run's server with the run's clients, printed. */
+async function tpcB(options: Options, when: string): Promise<PgbenchFigure> {
+  const figure = await pgbenchTpcB(postgresOwnerUrl() ?? postgresUrl(), options.connections, options.duration);
+  console.log(
+    `pgbench TPC-B (${when}), ${options.connections} clients: ${figure.transactionsPerSecond} transactions/s, p50 ${figure.p50Ms} ms, p99 ${figure.p99Ms} ms` +
+      (figure.postgresCpuUsPerTransaction === undefined
+        ? ''
+        : `; CPU per transaction: postgres ${figure.postgresCpuUsPerTransaction} µs, pgbench ${figure.clientCpuUsPerTransaction ?? '?'} µs`),
+  );
+  return figure;
+}
+
+/** The two pgbench runs as one reference: each figure their mean. */
+function meanOf(a: PgbenchFigure, b: PgbenchFigure): PgbenchFigure {
+  const mean = (x: number | undefined, y: number | undefined) =>
+    x === undefined || y === undefined ? undefined : Math.round((x + y) / 2);
+  const postgres = mean(a.postgresCpuUsPerTransaction, b.postgresCpuUsPerTransaction);
+  const client = mean(a.clientCpuUsPerTransaction, b.clientCpuUsPerTransaction);
+  return {
+    transactionsPerSecond: mean(a.transactionsPerSecond, b.transactionsPerSecond) as number,
+    p50Ms: Math.round(((a.p50Ms + b.p50Ms) / 2) * 100) / 100,
+    p99Ms: Math.round(((a.p99Ms + b.p99Ms) / 2) * 100) / 100,
+    transactions: a.transactions + b.transactions,
+    ...(postgres === undefined ? {} : { postgresCpuUsPerTransaction: postgres }),
+    ...(client === undefined ? {} : { clientCpuUsPerTransaction: client }),
+  };
 }
 
 main().catch((error) => {
