@@ -25,20 +25,17 @@ export class OptimisticReads {
   /** Closers read, locked or not (a unit holds only the locked ones), for the cache to keep. */
   readonly closers = new Map<string, Closer>();
 
-  constructor(
-    readonly cache: RecordCache,
-    readonly principal: string,
-  ) {}
+  constructor(readonly cache: RecordCache) {}
 
   deal(id: string): Deal | undefined {
-    const cached = this.cache.deal(this.principal, id);
+    const cached = this.cache.deal(id);
     if (!cached) return undefined;
     this.expected.expectDeal(id, cached.version);
     return cached.record;
   }
 
   gigsOf(dealId: string): Gig[] | undefined {
-    const cached = this.cache.gigsOf(this.principal, dealId);
+    const cached = this.cache.gigsOf(dealId);
     if (!cached) return undefined;
     this.expected.expectGigs(dealId, versionsOf(cached));
     return cached.map((g) => g.record);
@@ -46,14 +43,14 @@ export class OptimisticReads {
 
   /** The deal of a gig whose deal's gigs the cache holds. */
   dealOfGig(id: string): string | undefined {
-    const dealId = this.cache.dealOfGig(this.principal, id);
-    const cached = dealId === undefined ? undefined : this.cache.gigsOf(this.principal, dealId);
+    const dealId = this.cache.dealOfGig(id);
+    const cached = dealId === undefined ? undefined : this.cache.gigsOf(dealId);
     return cached?.some((g) => g.record.id === id) ? dealId : undefined;
   }
 
   /** `lock`: the unit may write the closer, so its check locks it. */
   closer(id: string, lock: boolean): Closer | undefined {
-    const cached = this.cache.closer(this.principal, id);
+    const cached = this.cache.closer(id);
     if (!cached) return undefined;
     this.expected.expectCloser(id, cached.version, lock);
     this.closers.set(id, cached.record);
@@ -65,19 +62,19 @@ export class OptimisticReads {
    * since by another unit of this instance. Its check could only fail (group-commit.ts).
    */
   stale(): boolean {
-    const { cache, principal, expected } = this;
+    const { cache, expected } = this;
     for (const [id, version] of expected.deals) {
-      const now = cache.deal(principal, id);
+      const now = cache.deal(id);
       if (now && now.version !== version) return true;
     }
     for (const [dealId, versions] of expected.gigSets) {
-      const now = cache.gigsOf(principal, dealId);
+      const now = cache.gigsOf(dealId);
       if (now && (now.length !== versions.size || now.some((g) => versions.get(g.record.id) !== g.version)))
         return true;
     }
     for (const closers of [expected.lockedClosers, expected.readClosers]) {
       for (const [id, version] of closers) {
-        const now = cache.closer(principal, id);
+        const now = cache.closer(id);
         if (now && now.version !== version) return true;
       }
     }
@@ -93,7 +90,6 @@ export class OptimisticReads {
 
 /** What a unit that committed held, put and knew, for the cache to keep. */
 export interface Committed {
-  principal: string;
   /** The committing transaction's id: the version of every row it wrote. */
   xid: string | undefined;
   deals: ReadonlyMap<string, Deal>;
@@ -114,7 +110,7 @@ export interface Committed {
  * without knowing it whole, are forgotten.
  */
 export function remember(cache: RecordCache, unit: Committed): void {
-  const { principal, xid, put, expected, known } = unit;
+  const { xid, put, expected, known } = unit;
   const versionOf = (
     written: ReadonlySet<string>,
     id: string,
@@ -123,8 +119,8 @@ export function remember(cache: RecordCache, unit: Committed): void {
   ) => (written.has(id) ? xid : (served?.get(id) ?? read?.get(id)));
   for (const [id, deal] of unit.deals) {
     const version = versionOf(put.deals, id, expected?.deals, known?.deals);
-    if (version !== undefined) cache.setDeal(principal, { record: deal, version });
-    else if (put.deals.has(id)) cache.forget(principal, { deals: [id], closers: [] });
+    if (version !== undefined) cache.setDeal({ record: deal, version });
+    else if (put.deals.has(id)) cache.forget({ deals: [id], closers: [] });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();
   for (const [id, gig] of unit.gigs) {
@@ -138,16 +134,15 @@ export function remember(cache: RecordCache, unit: Committed): void {
   for (const [dealId, set] of sets) {
     if (set)
       cache.setGigsOf(
-        principal,
         dealId,
         set.sort((a, b) => compareIds(a.record.id, b.record.id)),
       );
-    else cache.forgetGigsOf(principal, dealId);
+    else cache.forgetGigsOf(dealId);
   }
   for (const [id, closer] of unit.closers) {
     const served = expected?.lockedClosers.get(id) ?? expected?.readClosers.get(id);
     const version = put.closers.has(id) ? xid : (served ?? known?.closers.get(id));
-    if (version !== undefined) cache.setCloser(principal, { record: closer, version });
-    else if (put.closers.has(id)) cache.forget(principal, { deals: [], closers: [id] });
+    if (version !== undefined) cache.setCloser({ record: closer, version });
+    else if (put.closers.has(id)) cache.forget({ deals: [], closers: [id] });
   }
 }

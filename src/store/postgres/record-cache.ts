@@ -1,10 +1,13 @@
 // The records this instance last read or wrote, each with its row's version (its xmin, the
-// transaction that wrote it), kept per principal so that a cached record is only ever served to
-// the principal row-level security showed it to (D-57). A unit of work that reads from here is
-// trusted nothing: its write checks, under the rows' locks, that every record it used is still
-// that version (check-unchanged.ts), and runs again with locks when one is not (D-250). So
-// the cache may be stale, or emptied, at any time without harm; it only saves the round trip
-// of the reads. A version is never reused, a demo reset included: new rows have new xmins.
+// transaction that wrote it), one copy for every principal (D-282). A unit of work that reads
+// from here is trusted nothing: its write checks, under the rows' locks and behind the unit's
+// own principal, that every record it used is still that version (check-unchanged.ts), and runs
+// again with locks when one is not (D-250). A row the principal may not see is not found by that
+// check, so it counts as changed: row-level security still decides what each principal acts on,
+// and a record served from another principal's reads decides nothing unless the unit's principal
+// sees that very version. So the cache may be stale, or emptied, at any time without harm; it
+// only saves the round trip of the reads. A version is never reused, a demo reset included: new
+// rows have new xmins.
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 
 export interface Versioned<T> {
@@ -41,8 +44,6 @@ class Bounded<V> {
   }
 }
 
-const key = (principal: string, id: string) => `${principal} ${id}`;
-
 export class RecordCache {
   private readonly deals: Bounded<Versioned<Deal>>;
   private readonly closers: Bounded<Versioned<Closer>>;
@@ -58,46 +59,46 @@ export class RecordCache {
     this.dealOfGigs = new Bounded(limit * 4);
   }
 
-  deal(principal: string, id: string) {
-    return this.deals.get(key(principal, id));
+  deal(id: string) {
+    return this.deals.get(id);
   }
 
-  closer(principal: string, id: string) {
-    return this.closers.get(key(principal, id));
+  closer(id: string) {
+    return this.closers.get(id);
   }
 
-  gigsOf(principal: string, dealId: string) {
-    return this.gigSets.get(key(principal, dealId));
+  gigsOf(dealId: string) {
+    return this.gigSets.get(dealId);
   }
 
-  dealOfGig(principal: string, gigId: string) {
-    return this.dealOfGigs.get(key(principal, gigId));
+  dealOfGig(gigId: string) {
+    return this.dealOfGigs.get(gigId);
   }
 
-  setDeal(principal: string, deal: Versioned<Deal>) {
-    this.deals.set(key(principal, deal.record.id), deal);
+  setDeal(deal: Versioned<Deal>) {
+    this.deals.set(deal.record.id, deal);
   }
 
-  setCloser(principal: string, closer: Versioned<Closer>) {
-    this.closers.set(key(principal, closer.record.id), closer);
+  setCloser(closer: Versioned<Closer>) {
+    this.closers.set(closer.record.id, closer);
   }
 
-  setGigsOf(principal: string, dealId: string, gigs: Versioned<Gig>[]) {
-    this.gigSets.set(key(principal, dealId), gigs);
-    for (const gig of gigs) this.dealOfGigs.set(key(principal, gig.record.id), dealId);
+  setGigsOf(dealId: string, gigs: Versioned<Gig>[]) {
+    this.gigSets.set(dealId, gigs);
+    for (const gig of gigs) this.dealOfGigs.set(gig.record.id, dealId);
   }
 
   /** Forgets what a unit that failed used: it may have been stale. */
-  forget(principal: string, touched: { deals: Iterable<string>; closers: Iterable<string> }) {
+  forget(touched: { deals: Iterable<string>; closers: Iterable<string> }) {
     for (const id of touched.deals) {
-      this.deals.delete(key(principal, id));
-      this.gigSets.delete(key(principal, id));
+      this.deals.delete(id);
+      this.gigSets.delete(id);
     }
-    for (const id of touched.closers) this.closers.delete(key(principal, id));
+    for (const id of touched.closers) this.closers.delete(id);
   }
 
-  forgetGigsOf(principal: string, dealId: string) {
-    this.gigSets.delete(key(principal, dealId));
+  forgetGigsOf(dealId: string) {
+    this.gigSets.delete(dealId);
   }
 
   clear() {

@@ -70,10 +70,9 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
 
   /** What the unit leaves known, for the cache to keep once it committed. */
   private remember(): void {
-    const { principal, cache } = this.setup;
+    const { cache } = this.setup;
     if (this.wiped) cache.clear();
     remember(cache, {
-      principal,
       xid: this.xid,
       deals: this.heldDeals,
       gigs: this.heldGigs,
@@ -124,7 +123,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     } finally {
       if (this.begun) await rollback(this.raw);
       const expected = this.reads?.expected;
-      this.setup.cache.forget(this.setup.principal, {
+      this.setup.cache.forget({
         deals: [...this.put.deals, ...(expected?.deals.keys() ?? []), ...(expected?.gigSets.keys() ?? [])],
         closers: [
           ...this.put.closers,

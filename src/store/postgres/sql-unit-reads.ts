@@ -65,7 +65,7 @@ export abstract class SqlUnitReads extends SqlReader {
     // Not awaited: BEGIN and the principal (D-57) go out with the unit's first statement (one
     // round trip on `pg`). BEGIN fails only with its connection, and then so does every
     // statement behind it.
-    if (setup.optimistic) this.reads = new OptimisticReads(setup.cache, setup.principal);
+    if (setup.optimistic) this.reads = new OptimisticReads(setup.cache);
     else this.begun = this.beginOn();
   }
 
