@@ -118,8 +118,7 @@ export async function measure(
       ? await streamReferenceProcess({ ...env, ...scenario.env })
       : await startServiceProcess({ ...env, ...scenario.env });
   try {
-    if (!scenario.reference && !scenario.referenceStream)
-      await post(`${service.url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
+    await reset(scenario, service.url);
     const request = await warmedUp(scenario, service.url, options, expected);
     const side = await scenario.alongside?.(service.url);
     const retriedBefore = options.store === 'postgres' ? await unitsRetried(service.url) : undefined;
@@ -204,9 +203,14 @@ async function warmedUp(
   // The measured run starts from a reset store, as it did before the warm-up, in a warm process:
   // what the warm-up wrote would otherwise weigh on it (a stream client that connects after it is
   // sent every event of its sells, and the demo's stream row then measured nothing).
-  if (!scenario.reference && !scenario.referenceStream)
-    await post(`${url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
+  await reset(scenario, url);
   return scenario.prepare(url, expected);
+}
+
+/** The service's store reset (a reference server has none; keys mode resets by the operator's key). */
+async function reset(scenario: Scenario, url: string): Promise<void> {
+  if (scenario.reference || scenario.referenceStream) return;
+  await post(`${url}/demo/reset`, undefined, scenario.env?.AUTH === 'keys' ? OPERATOR_HEADERS : {});
 }
 
 /** Answers of another status than the scenario's (a 2xx unless it names one: a refusal's 422). */
