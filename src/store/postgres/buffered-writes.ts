@@ -164,7 +164,9 @@ export function arrayLiteral(values: readonly (string | number | null)[]): strin
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ',';
     const value = values[i];
-    out += value === null ? 'NULL' : `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+    // Two plain replaceAll passes: half the time of one regular expression with `$&` (a sell's
+    // events, 7.5 µs against 14 on Node 22).
+    out += value === null ? 'NULL' : `"${String(value).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
   }
   return `${out}}`;
 }
