@@ -19,8 +19,13 @@ export interface Figure {
   requests: number;
   errors: number;
   ratioToHealth: number;
-  /** PostgreSQL: requests/s over pgbench TPC-B's transactions/s in the same run. */
+  /**
+   * PostgreSQL: requests/s over pgbench TPC-B's transactions/s in the same run (with --repeat, the
+   * median round's, to the TPC-B runs before and after that round).
+   */
   ratioToPgbench?: number;
+  /** --repeat: every round's requests/s (and ratio to pgbench), in order; the figure is the median round's. */
+  rounds?: { requestsPerSecond: number; ratioToPgbench?: number }[];
   /**
    * The service process's own CPU time (user + system) per request, in µs: what a request costs
    * the service wherever its clients run. On this 2-vCPU machine the load generator and the

@@ -15,10 +15,15 @@ export interface Options {
   groupCommit?: 'on' | 'off';
   /** Seconds of the same load before each measured run, not measured (0: none). */
   warmup: number;
+  /**
+   * Rounds of the scenarios (every row but /health): each row's figure is its median round's, and
+   * on PostgreSQL each round is followed by pgbench, its rows' ratios to the TPC-B before and after it.
+   */
+  repeat: number;
 }
 
 export function parseOptions(argv: string[]): Options {
-  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: 3 };
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: 3, repeat: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -34,6 +39,7 @@ export function parseOptions(argv: string[]): Options {
     else if (arg === '--only') options.only = value();
     else if (arg === '--group-commit') options.groupCommit = value() as Options['groupCommit'];
     else if (arg === '--warmup') options.warmup = Number(value());
+    else if (arg === '--repeat') options.repeat = Number(value());
     else throw new Error(`unknown option ${arg}`);
   }
   if (!['memory', 'postgres', 'pglite'].includes(options.store))
@@ -41,10 +47,12 @@ export function parseOptions(argv: string[]): Options {
   if (options.groupCommit !== undefined && !['on', 'off'].includes(options.groupCommit))
     throw new Error('--group-commit is on or off');
   if (!(options.warmup >= 0)) throw new Error('--warmup is a number of seconds');
+  if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new Error('--repeat is a whole number of rounds');
   // The smoke run (CI) checks that every scenario runs, not its speed.
   if (options.smoke) {
     options.duration = 1;
     options.warmup = 0;
+    options.repeat = 1;
   }
   return options;
 }

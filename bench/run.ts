@@ -13,8 +13,11 @@
 //   --warmup <s>    seconds of each scenario's load before it is measured (default 3, 0: none;
 //                   none with --smoke): the figures are of a warm service, as pgbench's are of a
 //                   warm server, not of the JIT compiling the request path (measure.ts)
+//   --repeat <n>    rounds of the rows (default 1): each row's figure is its median round's; on
+//                   PostgreSQL pgbench runs after each round, a round's ratios to the TPC-B beside it
 // On PostgreSQL the run begins and ends with pgbench TPC-B on the same server with the same number
-// of clients (bench/pgbench.ts) and every row also says its ratio to their mean (`vs pgbench`), beside the
+// of clients (bench/pgbench.ts) and every row also says its ratio to their mean (`vs pgbench`; with
+// --repeat, to the runs beside its round), beside the
 // goals (goals.ts); the service gets as many database connections as there are clients. The
 // create, the sell and the claim run twice: in the demo (AUTH=demo) and in keys mode by a
 // principal's key (keys-mode.ts), as a deployment runs them, each held to the same goal.
@@ -58,20 +61,35 @@ async function main() {
       (s.name === HEALTH || !options.only || options.only.split('|').some((text) => named(s.name, text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };
-  for (const scenario of [health, ...rest, again]) {
-    const expected = Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
-    const { figure, rps } = await measure(
-      scenario,
-      options,
-      env,
-      scenario === health || scenario === again ? 0 : expected,
-    );
-    if (scenario === health) healthRps = rps;
-    figures.push(figure);
+  const expected = () => Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
+  const first = await measure(health, options, env, 0);
+  healthRps = first.rps;
+  figures.push(first.figure);
+  // --repeat: the rows in rounds, each row's figure its median round's. On PostgreSQL pgbench runs
+  // after each round, and a round's ratios are to the TPC-B just before and just after it: this
+  // machine's speed moves by a third within minutes (the same sell cost the service 630 µs in one
+  // run and 858 in the next), so a row is held to the server's rate of its own minutes, and one
+  // slow round is outvoted.
+  const tpcBs: PgbenchFigure[] = pgbench ? [pgbench] : [];
+  const rounds: Figure[][] = [];
+  for (let round = 1; round <= options.repeat; round++) {
+    const measured: Figure[] = [];
+    for (const scenario of rest) measured.push((await measure(scenario, options, env, expected())).figure);
+    if (pgbench && options.repeat > 1) {
+      const after = await tpcB(options, `after round ${round} of ${options.repeat}`);
+      const reference = (tpcBs[tpcBs.length - 1].transactionsPerSecond + after.transactionsPerSecond) / 2;
+      for (const f of measured) f.ratioToPgbench = Math.round((f.requestsPerSecond / reference) * 100) / 100;
+      tpcBs.push(after);
+    }
+    rounds.push(measured);
   }
-  // pgbench again at the end, every ratio to the mean of the two: this shared machine's speed
-  // drifts over the minutes between them (TPC-B read 1,295 to 1,656 transactions/s in one hour).
-  if (pgbench) pgbench = meanOf(pgbench, await tpcB(options, 'again at the end'));
+  figures.push(...rest.map((_, i) => medianRound(rounds.map((measured) => measured[i]))));
+  figures.push((await measure(again, options, env, 0)).figure);
+  // pgbench again at the end (after the last round, with --repeat), every ratio without one of
+  // its own to the mean of all: this shared machine's speed drifts over the minutes between them
+  // (TPC-B read 1,295 to 1,656 transactions/s in one hour).
+  if (pgbench && options.repeat === 1) tpcBs.push(await tpcB(options, 'again at the end'));
+  if (pgbench) pgbench = meanOf(tpcBs);
   // On PostgreSQL, the rows with goals again in memory, so that the service's CPU per
   // request on the durable path is compared with its CPU for the same request, in the same run.
   const inMemory: Figure[] = [];
@@ -102,19 +120,38 @@ async function tpcB(options: Options, when: string): Promise<PgbenchFigure> {
   return figure;
 }
 
-/** The two pgbench runs as one reference: each figure their mean. */
-function meanOf(a: PgbenchFigure, b: PgbenchFigure): PgbenchFigure {
-  const mean = (x: number | undefined, y: number | undefined) =>
-    x === undefined || y === undefined ? undefined : Math.round((x + y) / 2);
-  const postgres = mean(a.postgresCpuUsPerTransaction, b.postgresCpuUsPerTransaction);
-  const client = mean(a.clientCpuUsPerTransaction, b.clientCpuUsPerTransaction);
+/** The pgbench runs as one reference: each figure their mean. */
+function meanOf(runs: PgbenchFigure[]): PgbenchFigure {
+  const mean = (values: (number | undefined)[]) =>
+    values.some((v) => v === undefined) ? undefined : (values as number[]).reduce((a, b) => a + b, 0) / values.length;
+  const whole = (values: (number | undefined)[]) => {
+    const m = mean(values);
+    return m === undefined ? undefined : Math.round(m);
+  };
+  const postgres = whole(runs.map((r) => r.postgresCpuUsPerTransaction));
+  const client = whole(runs.map((r) => r.clientCpuUsPerTransaction));
   return {
-    transactionsPerSecond: mean(a.transactionsPerSecond, b.transactionsPerSecond) as number,
-    p50Ms: Math.round(((a.p50Ms + b.p50Ms) / 2) * 100) / 100,
-    p99Ms: Math.round(((a.p99Ms + b.p99Ms) / 2) * 100) / 100,
-    transactions: a.transactions + b.transactions,
+    transactionsPerSecond: whole(runs.map((r) => r.transactionsPerSecond)) as number,
+    p50Ms: Math.round((mean(runs.map((r) => r.p50Ms)) as number) * 100) / 100,
+    p99Ms: Math.round((mean(runs.map((r) => r.p99Ms)) as number) * 100) / 100,
+    transactions: runs.reduce((n, r) => n + r.transactions, 0),
     ...(postgres === undefined ? {} : { postgresCpuUsPerTransaction: postgres }),
     ...(client === undefined ? {} : { clientCpuUsPerTransaction: client }),
+  };
+}
+
+/** A row's rounds as one figure: its median round's (by ratio to pgbench, else requests/s), with every round's. */
+function medianRound(measured: Figure[]): Figure {
+  if (measured.length === 1) return measured[0];
+  const by = (f: Figure) => f.ratioToPgbench ?? f.requestsPerSecond;
+  const sorted = [...measured].sort((a, b) => by(a) - by(b));
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return {
+    ...median,
+    rounds: measured.map((f) => ({
+      requestsPerSecond: f.requestsPerSecond,
+      ...(f.ratioToPgbench === undefined ? {} : { ratioToPgbench: f.ratioToPgbench }),
+    })),
   };
 }
 
