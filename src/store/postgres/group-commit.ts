@@ -26,8 +26,8 @@
 import type { Gig } from '../../domain/records.ts';
 import { StoreUnavailableError, UnitConflictError } from '../store.ts';
 import type { Expectations } from './check-unchanged.ts';
+import { NumberTaker } from './number-taker.ts';
 import { later, SET_PRINCIPAL, type SqlDatabase, sqlState } from './sql-database.ts';
-import { NumberTaker } from './sql-numbers.ts';
 
 export interface Statement {
   text: string;
@@ -123,7 +123,7 @@ export class GroupCommit {
   ) {}
 
   /**
-   * Numbers for a ready unit (sql-numbers.ts), taken outside any transaction, so that the unit
+   * Numbers for a ready unit (number-taker.ts), taken outside any transaction, so that the unit
    * need not begin one it would then commit alone; those of units waiting together in one statement.
    */
   readonly numbers = new NumberTaker((work) =>

@@ -24,7 +24,7 @@ export async function nextNumbers(query: SqlSession['query']): Promise<Record<Id
 /** One statement for each count of numbers, so each is prepared once per connection. */
 const statements: string[] = [];
 
-function takeNumbersSql(count: number): string {
+export function takeNumbersSql(count: number): string {
   statements[count] ??=
     `SELECT ${Array.from({ length: count }, (_, i) => `take_number($${i + 1}) AS n${i}`).join(', ')}`;
   return statements[count];
@@ -34,64 +34,4 @@ function takeNumbersSql(count: number): string {
 export async function takeIds(query: SqlSession['query'], kinds: readonly NumberedKind[]): Promise<string[]> {
   const [row] = await query<Record<string, string | number>>(takeNumbersSql(kinds.length), kinds);
   return kinds.map((kind, i) => formatId(kind, Number(row[`n${i}`])));
-}
-
-/** Most numbers one statement takes for the units waiting together (each count a prepared statement). */
-const MOST_AT_ONCE = 64;
-
-/**
- * The numbers of units that commit in a group (D-281), taken outside any transaction: those of
- * the units waiting while a statement is in flight go together in the next one, as their
- * commits do; with none in flight a unit's go at once. Each unit gets its own, in the order asked.
- */
-export class NumberTaker {
-  private readonly waiting: {
-    kinds: readonly NumberedKind[];
-    resolve(ids: string[]): void;
-    reject(e: unknown): void;
-  }[] = [];
-  private inFlight = false;
-
-  constructor(private readonly session: <T>(work: (query: SqlSession['query']) => Promise<T>) => Promise<T>) {}
-
-  take(kinds: readonly NumberedKind[]): Promise<string[]> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ kinds, resolve, reject });
-      this.next();
-    });
-  }
-
-  private next(): void {
-    if (this.inFlight || this.waiting.length === 0) return;
-    const batch = [this.waiting.shift() as (typeof this.waiting)[number]];
-    let count = batch[0].kinds.length;
-    while (this.waiting.length > 0 && count + this.waiting[0].kinds.length <= MOST_AT_ONCE) {
-      const next = this.waiting.shift() as (typeof this.waiting)[number];
-      count += next.kinds.length;
-      batch.push(next);
-    }
-    this.inFlight = true;
-    this.session((query) =>
-      takeIds(
-        query,
-        batch.flatMap((unit) => unit.kinds),
-      ),
-    )
-      .then(
-        (ids) => {
-          let at = 0;
-          for (const unit of batch) {
-            unit.resolve(ids.slice(at, at + unit.kinds.length));
-            at += unit.kinds.length;
-          }
-        },
-        (error) => {
-          for (const unit of batch) unit.reject(error);
-        },
-      )
-      .finally(() => {
-        this.inFlight = false;
-        this.next();
-      });
-  }
 }

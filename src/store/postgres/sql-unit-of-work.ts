@@ -71,7 +71,10 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   /** What the unit leaves known, for the cache to keep once it committed. */
   private remember(): void {
     const { cache } = this.setup;
-    if (this.wiped) cache.clear();
+    if (this.wiped) {
+      cache.clear();
+      this.setup.group?.numbers.forget();
+    }
     remember(cache, {
       xid: this.xid,
       deals: this.heldDeals,
