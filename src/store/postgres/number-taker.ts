@@ -6,9 +6,10 @@
 // finds them held is numbered without a round trip, so that a create or a sell waits for one
 // statement (its batch) instead of two. Load is what the periods of `holdMs` asked: at least
 // `aheadFrom` of a kind in the last and half as many in this one. Below that rate, and in a
-// burst shorter than a period, nothing is taken ahead and no number is skipped. A number held longer than `holdMs` is dropped, never handed out late: a
-// record on one instance may then carry a lower number than one made on another at most that
-// long before it, as a commit already may for the time from its numbers to its answer.
+// burst shorter than a period, nothing is taken ahead and no number is skipped. A number held
+// longer than `holdMs` is dropped, never handed out late: a record on one instance may then carry
+// a lower number than one made on another at most that long before it, as a commit already may
+// for the time from its numbers to its answer.
 import type { SqlSession } from './sql-database.ts';
 import { type NumberedKind, takeIds } from './sql-numbers.ts';
 

@@ -24,7 +24,7 @@ export async function nextNumbers(query: SqlSession['query']): Promise<Record<Id
 /** One statement for each count of numbers, so each is prepared once per connection. */
 const statements: string[] = [];
 
-export function takeNumbersSql(count: number): string {
+function takeNumbersSql(count: number): string {
   statements[count] ??=
     `SELECT ${Array.from({ length: count }, (_, i) => `take_number($${i + 1}) AS n${i}`).join(', ')}`;
   return statements[count];
