@@ -33,8 +33,15 @@ function find(dir) {
  * take seconds. The whole suite runs them too, once.
  */
 const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
-/** Files elsewhere that run in-process too: the group commit's batcher against a fake server, the record cache. */
-const UNIT_FILES = ['test/store/group-commit.test.ts', 'test/store/record-cache.test.ts'];
+/**
+ * Files elsewhere that run in-process too: the group commit's batcher and its numbers against a
+ * fake server, the record cache.
+ */
+const UNIT_FILES = [
+  'test/store/group-commit.test.ts',
+  'test/store/number-taker.test.ts',
+  'test/store/record-cache.test.ts',
+];
 /** Files in those folders that are not in-process, and why: the whole suite runs them. */
 const NOT_UNIT = new Map([
   ['test/http/log-destination.test.ts', 'starts a child process and reads its log'],
