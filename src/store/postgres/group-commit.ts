@@ -26,7 +26,7 @@
 import type { Gig } from '../../domain/records.ts';
 import { StoreUnavailableError, UnitConflictError } from '../store.ts';
 import type { Expectations } from './check-unchanged.ts';
-import { NumberTaker } from './number-taker.ts';
+import { NUMBER_TAKER_DEFAULTS, NumberTaker, type NumberTakerOptions } from './number-taker.ts';
 import { later, SET_PRINCIPAL, type SqlDatabase, sqlState } from './sql-database.ts';
 
 export interface Statement {
@@ -59,6 +59,8 @@ export interface GroupCommitOptions {
   maxBytes: number;
   /** Most batches in flight at once, each on a connection of its own. */
   inFlight: number;
+  /** When numbers are taken ahead, how many and for how long (D-283). */
+  numbers: NumberTakerOptions;
 }
 
 export const GROUP_COMMIT_DEFAULTS: GroupCommitOptions = {
@@ -67,6 +69,7 @@ export const GROUP_COMMIT_DEFAULTS: GroupCommitOptions = {
   // Two: while one batch waits for its WAL flush, the next is sent (measured: one in flight held
   // the create to 767/s, two gave 1,047/s; three no more than two, docs/performance.md).
   inFlight: 2,
+  numbers: NUMBER_TAKER_DEFAULTS,
 };
 
 interface Waiting {
@@ -115,20 +118,23 @@ export class GroupCommit {
   /** Batches in flight, each with the records its units write. */
   private readonly flying = new Set<ReadonlySet<string>>();
 
+  /**
+   * Numbers for a ready unit (number-taker.ts), taken outside any transaction, so that the unit
+   * need not begin one it would then commit alone; those of units waiting together in one statement.
+   */
+  readonly numbers: NumberTaker;
+
   constructor(
     private readonly db: SqlDatabase,
     private readonly options: GroupCommitOptions = GROUP_COMMIT_DEFAULTS,
     /** Told each batch's size as it commits (the metrics' histogram). */
     private readonly committed: (units: number) => void = () => undefined,
-  ) {}
-
-  /**
-   * Numbers for a ready unit (number-taker.ts), taken outside any transaction, so that the unit
-   * need not begin one it would then commit alone; those of units waiting together in one statement.
-   */
-  readonly numbers = new NumberTaker((work) =>
-    this.db.session((session) => work((text, params) => session.query(text, params))),
-  );
+  ) {
+    this.numbers = new NumberTaker(
+      (work) => this.db.session((session) => work((text, params) => session.query(text, params))),
+      options.numbers,
+    );
+  }
 
   /** Commits the unit's statements with the others ready now; each statement's rows, once committed. */
   commit(unit: GroupedUnit): Promise<unknown[][]> {

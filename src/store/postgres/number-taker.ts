@@ -50,6 +50,8 @@ export class NumberTaker {
   private asked = new Map<NumberedKind, number>();
   private askedBefore = new Map<NumberedKind, number>();
   private periodStart = Number.NEGATIVE_INFINITY;
+  /** How many resets this instance has seen (forget). */
+  private resets = 0;
 
   constructor(
     private readonly session: <T>(work: (query: SqlSession['query']) => Promise<T>) => Promise<T>,
@@ -72,9 +74,13 @@ export class NumberTaker {
     });
   }
 
-  /** Drops every number held: the demo's reset restarted the counters they came from. */
+  /**
+   * Drops every number held, and those a statement in flight takes ahead: the demo's reset
+   * restarted the counters they came from.
+   */
   forget(): void {
     this.held.clear();
+    this.resets++;
   }
 
   private count(kinds: readonly NumberedKind[], now: number): void {
@@ -145,11 +151,13 @@ export class NumberTaker {
     }
     this.inFlight = true;
     const asked = [...kinds, ...ahead];
+    const resets = this.resets;
     this.session((query) => takeIds(query, asked))
       .then(
         (taken) => {
           let at = 0;
           for (const { unit, ids } of batch) unit.resolve(ids.map((id) => id ?? taken[at++]));
+          if (resets !== this.resets) return;
           for (const [i, kind] of ahead.entries()) {
             const numbers = this.held.get(kind) ?? [];
             numbers.push({ id: taken[kinds.length + i], at: now });
