@@ -141,8 +141,9 @@ export class NumberTaker {
       const unit = this.waiting[0];
       if (batch.length > 0 && kinds.length + this.missing(unit.kinds) > MOST_AT_ONCE) break;
       this.waiting.shift();
-      batch.push({ unit, ids: unit.kinds.map((kind) => this.shift(kind)) });
-      for (const [i, id] of batch[batch.length - 1].ids.entries()) if (id === undefined) kinds.push(unit.kinds[i]);
+      const ids = unit.kinds.map((kind) => this.shift(kind));
+      batch.push({ unit, ids });
+      for (const [i, id] of ids.entries()) if (id === undefined) kinds.push(unit.kinds[i]);
     }
     const ahead = this.ahead(kinds);
     if (kinds.length + ahead.length === 0) {
