@@ -61,13 +61,20 @@ export function Board() {
   }, [text]);
   const [error, setError] = useState<{ words: string; raw: string } | undefined>();
   const retry = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // Each read of the whole list is numbered: only the newest one's answer is shown, so that an
+  // older filter's answer arriving after a newer one's cannot put its deals back on the board.
+  const reads = useRef(0);
 
   const load = useCallback(async () => {
     clearTimeout(retry.current);
+    const read = ++reads.current;
     try {
-      setDeals(await allDeals(filter));
+      const list = await allDeals(filter);
+      if (read !== reads.current) return;
+      setDeals(list);
       setError(undefined);
     } catch (e) {
+      if (read !== reads.current) return;
       // Said in words, and read again until the service answers (the raw error in a title).
       setError({ words: unreachableWords(e), raw: String(e) });
       retry.current = setTimeout(load, 2000);
@@ -86,8 +93,11 @@ export function Board() {
       const id = dealOf(event);
       if (!id) return;
       if (filter.role !== undefined) return load();
+      const read = reads.current;
       const answer = await api.GET('/pipeline/deals/{id}', { params: { path: { id } } });
       const deal = answer.data;
+      // A read of the whole list began meanwhile (a new filter): its answer holds this deal as it is.
+      if (read !== reads.current) return;
       setDeals((current) => {
         if (!current) return current;
         const rest = current.filter((d) => d.id !== id);

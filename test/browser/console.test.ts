@@ -2,8 +2,9 @@
 // real service on a real port. A person sells a deal with a human closer in the form, sees it
 // escalate on the board, claims it at the desk, is shown the gate's message for a close below
 // the floor, closes it won and sees the payout and the settlement; a move made through the API
-// appears on an open board without a reload; a move from a stale page is refused with what
-// changed. The tests also take docs/console.md's screenshots and time a board of 1,000 deals.
+// appears on an open board without a reload; an older filter's answer that arrives late does not
+// replace the newer filter's deals; a move from a stale page is refused with what changed. The
+// tests also take docs/console.md's screenshots and time a board of 1,000 deals.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -130,6 +131,39 @@ describe('the web console in Chromium (D-43)', { skip: browserSkip }, () => {
       await page.getByRole('region', { name: 'sourced' }).getByRole('link', { name: 'Live Fictional' }).count(),
       0,
     );
+    await page.close();
+  });
+
+  it("shows the newest filter's deals when an older filter's answer arrives after it", async () => {
+    await createDeal(t, { account: { name: 'Slow Sourced Fictional' } });
+    const ahead = await createDeal(t, { account: { name: 'Fast Qualified Fictional' } });
+    await t.post(`${t.prefix}/deals/${ahead.id}/advance`);
+    const page = await open();
+    await page
+      .getByRole('region', { name: 'qualified' })
+      .getByRole('link', { name: 'Fast Qualified Fictional' })
+      .waitFor();
+    // The list of the first filter chosen (sourced) answers a second late, after the second's.
+    let delayed = 0;
+    await page.route(
+      (url) => url.pathname.endsWith(`${t.prefix}/deals`) && url.searchParams.get('stage') === 'sourced',
+      async (route) => {
+        delayed += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await route.continue();
+      },
+    );
+    const stage = page.getByRole('form', { name: 'Filters' }).getByLabel('Stage');
+    await stage.selectOption('sourced');
+    await stage.selectOption('qualified');
+    const shown = page
+      .getByRole('region', { name: 'qualified' })
+      .getByRole('link', { name: 'Fast Qualified Fictional' });
+    await shown.waitFor();
+    await page.waitForTimeout(1_500);
+    assert.equal(delayed, 1, 'the sourced list was asked for, and answered late');
+    assert.equal(await shown.count(), 1, "the qualified deal is still shown after the older filter's answer");
+    assert.equal(await page.getByRole('link', { name: 'Slow Sourced Fictional' }).count(), 0);
     await page.close();
   });
 

@@ -4,7 +4,9 @@
 // absence is a failure.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
@@ -25,9 +27,12 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserSkip: string | false =
   existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
+/** The browsers this file's suites launched and have not closed: a failed test pictures their pages. */
+const open = new Set<Browser>();
+
 /** extraArgs: more flags, e.g. `--host-resolver-rules=…` to point a name at this machine. */
-export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -39,7 +44,41 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+  open.add(browser);
+  browser.on('disconnected', () => open.delete(browser));
+  return browser;
 }
+
+/** Where a failed test's pictures go (.scratch/, out of the working tree's history). */
+export const FAILURE_SHOTS = fileURLToPath(new URL('../../.scratch/browser-failures/', import.meta.url));
+
+// Every test of a file that imports this one: when it fails, each page still open is pictured
+// and its address and visible text printed, so that a failure on a machine that keeps only the
+// log (CI) still says what the page showed.
+afterEach(async (t) => {
+  if (!('passed' in t) || t.passed || open.size === 0) return;
+  mkdirSync(FAILURE_SHOTS, { recursive: true });
+  const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  let n = 0;
+  for (const browser of open) {
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) {
+        n += 1;
+        const file = join(FAILURE_SHOTS, `${name}-${n}.png`);
+        try {
+          await page.screenshot({ path: file, fullPage: true, timeout: 5_000 });
+          const text = await page.evaluate(() => document.body.innerText);
+          console.error(
+            `failed "${t.name}": page ${n} at ${page.url()}, pictured in ${file}; it showed:\n` +
+              text.slice(0, 2_000).replace(/^/gm, '  | '),
+          );
+        } catch (error) {
+          console.error(`failed "${t.name}": page ${n} at ${page.url()} could not be pictured: ${error}`);
+        }
+      }
+    }
+  }
+});
 
 /** The viewports the console is tried and pictured at: a laptop and a phone. */
 export const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
