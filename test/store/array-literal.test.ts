@@ -22,10 +22,14 @@ describe('array literals of the outbox row', () => {
     '{braces}, commas, and NULL',
     JSON.stringify({ note: 'He said "yes" \\ \u0000 ok', list: [1, '2'] }),
     '',
+    // Raw control characters and surrogate pairs: quoted by replacing, not by JSON.stringify.
+    'a line\nand a tab\t and \u0001 "quoted" \\',
+    'an emoji 😀 and "quotes"',
   ];
 
   it('quotes every element and escapes only its quotes and backslashes', () => {
     assert.equal(arrayLiteral(['a"b', 'c\\d', null, 7]), '{"a\\"b","c\\\\d",NULL,"7"}');
+    assert.equal(arrayLiteral(['a\nb"', 'x😀\\']), '{"a\nb\\"","x😀\\\\"}');
   });
 
   it('reads back as text[] exactly what was written, NULL as null', async () => {

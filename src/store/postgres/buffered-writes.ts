@@ -155,6 +155,13 @@ export const emptyOutbox = (): OutboxColumns => ({
 });
 
 /**
+ * A string in which JSON.stringify escapes something other than `"` and `\`: a control character
+ * (written `\n`, `\u0001`…) or a surrogate (a lone one is written `\ud800`).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const NOT_PLAIN = /[\u0000-\u001f\ud800-\udfff]/;
+
+/**
  * An array parameter as PostgreSQL's array literal, written here rather than by the driver:
  * PGlite does not quote a JSON text inside one. Every element is quoted (its `"` and `\`
  * escaped), null is NULL.
@@ -164,9 +171,15 @@ export function arrayLiteral(values: readonly (string | number | null)[]): strin
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ',';
     const value = values[i];
-    // Two plain replaceAll passes: half the time of one regular expression with `$&` (a sell's
-    // events, 7.5 µs against 14 on Node 22).
-    out += value === null ? 'NULL' : `"${String(value).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+    if (value === null) {
+      out += 'NULL';
+      continue;
+    }
+    const text = String(value);
+    // Where JSON.stringify escapes only `"` and `\` (every JSON text, every id), its quoting is
+    // the array literal's, at a third of two replaceAll passes' time: a sell's events' data,
+    // 10 kB of JSON, took 58 µs of the service's CPU that way and take 16 this way (Node 22).
+    out += NOT_PLAIN.test(text) ? `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"` : JSON.stringify(text);
   }
   return `${out}}`;
 }
