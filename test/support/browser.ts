@@ -50,7 +50,7 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
 }
 
 /** Where a failed test's pictures go (.scratch/, out of the working tree's history). */
-export const FAILURE_SHOTS = fileURLToPath(new URL('../../.scratch/browser-failures/', import.meta.url));
+const FAILURE_SHOTS = fileURLToPath(new URL('../../.scratch/browser-failures/', import.meta.url));
 
 // Every test of a file that imports this one: when it fails, each page still open is pictured
 // and its address and visible text printed, so that a failure on a machine that keeps only the
