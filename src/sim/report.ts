@@ -109,6 +109,8 @@ export interface SimulationOptions {
   /** Stop after this many steps, or when the time is up, whichever comes first. */
   steps?: number;
   seconds?: number;
+  /** Run on past the time until this many steps (a loaded machine's short run sees too little). */
+  minSteps?: number;
   /** Chance that a step's unit of work is made to fail (default 0.05). */
   faultRate?: number;
   /** Steps before the run starts again on a fresh service (default 1,000). */

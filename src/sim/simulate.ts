@@ -185,7 +185,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     return false;
   };
   world.before = await world.snapshot();
-  while (report.steps < maxSteps && performance.now() < deadline) {
+  const minSteps = options.minSteps ?? 0;
+  while (report.steps < maxSteps && (report.steps < minSteps || performance.now() < deadline)) {
     if (report.steps > 0 && report.steps % episodeSteps === 0) {
       if (!(await summarized())) break;
       add(world.before);

@@ -488,10 +488,9 @@ describe('the console in keys mode with DEMO_CONTROLS=on, in Chromium (D-3)', { 
 
 /** The label of the principal select's option matching `pattern`. */
 async function optionLabel(page: Page, pattern: RegExp): Promise<string | undefined> {
-  const labels = await page
-    .getByRole('region', { name: 'Keys' })
-    .getByLabel('For', { exact: true })
-    .locator('option')
-    .allTextContents();
+  const select = page.getByRole('region', { name: 'Keys' }).getByLabel('For', { exact: true });
+  // allTextContents does not wait: the options come with the list of principals, read after the page.
+  await select.locator('option', { hasText: pattern }).first().waitFor({ state: 'attached' });
+  const labels = await select.locator('option').allTextContents();
   return labels.find((label) => pattern.test(label));
 }

@@ -442,6 +442,12 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Admin' }).waitFor();
       const people = page.getByRole('region', { name: 'People' });
+      // allTextContents does not wait: the options come with the list of principals.
+      await people
+        .getByLabel('Show the people of')
+        .locator('option', { hasText: seller })
+        .first()
+        .waitFor({ state: 'attached' });
       const option = (await people.getByLabel('Show the people of').locator('option').allTextContents()).find((o) =>
         o.startsWith(seller),
       );

@@ -69,6 +69,8 @@ describe('the console’s usability in Chromium (D-228 to D-231)', { skip: brows
 
     // The board's stage filter offers the labels.
     const board = await open();
+    // allTextContents does not wait: the select is there once the console has rendered the board.
+    await board.getByLabel('Stage').locator('option').first().waitFor({ state: 'attached' });
     const options = await board.getByLabel('Stage').locator('option').allTextContents();
     assert.deepEqual(options, [
       'any',

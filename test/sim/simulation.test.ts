@@ -1,5 +1,5 @@
 // The simulation of the core (src/sim/simulate.ts) for a bounded time in every test run
-// (SIM_SECONDS, default 15, split between the demo and keys mode; CI runs `npm run sim`
+// (SIM_SECONDS, default 15, split between the demo and keys mode, each at least 4,000 steps; CI runs `npm run sim`
 // longer): random commands of every kind, faults injected into units of work, every invariant
 // after every step, refusals and failed units leaving nothing behind. Keys mode issues every
 // command as a random principal's key (some wrong, revoked or expired) and holds every answer to
@@ -23,6 +23,10 @@ import { describeApprovals, type SimulationReport, simulate } from '../../src/si
 
 const SECONDS = Number(process.env.SIM_SECONDS ?? 15);
 const SEED = Number(process.env.SIM_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// Each mode runs at least this many steps, past its time if need be: what the tests ask to have
+// seen (a payout, a release, a clawback) takes a chain of steps, and a loaded machine's 7.5 s
+// once gave keys mode 3,270 steps and no payout (seed 1443354907; in 4,000 it makes two).
+const MIN_STEPS = 4_000;
 
 const KINDS = [
   'create',
@@ -86,14 +90,14 @@ function held(report: SimulationReport, t: { diagnostic(message: string): void }
 
 describe('the simulation of the core', () => {
   it('keeps every invariant through random commands and injected faults', async (t) => {
-    const report = await simulate({ seed: SEED, seconds: SECONDS / 2 });
+    const report = await simulate({ seed: SEED, seconds: SECONDS / 2, minSteps: MIN_STEPS });
     held(report, t, KINDS);
     // A refund met a released commission: the closer's available account gave it back (D-81).
     assert.ok((report.final?.clawbacks ?? 0) > 0, `no reversal from available: ${JSON.stringify(report.final)}`);
   });
 
   it('keys mode: every command as a principal, no answer crossing tenants, every key dead when it should be', async (t) => {
-    const report = await simulate({ seed: SEED, seconds: SECONDS / 2, keys: true });
+    const report = await simulate({ seed: SEED, seconds: SECONDS / 2, minSteps: MIN_STEPS, keys: true });
     held(report, t, [...KINDS, 'read', 'auth', 'key-create', 'key-revoke', 'key-roll', 'stream-open', ...POLICY_KINDS]);
     const keys = report.keys;
     assert.ok(keys, 'keys mode reports on its keys');
