@@ -1,11 +1,11 @@
 // `npm run bench:durable`: sells through the service's runner on PostgreSQL (DATABASE_URL or
 // TEST_DATABASE_URL; the store is reset), no HTTP, 10 at once: the service's CPU and, with the
 // server on this machine, the server's CPU per sell, in three rounds of 3,000 after 500 of
-// warm-up (in memory 30,000 after 30,000). Without the HTTP stack and the load generator on the same two cores, what
-// a change to the durable path saves shows on a slow day too. `-- --store memory` runs the same
-// on the in-memory store, and `-- --command create` creates deals instead of selling them: the
-// gate's and the store's own cost of a request, which the in-memory HTTP rows add their
-// server's to (docs/performance.md).
+// warm-up (in memory 30,000 after 30,000). Without the HTTP stack and the load generator on the
+// same two cores, what a change to the durable path saves shows on a slow day too.
+// `-- --store memory` runs the same on the in-memory store, and `-- --command create` creates
+// deals instead of selling them: the gate's and the store's own cost of a request, which the
+// in-memory HTTP rows add their server's to (docs/performance.md).
 import { createPipelineService } from '../src/service/pipeline-service.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';

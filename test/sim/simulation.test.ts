@@ -1,6 +1,6 @@
 // The simulation of the core (src/sim/simulate.ts) for a bounded time in every test run
-// (SIM_SECONDS, default 15, split between the demo and keys mode, each at least 4,000 steps; CI runs `npm run sim`
-// longer): random commands of every kind, faults injected into units of work, every invariant
+// (SIM_SECONDS, default 15, split between the demo and keys mode, each at least 4,000 steps; CI
+// runs `npm run sim` longer): random commands of every kind, faults injected into units of work, every invariant
 // after every step, refusals and failed units leaving nothing behind. Keys mode issues every
 // command as a random principal's key (some wrong, revoked or expired) and holds every answer to
 // its tenant; it rolls keys with random callers (a weaker key of the same principal refused,
