@@ -1,22 +1,22 @@
 // The simulation of the core (src/sim/simulate.ts) for a bounded time in every test run
 // (SIM_SECONDS, default 15, split between the demo and keys mode, each at least 4,000 steps; CI
-// runs `npm run sim` longer): random commands of every kind, faults injected into units of work, every invariant
-// after every step, refusals and failed units leaving nothing behind. Keys mode issues every
-// command as a random principal's key (some wrong, revoked or expired) and holds every answer to
-// its tenant; it rolls keys with random callers (a weaker key of the same principal refused,
-// D-75) and feeds event streams opened with keys, none of which may be sent an event once its
-// key is dead (D-76). A quarter of its commands are made by people of every role through their
-// console sessions (D-62), who sign in and out, are locked out, given roles, disabled and
-// enabled, and whose sessions must stand exactly while the model says so. Every proposal the gate refuses must leave one record and one event and nothing
-// else, anything else no record (D-61), and each episode's summaries and lists must add up to
-// the records and the deals' activity. Keys mode's Seller keys carry policies (D-68): advances
-// and sells through them are aimed at their limits and held or refused (D-69), and the approvals
-// are decided by random deciders, raced, denied, left to expire or made stale (D-70); the test
-// asks that each of those outcomes happened. The books (D-79 to D-82): refunds of won deals (some
-// past what is left, refused), releases past each episode's short hold, payout runs and clawbacks
-// happen in either mode, and after every step the ledger sums to zero, equals every settlement,
-// replays to every balance and holds nothing twice; a refused refund or a failed unit leaves it as
-// it was. A failure names the seed that replays it.
+// runs `npm run sim` longer): random commands of every kind, faults injected into units of work,
+// every invariant after every step, refusals and failed units leaving nothing behind. Keys mode
+// issues every command as a random principal's key (some wrong, revoked or expired) and holds every
+// answer to its tenant; it rolls keys with random callers (a weaker key of the same principal
+// refused, D-75) and feeds event streams opened with keys, none of which may be sent an event once
+// its key is dead (D-76). A quarter of its commands are made by people of every role through their
+// console sessions (D-62), who sign in and out, are locked out, given roles, disabled and enabled,
+// and whose sessions must stand exactly while the model says so. Every proposal the gate refuses
+// must leave one record and one event and nothing else, anything else no record (D-61), and each
+// episode's summaries and lists must add up to the records and the deals' activity. Keys mode's
+// Seller keys carry policies (D-68): advances and sells through them are aimed at their limits and
+// held or refused (D-69), and the approvals are decided by random deciders, raced, denied, left to
+// expire or made stale (D-70); the test asks that each of those outcomes happened. The books (D-79
+// to D-82): refunds of won deals (some past what is left, refused), releases past each episode's
+// short hold, payout runs and clawbacks happen in either mode, and after every step the ledger sums
+// to zero, equals every settlement, replays to every balance and holds nothing twice; a refused
+// refund or a failed unit leaves it as it was. A failure names the seed that replays it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeApprovals, type SimulationReport, simulate } from '../../src/sim/simulate.ts';
