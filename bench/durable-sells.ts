@@ -20,8 +20,8 @@ const inMemory = argument('--store', 'postgres') === 'memory';
 const command = argument('--command', 'sell');
 if (!['sell', 'create'].includes(command)) throw new Error('--command is sell or create');
 // In memory a request takes microseconds: rounds ten times longer, and as many before them for the JIT.
-const SELLS = Number(process.env.DURABLE_SELLS ?? (inMemory ? 30_000 : 3000));
-const WARM_UP = inMemory ? SELLS : 500;
+const PER_ROUND = Number(process.env.DURABLE_SELLS ?? (inMemory ? 30_000 : 3000));
+const WARM_UP = inMemory ? PER_ROUND : 500;
 const AT_ONCE = 10;
 const store = inMemory
   ? await createStore()
@@ -31,7 +31,7 @@ await service.run(service.platform.reset());
 let made = 0;
 
 /** `count` sells (or creates), AT_ONCE at a time. */
-async function sells(count: number) {
+async function requests(count: number) {
   let started = 0;
   await Promise.all(
     Array.from({ length: AT_ONCE }, async () => {
@@ -49,13 +49,13 @@ async function sells(count: number) {
   );
 }
 
-await sells(WARM_UP);
+await requests(WARM_UP);
 for (let round = 1; round <= 3; round++) {
   await new Promise((resolve) => setTimeout(resolve, 300));
   const server = postgresCpuMs();
   const own = process.cpuUsage();
   const started = performance.now();
-  await sells(SELLS);
+  await requests(PER_ROUND);
   // The sequencer's run after the last commits belongs to them.
   await new Promise((resolve) => setTimeout(resolve, 100));
   const seconds = (performance.now() - started) / 1000;
@@ -64,10 +64,10 @@ for (let round = 1; round <= 3; round++) {
   const serverUs =
     inMemory || server === undefined || serverAfter === undefined
       ? '?'
-      : Math.round(((serverAfter - server) * 1000) / SELLS);
-  const cost = `the service ${Math.round((used.user + used.system) / SELLS)} µs a ${command}`;
+      : Math.round(((serverAfter - server) * 1000) / PER_ROUND);
+  const cost = `the service ${Math.round((used.user + used.system) / PER_ROUND)} µs a ${command}`;
   console.log(
-    `round ${round}: ${Math.round(SELLS / seconds)} ${command}s/s; ${cost}${inMemory ? '' : `, the server ${serverUs} µs`}`,
+    `round ${round}: ${Math.round(PER_ROUND / seconds)} ${command}s/s; ${cost}${inMemory ? '' : `, the server ${serverUs} µs`}`,
   );
 }
 await store.close();

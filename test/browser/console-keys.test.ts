@@ -12,7 +12,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, SHOTS, type Size, WIDTHS } from '../support/browser.ts';
+import {
+  browserSkip,
+  failOnScriptError,
+  launchChromium,
+  optionTexts,
+  SHOTS,
+  type Size,
+  WIDTHS,
+} from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import {
   as,
@@ -489,8 +497,6 @@ describe('the console in keys mode with DEMO_CONTROLS=on, in Chromium (D-3)', { 
 /** The label of the principal select's option matching `pattern`. */
 async function optionLabel(page: Page, pattern: RegExp): Promise<string | undefined> {
   const select = page.getByRole('region', { name: 'Keys' }).getByLabel('For', { exact: true });
-  // allTextContents does not wait: the options come with the list of principals, read after the page.
-  await select.locator('option', { hasText: pattern }).first().waitFor({ state: 'attached' });
-  const labels = await select.locator('option').allTextContents();
+  const labels = await optionTexts(select, pattern);
   return labels.find((label) => pattern.test(label));
 }

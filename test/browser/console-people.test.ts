@@ -13,7 +13,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSkip, failOnScriptError, launchChromium, SHOTS, type Size, WIDTHS } from '../support/browser.ts';
+import {
+  browserSkip,
+  failOnScriptError,
+  launchChromium,
+  optionTexts,
+  SHOTS,
+  type Size,
+  WIDTHS,
+} from '../support/browser.ts';
 import type { TestServer } from '../support/http.ts';
 import { as, bearer, dealBody, makeKey, makeSeller, OP, startKeysServer } from '../support/keys.ts';
 import { type Mailbox, startMailbox } from '../support/mailbox.ts';
@@ -442,13 +450,7 @@ describe('people in the web console, in Chromium (D-62, D-63, D-66)', { skip: br
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Admin' }).waitFor();
       const people = page.getByRole('region', { name: 'People' });
-      // allTextContents does not wait: the options come with the list of principals.
-      await people
-        .getByLabel('Show the people of')
-        .locator('option', { hasText: seller })
-        .first()
-        .waitFor({ state: 'attached' });
-      const option = (await people.getByLabel('Show the people of').locator('option').allTextContents()).find((o) =>
+      const option = (await optionTexts(people.getByLabel('Show the people of'), seller)).find((o) =>
         o.startsWith(seller),
       );
       await people.getByLabel('Show the people of').selectOption({ label: option as string });

@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkip, consolePage, failOnScriptError, launchChromium, type Size, WIDTHS } from '../support/browser.ts';
+import {
+  browserSkip,
+  consolePage,
+  failOnScriptError,
+  launchChromium,
+  optionTexts,
+  type Size,
+  WIDTHS,
+} from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { createDeal, dealBody } from '../support/marketplace-e2e.ts';
 
@@ -69,9 +77,7 @@ describe('the console’s usability in Chromium (D-228 to D-231)', { skip: brows
 
     // The board's stage filter offers the labels.
     const board = await open();
-    // allTextContents does not wait: the select is there once the console has rendered the board.
-    await board.getByLabel('Stage').locator('option').first().waitFor({ state: 'attached' });
-    const options = await board.getByLabel('Stage').locator('option').allTextContents();
+    const options = await optionTexts(board.getByLabel('Stage'));
     assert.deepEqual(options, [
       'any',
       'Sourced',

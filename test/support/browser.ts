@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 /**
  * Where the console tests' screenshots go: docs/console/ with UPDATE_SCREENSHOTS=1 (docs/console.md
@@ -79,6 +79,17 @@ afterEach(async (t) => {
     }
   }
 });
+
+/**
+ * The texts of a select's options, once an option holding `shown` is there (the first option,
+ * when none is given): allTextContents does not wait, and a console page fills its selects from
+ * lists it reads after it is drawn.
+ */
+export async function optionTexts(select: Locator, shown?: string | RegExp): Promise<string[]> {
+  const options = select.locator('option');
+  await (shown === undefined ? options : options.filter({ hasText: shown })).first().waitFor({ state: 'attached' });
+  return options.allTextContents();
+}
 
 /** The viewports the console is tried and pictured at: a laptop and a phone. */
 export const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
