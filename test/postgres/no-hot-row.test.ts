@@ -90,7 +90,9 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
         const { rows } = await client.query(
           `WITH l AS MATERIALIZED (SELECT * FROM pg_locks),
              ours AS (SELECT pid, query FROM pg_stat_activity WHERE application_name = $1)
-           SELECT w.locktype, w.mode, ours.query, w.relation::regclass::text AS relation
+           SELECT w.locktype, w.mode, ours.query, w.relation::regclass::text AS relation,
+             (SELECT string_agg(h.backend_type || ': ' || left(h.query, 80), '; ') FROM pg_stat_activity h
+               WHERE h.pid = ANY (pg_blocking_pids(w.pid))) AS holders
            FROM l w JOIN ours ON ours.pid = w.pid
            WHERE NOT w.granted AND w.locktype <> 'extend' AND w.relation IS DISTINCT FROM 'event_feed'::regclass
              AND NOT EXISTS (SELECT 1 FROM l h WHERE h.pid = w.pid AND h.granted
@@ -99,7 +101,9 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
         );
         samples++;
         for (const row of rows)
-          waits.push(`${row.locktype} ${row.relation ?? ''} ${row.mode} (last query: ${row.query})`);
+          waits.push(
+            `${row.locktype} ${row.relation ?? ''} ${row.mode} (last query: ${row.query}; held by ${row.holders})`,
+          );
         await sleep(2);
       }
     });
@@ -112,6 +116,17 @@ describe('no hot row on PostgreSQL (two instances)', { skip: server.skip }, () =
       },
     };
   }
+
+  it('autovacuum never shortens a queue table, which would lock out its writers (D-284)', async () => {
+    const rows = await sqlOn(schema.url, async (client) => {
+      const answer = await client.query(
+        `SELECT c.relname FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
+           AND 'vacuum_truncate=false' = ANY (c.reloptions) ORDER BY c.relname`,
+      );
+      return answer.rows.map((row) => row.relname);
+    });
+    assert.deepEqual(rows, ['event_outbox', 'held_earnings', 'key_closes']);
+  });
 
   it('creates and sells on sixteen connections over two instances never wait for a lock', async () => {
     const sampler = sampleWaits();
