@@ -35,9 +35,10 @@ function find(dir) {
 const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
 /**
  * Files elsewhere that run in-process too: the group commit's batcher and its numbers against a
- * fake server, the record cache.
+ * fake server, the record cache, the in-memory feed.
  */
 const UNIT_FILES = [
+  'test/store/event-log.test.ts',
   'test/store/group-commit.test.ts',
   'test/store/number-taker.test.ts',
   'test/store/record-cache.test.ts',

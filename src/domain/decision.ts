@@ -6,7 +6,7 @@ import { formatUsd } from './money.ts';
 import type { Actorship, Deal, Gig } from './records.ts';
 import { isActiveGig } from './records.ts';
 import { isRefusal, type Refusal, refuse } from './refusal.ts';
-import { isTerminal, type Role } from './stages.ts';
+import { isTerminal, type Role, STAGES, type Stage } from './stages.ts';
 import type { PipelineState } from './state.ts';
 
 export type Decision =
@@ -92,9 +92,34 @@ export function entry(
   return { type: 'ActivityRecorded', dealId: deal.id, entry: written, acted };
 }
 
+/**
+ * A note with the caller's words after it. Joined, not concatenated: a `+` or a template makes a
+ * rope of pieces that the deal keeps as long as it lives (docs/performance.md: what a sell keeps);
+ * a join makes one flat string.
+ */
 export function withNote(text: string, note: string | undefined): string {
-  return note ? `${text}: ${note}` : text;
+  return note ? [text, ': ', note].join('') : text;
 }
+
+type Mover = 'agent' | 'human';
+
+/**
+ * The words of every plain advance, made once: each (from, to, by) has one string that every
+ * entry shares, where one made per move would be a new string that the deal keeps (a sell
+ * advances five times).
+ */
+const ADVANCED = (() => {
+  const table = {} as Record<Stage, Record<Stage, Record<Mover, string>>>;
+  for (const from of STAGES) {
+    table[from] = {} as Record<Stage, Record<Mover, string>>;
+    for (const to of STAGES)
+      table[from][to] = {
+        agent: `Advanced ${from} to ${to} by the agent`,
+        human: `Advanced ${from} to ${to} by the human`,
+      };
+  }
+  return table;
+})();
 
 /** The deal's active (open or claimed) gig, if it has one. */
 export function activeGigOf(state: PipelineState, dealId: string): Gig | undefined {
@@ -107,7 +132,7 @@ export function moveEvents(
   deal: Deal,
   to: Deal['stage'],
   valueCents: number | undefined,
-  by: 'agent' | 'human',
+  by: Mover,
   note: string | undefined,
   at: number,
   about?: About,
@@ -115,8 +140,8 @@ export function moveEvents(
   const closing = to === 'closed_won' || to === 'closed_lost';
   const text =
     to === 'closed_won'
-      ? `Closed won at ${formatUsd(valueCents ?? 0)} by the ${by}`
-      : `Advanced ${deal.stage} to ${to} by the ${by}`;
+      ? ['Closed won at ', formatUsd(valueCents ?? 0), ' by the ', by].join('')
+      : ADVANCED[deal.stage][to][by];
   // Optional fields assigned, not spread in: this runs for every move of every sell.
   const moved: Extract<PipelineEvent, { type: 'DealMoved' }> = { type: 'DealMoved', dealId: deal.id, to };
   if (to === 'closed_won') moved.finalValueCents = valueCents;

@@ -181,12 +181,14 @@ export function publicEvents(state: PipelineState, events: readonly PipelineEven
         const by = entryAfter(events, i, event.dealId)?.entry.by ?? 'service';
         published.push({ type: 'deal.stage_changed', at: now, data: { dealId: event.dealId, from, to: event.to, by } });
         if (event.to === 'closed_won' || event.to === 'closed_lost') {
-          const data: Extract<PublicEventDraft, { type: 'deal.closed' }>['data'] = {
-            dealId: event.dealId,
-            outcome: event.to,
-            closedBy: event.closedBy ?? (by === 'human' ? 'human' : 'agent'),
-          };
-          if (event.finalValueCents !== undefined) data.finalValueCents = event.finalValueCents;
+          const { dealId, to: outcome, finalValueCents } = event;
+          const closedBy = event.closedBy ?? (by === 'human' ? 'human' : 'agent');
+          // One literal each, not a field added after: the feed keeps this object, and a field
+          // added later would cost it a second one (docs/performance.md: what an in-memory sell keeps).
+          const data: Extract<PublicEventDraft, { type: 'deal.closed' }>['data'] =
+            finalValueCents === undefined
+              ? { dealId, outcome, closedBy }
+              : { dealId, outcome, closedBy, finalValueCents };
           published.push({ type: 'deal.closed', at: now, data });
         }
         continue;

@@ -31,11 +31,14 @@ export function daysToMs(days: number): number {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-/** A deal this evolve copied: changed in place by the later events of the same evolve. */
-type DealDraft = Mutable<Omit<Deal, 'activity' | 'signals'>> & {
-  activity: Deal['activity'][number][];
-  signals: string[];
-};
+/**
+ * A deal this evolve copied: changed in place by the later events of the same evolve. Its lists
+ * are shared with the deal it copies until an event changes one, which then gets a new list of
+ * exactly its length: a list copied with the deal and pushed to would keep a dozen empty slots
+ * for as long as the deal lives, and the store keeps every deal (docs/performance.md: what an
+ * in-memory sell keeps).
+ */
+type DealDraft = Mutable<Deal>;
 
 /**
  * The maps of the state being built. Each is copied from the given state on its first write
@@ -106,9 +109,9 @@ function copyDeal(deal: Deal): DealDraft {
     account: deal.account,
     listValueCents: deal.listValueCents,
     stage: deal.stage,
-    signals: [...deal.signals],
+    signals: deal.signals,
     mandate: deal.mandate,
-    activity: [...deal.activity],
+    activity: deal.activity,
     lastActedAt: deal.lastActedAt,
   };
   if (deal.humanTrack !== undefined) copy.humanTrack = deal.humanTrack;
@@ -152,13 +155,14 @@ function apply(draft: Draft, event: PipelineEvent) {
     }
     case 'ActivityRecorded': {
       const deal = draft.deal(event.dealId);
-      deal.activity.push(event.entry);
+      deal.activity = deal.activity.concat(event.entry);
       if (event.acted) deal.lastActedAt = event.entry.at;
       return;
     }
     case 'SignalsAdded': {
       const deal = draft.deal(event.dealId);
-      deal.signals.push(...event.signals.filter((s) => !deal.signals.includes(s)));
+      const added = event.signals.filter((s) => !deal.signals.includes(s));
+      if (added.length > 0) deal.signals = deal.signals.concat(added);
       return;
     }
     case 'SignalsCleared': {

@@ -5,11 +5,14 @@
 // per event its type, two numbers, its data and its audience (D-57, usually none), and for an event whose data is one record
 // (`{deal}`, `{gig}`, `{closer}`, `{line}`) the record alone, which the store holds anyway; the
 // event is put back together when read (docs/performance.md measures the growth per event).
-// Purged from the front (retention), in amortized constant time.
+// A stage change keeps its deal's id alone, and its move (from, to, by) is named by its kind, one
+// shared string per move, where its type would be. Purged from the front (retention), in
+// amortized constant time.
 
 import { OFFER_EVENTS, PLATFORM_EVENTS, seesEvent } from '../../domain/access.ts';
 import type { EventAudience, PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
 import { eventDealId } from '../../domain/public-events.ts';
+import { STAGES } from '../../domain/stages.ts';
 import type { EventFilter, StoredEvent } from '../store.ts';
 
 /** The first index of `seqs` whose seq is above `after` (seqs increase). */
@@ -69,15 +72,50 @@ function audienceOf(event: PublicEventDraft, previous: EventAudience | undefined
   return audience;
 }
 
-/** What the log keeps of an event's data. */
-function kept(event: PublicEventDraft): unknown {
+const STAGE_CHANGED = 'deal.stage_changed';
+type StageChange = Extract<PublicEventDraft, { type: typeof STAGE_CHANGED }>['data'];
+type Move = Omit<StageChange, 'dealId'>;
+const MOVERS = ['agent', 'human', 'service'] as const;
+
+/** Every move's kind, made once: index (from, to, by) in STAGES and MOVERS order. */
+const MOVE_KINDS: string[] = [];
+/** What each kind names. */
+const MOVES = new Map<string, Move>();
+for (const from of STAGES)
+  for (const to of STAGES)
+    for (const by of MOVERS) {
+      const kind = `${STAGE_CHANGED} ${from} ${to} ${by}`;
+      MOVE_KINDS.push(kind);
+      MOVES.set(kind, { from, to, by });
+    }
+
+/**
+ * An event's kind: its type, or its move's for a stage change (its type for a move the table
+ * lacks, whose data is then kept whole).
+ */
+function kindOf(event: PublicEventDraft): string {
+  if (event.type !== STAGE_CHANGED) return event.type;
+  const { from, to, by } = event.data;
+  const f = STAGES.indexOf(from);
+  const t = STAGES.indexOf(to);
+  const b = MOVERS.indexOf(by as (typeof MOVERS)[number]);
+  if (f < 0 || t < 0 || b < 0) return STAGE_CHANGED;
+  return MOVE_KINDS[(f * STAGES.length + t) * MOVERS.length + b];
+}
+
+/** The type of the events of a kind. */
+const typeOf = (kind: string): PublicEventType => (MOVES.has(kind) ? STAGE_CHANGED : (kind as PublicEventType));
+
+/** What the log keeps of an event's data, given its kind. */
+function kept(event: PublicEventDraft, kind: string): unknown {
+  if (kind !== event.type) return (event.data as StageChange).dealId;
   const key = RECORD_KEY[event.type];
   return key === undefined ? event.data : (event.data as Record<string, unknown>)[key];
 }
 
 export class EventLog {
-  /** Event i has seq base + i; events before head are purged (dropped in batches). */
-  private types: PublicEventType[] = [];
+  /** Event i has seq base + i; events before head are purged (dropped in batches). Each one's kind (kindOf). */
+  private kinds: string[] = [];
   private ats: number[] = [];
   private datas: unknown[] = [];
   private recordedAt: number[] = [];
@@ -104,28 +142,36 @@ export class EventLog {
   }
 
   get lastSeq(): number {
-    return this.base + this.types.length - 1;
+    return this.base + this.kinds.length - 1;
   }
 
   get size(): number {
-    return this.types.length - this.head;
+    return this.kinds.length - this.head;
   }
 
   /** The event at index i, put back together. */
   private event(i: number): PublicEventDraft {
-    const type = this.types[i];
+    const kind = this.kinds[i];
+    const move = MOVES.get(kind);
+    const type = move === undefined ? (kind as PublicEventType) : STAGE_CHANGED;
     const key = RECORD_KEY[type];
-    const data = key === undefined ? this.datas[i] : { [key]: this.datas[i] };
+    const data =
+      move !== undefined
+        ? { dealId: this.datas[i], from: move.from, to: move.to, by: move.by }
+        : key === undefined
+          ? this.datas[i]
+          : { [key]: this.datas[i] };
     const audience = this.audiences[i];
     if (audience === undefined) return { type, at: this.ats[i], data } as PublicEventDraft;
     return { ...audience, type, at: this.ats[i], data } as PublicEventDraft;
   }
 
   append(event: PublicEventDraft, recordedAt: number): void {
-    const seq = this.base + this.types.length;
-    this.types.push(event.type);
+    const seq = this.base + this.kinds.length;
+    const kind = kindOf(event);
+    this.kinds.push(kind);
     this.ats.push(event.at);
-    this.datas.push(kept(event));
+    this.datas.push(kept(event, kind));
     this.recordedAt.push(recordedAt);
     this.audiences.push(audienceOf(event, this.audiences[this.audiences.length - 1]));
     push(this.byType, event.type, seq);
@@ -142,8 +188,8 @@ export class EventLog {
   /** Takes back the last `count` appends (a rolled-back unit of work). */
   truncate(count: number): void {
     for (let i = 0; i < count; i++) {
-      const event = this.event(this.types.length - 1);
-      this.types.pop();
+      const event = this.event(this.kinds.length - 1);
+      this.kinds.pop();
       this.ats.pop();
       this.datas.pop();
       this.recordedAt.pop();
@@ -226,19 +272,19 @@ export class EventLog {
   /** Drops the events recorded before `before`; returns how many. Not undone: see purgeEvents. */
   purge(before: number): number {
     let purged = 0;
-    while (this.head < this.types.length && this.recordedAt[this.head] < before) {
+    while (this.head < this.kinds.length && this.recordedAt[this.head] < before) {
       this.head++;
       purged++;
     }
     // The arrays are rebuilt once half of the log is purged: amortized constant per event.
-    if (purged > 0 && this.head * 2 >= this.types.length) this.compact();
+    if (purged > 0 && this.head * 2 >= this.kinds.length) this.compact();
     return purged;
   }
 
   private dealIndex(): Map<string, number[]> {
     if (!this.byDeal) {
       const byDeal = new Map<string, number[]>();
-      for (let i = this.head; i < this.types.length; i++) {
+      for (let i = this.head; i < this.kinds.length; i++) {
         const dealId = eventDealId(this.event(i));
         if (dealId !== undefined) push(byDeal, dealId, this.base + i);
       }
@@ -250,7 +296,7 @@ export class EventLog {
   private principalIndex(): Map<string, number[]> {
     if (!this.byPrincipal) {
       const byPrincipal = new Map<string, number[]>();
-      for (let i = this.head; i < this.types.length; i++) {
+      for (let i = this.head; i < this.kinds.length; i++) {
         const audience = this.audiences[i];
         if (audience?.sellerId !== undefined) push(byPrincipal, audience.sellerId, this.base + i);
         if (audience?.closerId !== undefined) push(byPrincipal, audience.closerId, this.base + i);
@@ -262,7 +308,7 @@ export class EventLog {
 
   private compact(): void {
     const firstKept = this.base + this.head;
-    this.types = this.types.slice(this.head);
+    this.kinds = this.kinds.slice(this.head);
     this.ats = this.ats.slice(this.head);
     this.datas = this.datas.slice(this.head);
     this.recordedAt = this.recordedAt.slice(this.head);
@@ -272,8 +318,8 @@ export class EventLog {
     this.byType = new Map();
     this.byDeal = undefined;
     this.byPrincipal = undefined;
-    this.types.forEach((type, i) => {
-      push(this.byType, type, firstKept + i);
+    this.kinds.forEach((kind, i) => {
+      push(this.byType, typeOf(kind), firstKept + i);
     });
   }
 }

@@ -1,0 +1,76 @@
+// The memory store's feed (src/store/memory/event-log.ts) keeps a stage change as its deal's id
+// and names its move by a shared kind: every event reads back exactly as it was appended, fields
+// in the same order, whichever move and mover, filtered by type or deal, after a rollback and
+// after a purge that compacts the log.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PublicEventDraft } from '../../src/domain/public-events.ts';
+import { STAGES } from '../../src/domain/stages.ts';
+import { EventLog } from '../../src/store/memory/event-log.ts';
+
+const ALL = { after: 0, limit: 10_000 };
+
+function stageChange(n: number, by: string): PublicEventDraft {
+  const from = STAGES[n % STAGES.length];
+  const to = STAGES[(n + 1) % STAGES.length];
+  return {
+    type: 'deal.stage_changed',
+    at: 1_000 + n,
+    data: { dealId: `deal_${n % 7}`, from, to, by },
+  } as PublicEventDraft;
+}
+
+const stalled = (n: number): PublicEventDraft => ({
+  type: 'deal.stalled',
+  at: 1_000 + n,
+  data: { dealId: `deal_${n % 7}` },
+});
+
+/** Each event as the feed would write it: the fields and their order. */
+const written = (events: readonly PublicEventDraft[]) => events.map((event) => JSON.stringify(event));
+
+describe('the in-memory feed', () => {
+  // 'robot' is no mover the log knows: its stage change is kept whole, and reads back the same.
+  const movers = ['agent', 'human', 'service', 'robot'];
+  const appended = Array.from({ length: 120 }, (_, n) => (n % 5 === 4 ? stalled(n) : stageChange(n, movers[n % 4])));
+
+  it('reads back every event as it was appended, stage changes of every move and mover included', () => {
+    const log = new EventLog();
+    for (const event of appended) log.append(event, 0);
+    assert.deepEqual(written(log.page(ALL).map((stored) => stored.event)), written(appended));
+    assert.deepEqual(
+      log.page(ALL).map((stored) => stored.seq),
+      appended.map((_, i) => i + 1),
+    );
+  });
+
+  it('finds stage changes by type and by deal', () => {
+    const log = new EventLog();
+    for (const event of appended) log.append(event, 0);
+    const changes = appended.filter((event) => event.type === 'deal.stage_changed');
+    assert.deepEqual(written(log.page({ ...ALL, type: 'deal.stage_changed' }).map((s) => s.event)), written(changes));
+    assert.deepEqual(
+      written(log.page({ ...ALL, types: ['deal.stalled'] }).map((s) => s.event)),
+      written(appended.filter((event) => event.type === 'deal.stalled')),
+    );
+    const ofDeal = appended.filter((event) => (event.data as { dealId: string }).dealId === 'deal_3');
+    assert.deepEqual(written(log.page({ ...ALL, dealId: 'deal_3' }).map((s) => s.event)), written(ofDeal));
+  });
+
+  it('takes back a rolled-back unit and keeps its indexes true after a purge compacts it', () => {
+    const log = new EventLog();
+    appended.forEach((event, i) => {
+      log.append(event, i);
+    });
+    log.truncate(10);
+    assert.equal(log.lastSeq, appended.length - 10);
+    // More than half purged: the log is rebuilt from the kinds it kept.
+    assert.equal(log.purge(70), 70);
+    const left = appended.slice(70, appended.length - 10);
+    assert.deepEqual(written(log.page(ALL).map((s) => s.event)), written(left));
+    assert.deepEqual(
+      written(log.page({ ...ALL, type: 'deal.stage_changed' }).map((s) => s.event)),
+      written(left.filter((event) => event.type === 'deal.stage_changed')),
+    );
+  });
+});
