@@ -1,13 +1,13 @@
 // The in-memory feed (D-40, D-41): events in seq order, with an index by type and by deal so
 // that a filtered page reads only matching events. Seqs here have no gaps (one writer at a
 // time, a rollback takes its seqs back), so an event's seq is its place in the log. What the
-// log holds is live heap that every garbage collection walks, so it holds the least it can:
-// per event its type, two numbers, its data and its audience (D-57, usually none), and for an event whose data is one record
-// (`{deal}`, `{gig}`, `{closer}`, `{line}`) the record alone, which the store holds anyway; the
-// event is put back together when read (docs/performance.md measures the growth per event).
-// A stage change keeps its deal's id alone, and its move (from, to, by) is named by its kind, one
-// shared string per move, where its type would be. Purged from the front (retention), in
-// amortized constant time.
+// log holds is live heap that every garbage collection walks, and each page it grows by is a page
+// fault (dear on a virtual machine, docs/performance.md), so it holds the least it can: per event its
+// kind, two numbers, its data and its audience (D-57, usually none). The kind is the event's type,
+// or for a stage change its move (from, to, by), one shared string per move, and the data kept
+// is then the deal's id alone; for an event whose data is one record (`{deal}`, `{gig}`,
+// `{closer}`, `{line}`) it is the record alone, which the store holds anyway. The event is put
+// back together when read. Purged from the front (retention), in amortized constant time.
 
 import { OFFER_EVENTS, PLATFORM_EVENTS, seesEvent } from '../../domain/access.ts';
 import type { EventAudience, PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
