@@ -67,8 +67,8 @@ for (let round = 1; round <= 3; round++) {
     inMemory || server === undefined || serverAfter === undefined
       ? '?'
       : Math.round(((serverAfter - server) * 1000) / PER_ROUND);
-  // Of which the kernel's: on this machine's virtual machine a page fault costs about 10 µs, and
-  // a page the heap grows by is one (docs/performance.md: what an in-memory sell keeps).
+  // Of which the kernel's: each page the heap grows by is a page fault, about 10 µs on the
+  // bench's virtual machine (docs/performance.md: what an in-memory sell keeps).
   const system = Math.round(used.system / PER_ROUND);
   const faulted = ((process.resourceUsage().minorPageFault - faults) / PER_ROUND).toFixed(2);
   const cost = `the service ${Math.round((used.user + used.system) / PER_ROUND)} µs a ${command} (system ${system} µs, ${faulted} page faults)`;
