@@ -39,6 +39,7 @@ const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
  */
 const UNIT_FILES = [
   'test/store/event-log.test.ts',
+  'test/store/column.test.ts',
   'test/store/group-commit.test.ts',
   'test/store/number-taker.test.ts',
   'test/store/record-cache.test.ts',

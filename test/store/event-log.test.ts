@@ -73,4 +73,26 @@ describe('the in-memory feed', () => {
       written(left.filter((event) => event.type === 'deal.stage_changed')),
     );
   });
+
+  it("keeps every event true across its lists' chunks: appended, rolled back over a chunk's edge, purged", () => {
+    // 10,000 events fill two chunks of 4,096 and part of a third; the rollback crosses the second edge.
+    const many = Array.from({ length: 10_000 }, (_, n) => (n % 5 === 4 ? stalled(n) : stageChange(n, movers[n % 3])));
+    const log = new EventLog();
+    many.forEach((event, i) => {
+      log.append(event, i);
+    });
+    log.truncate(10_000 - 8_000);
+    assert.equal(log.lastSeq, 8_000);
+    for (const event of many.slice(8_000, 8_300)) log.append(event, 9_000);
+    const kept = [...many.slice(0, 8_000), ...many.slice(8_000, 8_300)];
+    assert.deepEqual(written(log.page({ after: 0, limit: 20_000 }).map((s) => s.event)), written(kept));
+    const stalls = log.page({ after: 4_000, limit: 20_000, type: 'deal.stalled' });
+    assert.deepEqual(
+      stalls.map((s) => s.seq),
+      kept.flatMap((event, i) => (i + 1 > 4_000 && event.type === 'deal.stalled' ? [i + 1] : [])),
+    );
+    assert.equal(log.purge(5_000), 5_000);
+    assert.deepEqual(written(log.page({ after: 0, limit: 20_000 }).map((s) => s.event)), written(kept.slice(5_000)));
+    assert.equal(log.page({ after: 0, limit: 1, type: 'deal.stage_changed' })[0]?.seq, 5_001);
+  });
 });

@@ -7,21 +7,23 @@
 // or for a stage change its move (from, to, by), one shared string per move, and the data kept
 // is then the deal's id alone; for an event whose data is one record (`{deal}`, `{gig}`,
 // `{closer}`, `{line}`) it is the record alone, which the store holds anyway. The event is put
-// back together when read. Purged from the front (retention), in amortized constant time.
+// back together when read. Its lists grow by chunks (column.ts), never by copying themselves.
+// Purged from the front (retention), in amortized constant time.
 
 import { OFFER_EVENTS, PLATFORM_EVENTS, seesEvent } from '../../domain/access.ts';
 import type { EventAudience, PublicEventDraft, PublicEventType } from '../../domain/public-events.ts';
 import { eventDealId } from '../../domain/public-events.ts';
 import { STAGES } from '../../domain/stages.ts';
 import type { EventFilter, StoredEvent } from '../store.ts';
+import { Column, type Indexed } from './column.ts';
 
 /** The first index of `seqs` whose seq is above `after` (seqs increase). */
-function firstAfter(seqs: readonly number[], after: number): number {
+function firstAfter(seqs: Indexed<number>, after: number): number {
   let lo = 0;
   let hi = seqs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (seqs[mid] <= after) lo = mid + 1;
+    if ((seqs.at(mid) as number) <= after) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -33,19 +35,33 @@ function push(map: Map<string, number[]>, key: string, seq: number): void {
   else map.set(key, [seq]);
 }
 
+/** Adds a seq to its type's list (a type's list is long: a column). */
+function pushTyped(map: Map<string, Column<number>>, type: string, seq: number): void {
+  let list = map.get(type);
+  if (list === undefined) {
+    list = new Column<number>();
+    map.set(type, list);
+  }
+  list.push(seq);
+}
+
 /**
  * The seqs above `after` of several increasing lists, in order, lazily (a principal's own events
  * and the types it shares with every principal of its kind): a page reads only what it returns.
  */
-function* merged(after: number, lists: readonly (readonly number[])[]): Generator<number> {
+function* merged(after: number, lists: readonly Indexed<number>[]): Generator<number> {
   const at = lists.map((list) => firstAfter(list, after));
   for (;;) {
     let next = -1;
     for (let k = 0; k < lists.length; k++) {
-      if (at[k] < lists[k].length && (next < 0 || lists[k][at[k]] < lists[next][at[next]])) next = k;
+      if (
+        at[k] < lists[k].length &&
+        (next < 0 || (lists[k].at(at[k]) as number) < (lists[next].at(at[next]) as number))
+      )
+        next = k;
     }
     if (next < 0) return;
-    yield lists[next][at[next]++];
+    yield lists[next].at(at[next]++) as number;
   }
 }
 
@@ -115,16 +131,16 @@ function kept(event: PublicEventDraft, kind: string): unknown {
 
 export class EventLog {
   /** Event i has seq base + i; events before head are purged (dropped in batches). Each one's kind (kindOf). */
-  private kinds: string[] = [];
-  private ats: number[] = [];
-  private datas: unknown[] = [];
-  private recordedAt: number[] = [];
+  private kinds = new Column<string>();
+  private ats = new Column<number>();
+  private datas = new Column<unknown>();
+  private recordedAt = new Column<number>();
   /** Each event's audience (D-57), undefined for one that names none (the demo's). */
-  private audiences: (EventAudience | undefined)[] = [];
+  private audiences = new Column<EventAudience | undefined>();
   private base: number;
   private head = 0;
   /** The seqs of each type's events, in order. */
-  private byType = new Map<string, number[]>();
+  private byType = new Map<string, Column<number>>();
   /**
    * The seqs of each deal's events, built on the first page filtered by deal and kept from then
    * on: a service whose readers never filter by deal pays nothing for it on every write.
@@ -151,19 +167,19 @@ export class EventLog {
 
   /** The event at index i, put back together. */
   private event(i: number): PublicEventDraft {
-    const kind = this.kinds[i];
+    const kind = this.kinds.at(i);
     const move = MOVES.get(kind);
     const type = move === undefined ? (kind as PublicEventType) : STAGE_CHANGED;
     const key = RECORD_KEY[type];
     const data =
       move !== undefined
-        ? { dealId: this.datas[i], from: move.from, to: move.to, by: move.by }
+        ? { dealId: this.datas.at(i), from: move.from, to: move.to, by: move.by }
         : key === undefined
-          ? this.datas[i]
-          : { [key]: this.datas[i] };
-    const audience = this.audiences[i];
-    if (audience === undefined) return { type, at: this.ats[i], data } as PublicEventDraft;
-    return { ...audience, type, at: this.ats[i], data } as PublicEventDraft;
+          ? this.datas.at(i)
+          : { [key]: this.datas.at(i) };
+    const audience = this.audiences.at(i);
+    if (audience === undefined) return { type, at: this.ats.at(i), data } as PublicEventDraft;
+    return { ...audience, type, at: this.ats.at(i), data } as PublicEventDraft;
   }
 
   append(event: PublicEventDraft, recordedAt: number): void {
@@ -173,8 +189,8 @@ export class EventLog {
     this.ats.push(event.at);
     this.datas.push(kept(event, kind));
     this.recordedAt.push(recordedAt);
-    this.audiences.push(audienceOf(event, this.audiences[this.audiences.length - 1]));
-    push(this.byType, event.type, seq);
+    this.audiences.push(audienceOf(event, this.audiences.last()));
+    pushTyped(this.byType, event.type, seq);
     if (this.byDeal) {
       const dealId = eventDealId(event);
       if (dealId !== undefined) push(this.byDeal, dealId, seq);
@@ -240,7 +256,7 @@ export class EventLog {
     }
     // The shortest of the indexes, the other filters checked on each event. A principal's view
     // (D-58) is the union of its own events and the types every such principal sees.
-    let seqs: readonly number[] | undefined =
+    let seqs: Indexed<number> | undefined =
       filter.type === undefined ? undefined : (this.byType.get(filter.type) ?? []);
     if (filter.dealId !== undefined) {
       const ofDeal = this.dealIndex().get(filter.dealId) ?? [];
@@ -272,7 +288,7 @@ export class EventLog {
   /** Drops the events recorded before `before`; returns how many. Not undone: see purgeEvents. */
   purge(before: number): number {
     let purged = 0;
-    while (this.head < this.kinds.length && this.recordedAt[this.head] < before) {
+    while (this.head < this.kinds.length && this.recordedAt.at(this.head) < before) {
       this.head++;
       purged++;
     }
@@ -297,7 +313,7 @@ export class EventLog {
     if (!this.byPrincipal) {
       const byPrincipal = new Map<string, number[]>();
       for (let i = this.head; i < this.kinds.length; i++) {
-        const audience = this.audiences[i];
+        const audience = this.audiences.at(i);
         if (audience?.sellerId !== undefined) push(byPrincipal, audience.sellerId, this.base + i);
         if (audience?.closerId !== undefined) push(byPrincipal, audience.closerId, this.base + i);
       }
@@ -308,18 +324,16 @@ export class EventLog {
 
   private compact(): void {
     const firstKept = this.base + this.head;
-    this.kinds = this.kinds.slice(this.head);
-    this.ats = this.ats.slice(this.head);
-    this.datas = this.datas.slice(this.head);
-    this.recordedAt = this.recordedAt.slice(this.head);
-    this.audiences = this.audiences.slice(this.head);
+    this.kinds = this.kinds.from(this.head);
+    this.ats = this.ats.from(this.head);
+    this.datas = this.datas.from(this.head);
+    this.recordedAt = this.recordedAt.from(this.head);
+    this.audiences = this.audiences.from(this.head);
     this.base = firstKept;
     this.head = 0;
     this.byType = new Map();
     this.byDeal = undefined;
     this.byPrincipal = undefined;
-    this.kinds.forEach((kind, i) => {
-      push(this.byType, typeOf(kind), firstKept + i);
-    });
+    for (let i = 0; i < this.kinds.length; i++) pushTyped(this.byType, typeOf(this.kinds.at(i)), firstKept + i);
   }
 }
