@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { Column } from '../../src/store/memory/column.ts';
 
 describe('a column', () => {
-  it('reads back what was pushed, across chunks, numbers and references alike', () => {
-    const numbers = new Column<number>();
+  it('reads back what was pushed, across chunks, numbers (typed chunks) and references alike', () => {
+    const numbers = Column.ofNumbers();
     const records = new Column<{ n: number } | undefined>();
     for (let n = 0; n < 10_000; n++) {
       numbers.push(n + 0.5);
@@ -47,5 +47,13 @@ describe('a column', () => {
     assert.equal(rest.at(0), 'e5000');
     assert.equal(rest.at(3_999), 'e8999');
     assert.equal(column.length, 9_000);
+    const times = Column.ofNumbers();
+    for (let n = 0; n < 5_000; n++) times.push(1_700_000_000_000 + n);
+    const later = times.from(4_000);
+    later.push(0.25);
+    assert.deepEqual(
+      [later.length, later.at(0), later.at(999), later.at(1_000)],
+      [1_001, 1_700_000_004_000, 1_700_000_004_999, 0.25],
+    );
   });
 });

@@ -39,7 +39,7 @@ function push(map: Map<string, number[]>, key: string, seq: number): void {
 function pushTyped(map: Map<string, Column<number>>, type: string, seq: number): void {
   let list = map.get(type);
   if (list === undefined) {
-    list = new Column<number>();
+    list = Column.ofNumbers();
     map.set(type, list);
   }
   list.push(seq);
@@ -132,9 +132,9 @@ function kept(event: PublicEventDraft, kind: string): unknown {
 export class EventLog {
   /** Event i has seq base + i; events before head are purged (dropped in batches). Each one's kind (kindOf). */
   private kinds = new Column<string>();
-  private ats = new Column<number>();
+  private ats = Column.ofNumbers();
   private datas = new Column<unknown>();
-  private recordedAt = new Column<number>();
+  private recordedAt = Column.ofNumbers();
   /** Each event's audience (D-57), undefined for one that names none (the demo's). */
   private audiences = new Column<EventAudience | undefined>();
   private base: number;
