@@ -47,6 +47,8 @@ describe('a column', () => {
     assert.equal(rest.at(0), 'e5000');
     assert.equal(rest.at(3_999), 'e8999');
     assert.equal(column.length, 9_000);
+    column.pop();
+    assert.equal(column.at(8_999), undefined, 'a string dropped is let go too');
     const times = Column.ofNumbers();
     for (let n = 0; n < 5_000; n++) times.push(1_700_000_000_000 + n);
     const later = times.from(4_000);

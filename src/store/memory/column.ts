@@ -55,14 +55,15 @@ export class Column<T> implements Indexed<T> {
   }
 
   /**
-   * Drops the last element. A reference is cleared so the column does not keep what it dropped;
-   * a number is left for the next push to overwrite (clearing it would box a chunk of numbers).
+   * Drops the last element. A reference (an object, a string) is cleared so the column does not
+   * keep what it dropped; a number is left for the next push to overwrite (a typed chunk holds
+   * nothing else).
    */
   pop(): void {
     if (this.size === 0) return;
     this.size--;
     const chunk = this.chunks[this.size >>> CHUNK_BITS] as Chunk<T>;
-    if (typeof chunk[this.size & IN_CHUNK] === 'object') chunk[this.size & IN_CHUNK] = undefined as T;
+    if (typeof chunk[this.size & IN_CHUNK] !== 'number') chunk[this.size & IN_CHUNK] = undefined as T;
   }
 
   /** A new column of the elements from index `start` on. */
