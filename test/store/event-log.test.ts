@@ -95,4 +95,23 @@ describe('the in-memory feed', () => {
     assert.deepEqual(written(log.page({ after: 0, limit: 20_000 }).map((s) => s.event)), written(kept.slice(5_000)));
     assert.equal(log.page({ after: 0, limit: 1, type: 'deal.stage_changed' })[0]?.seq, 5_001);
   });
+
+  it("finds a Seller's events across chunks, after a rollback that empties another Seller's list", () => {
+    const log = new EventLog();
+    // Built as the log rebuilds an event that names its audience: the audience's fields first.
+    const ofSeller = (n: number, sellerId: string) => ({ sellerId, ...stageChange(n, 'agent') }) as PublicEventDraft;
+    // The first page filtered by a Seller builds the index; later appends and rollbacks keep it.
+    log.page({ ...ALL, sellerId: 'sel_1' });
+    const mine = Array.from({ length: 9_000 }, (_, n) => ofSeller(n, 'sel_1'));
+    for (const event of mine) log.append(event, 0);
+    log.append(ofSeller(9_000, 'sel_2'), 0);
+    log.truncate(1);
+    assert.deepEqual(log.page({ ...ALL, sellerId: 'sel_2' }), []);
+    const page = log.page({ after: 4_000, limit: 20_000, sellerId: 'sel_1' });
+    assert.deepEqual(
+      page.map((s) => s.seq),
+      mine.slice(4_000).map((_, i) => 4_001 + i),
+    );
+    assert.deepEqual(written(page.map((s) => s.event)), written(mine.slice(4_000)));
+  });
 });

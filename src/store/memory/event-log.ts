@@ -35,12 +35,15 @@ function push(map: Map<string, number[]>, key: string, seq: number): void {
   else map.set(key, [seq]);
 }
 
-/** Adds a seq to its type's list (a type's list is long: a column). */
-function pushTyped(map: Map<string, Column<number>>, type: string, seq: number): void {
-  let list = map.get(type);
+/**
+ * Adds a seq to a list that grows long (a type's, a Seller's or a closer's): a column, which
+ * also keeps a page's merge of such lists reading one kind of list.
+ */
+function pushLong(map: Map<string, Column<number>>, key: string, seq: number): void {
+  let list = map.get(key);
   if (list === undefined) {
     list = Column.ofNumbers();
-    map.set(type, list);
+    map.set(key, list);
   }
   list.push(seq);
 }
@@ -150,7 +153,7 @@ export class EventLog {
    * The seqs of each Seller's and each closer's events (their ids never collide), built on the
    * first page filtered by either, as byDeal.
    */
-  private byPrincipal: Map<string, number[]> | undefined;
+  private byPrincipal: Map<string, Column<number>> | undefined;
 
   /** lastSeq carries on across a reset: seq is never reused (D-41). */
   constructor(lastSeq = 0) {
@@ -190,14 +193,14 @@ export class EventLog {
     this.datas.push(kept(event, kind));
     this.recordedAt.push(recordedAt);
     this.audiences.push(audienceOf(event, this.audiences.last()));
-    pushTyped(this.byType, event.type, seq);
+    pushLong(this.byType, event.type, seq);
     if (this.byDeal) {
       const dealId = eventDealId(event);
       if (dealId !== undefined) push(this.byDeal, dealId, seq);
     }
     if (this.byPrincipal) {
-      if (event.sellerId !== undefined) push(this.byPrincipal, event.sellerId, seq);
-      if (event.closerId !== undefined) push(this.byPrincipal, event.closerId, seq);
+      if (event.sellerId !== undefined) pushLong(this.byPrincipal, event.sellerId, seq);
+      if (event.closerId !== undefined) pushLong(this.byPrincipal, event.closerId, seq);
     }
   }
 
@@ -214,7 +217,7 @@ export class EventLog {
       if (this.byPrincipal) {
         for (const id of [event.sellerId, event.closerId]) {
           if (id === undefined) continue;
-          const list = this.byPrincipal.get(id) as number[];
+          const list = this.byPrincipal.get(id) as Column<number>;
           list.pop();
           if (list.length === 0) this.byPrincipal.delete(id);
         }
@@ -309,13 +312,13 @@ export class EventLog {
     return this.byDeal;
   }
 
-  private principalIndex(): Map<string, number[]> {
+  private principalIndex(): Map<string, Column<number>> {
     if (!this.byPrincipal) {
-      const byPrincipal = new Map<string, number[]>();
+      const byPrincipal = new Map<string, Column<number>>();
       for (let i = this.head; i < this.kinds.length; i++) {
         const audience = this.audiences.at(i);
-        if (audience?.sellerId !== undefined) push(byPrincipal, audience.sellerId, this.base + i);
-        if (audience?.closerId !== undefined) push(byPrincipal, audience.closerId, this.base + i);
+        if (audience?.sellerId !== undefined) pushLong(byPrincipal, audience.sellerId, this.base + i);
+        if (audience?.closerId !== undefined) pushLong(byPrincipal, audience.closerId, this.base + i);
       }
       this.byPrincipal = byPrincipal;
     }
@@ -334,6 +337,6 @@ export class EventLog {
     this.byType = new Map();
     this.byDeal = undefined;
     this.byPrincipal = undefined;
-    for (let i = 0; i < this.kinds.length; i++) pushTyped(this.byType, typeOf(this.kinds.at(i)), firstKept + i);
+    for (let i = 0; i < this.kinds.length; i++) pushLong(this.byType, typeOf(this.kinds.at(i)), firstKept + i);
   }
 }
