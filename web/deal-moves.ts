@@ -7,6 +7,7 @@ import { type ApiError, api, type Deal, type DryRun, type Escalation, type Gig, 
 import { heldWords } from './approval-words.ts';
 import { type Verdict, verdictOf } from './dry-runs.ts';
 import { errorWords } from './error-words.ts';
+import { limitsWords } from './policy-words.ts';
 import { gigName, humanize, money, stageLabel } from './words.ts';
 
 export type Proposal = { advanceTo: Stage; valueUsd?: number; note?: string };
@@ -62,6 +63,12 @@ export async function dryRunMove(
     body: proposal,
   });
   const dry = answer.data as DryRun | undefined;
+  // D-71: through a key with a policy, a move the policy would hold stays offered (made, it is held
+  // and the page says so), and one it would refuse is not. Either way the dry run's deal is the
+  // deal as it is, which below would read as the human track's sign.
+  if (dry?.policy?.outcome === 'hold') return { ok: true };
+  if (dry?.policy?.outcome === 'refuse')
+    return { ok: false, reason: `The key’s policy refuses this move: ${limitsWords(dry.policy.limits)}.` };
   // On the human track the agent's advance changes nothing: the deal waits for its gig's human.
   if (dry && dry.deal.version === deal.version) {
     const gig = activeGig(gigs);

@@ -442,7 +442,14 @@ describe('key policies and approvals in the web console, in Chromium (D-68, D-69
     const dealId = await dealOf('Held From Console Fictional');
     await page.goto(`${t.url}/console#/deals/${dealId}`);
     await page.getByRole('heading', { name: 'Held From Console Fictional' }).waitFor();
+    // The dry run at that value says the policy would hold it: the move stays offered.
+    const dryRun = page.waitForResponse(
+      (r) => r.url().includes('dryRun=true') && (r.request().postData() ?? '').includes('34000'),
+    );
     await page.getByLabel('Close value (USD)').fill('34000');
+    assert.equal((await (await dryRun).json()).policy?.outcome, 'hold');
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByRole('button', { name: 'Close won' }).isEnabled(), true);
     await page.getByRole('button', { name: 'Close won' }).click();
     await page
       .getByRole('status')
@@ -455,5 +462,26 @@ describe('key policies and approvals in the web console, in Chromium (D-68, D-69
     const pending = (await seller.get(`/approvals?dealId=${dealId}&status=pending`)).body;
     assert.equal(pending.length, 1);
     assert.equal(pending[0].keyId, bounded.id);
+  });
+
+  it("a move its key's policy would refuse is offered disabled, with the policy's words (a dry run, D-71)", async () => {
+    const refusing = await makeKey(t, OP, {
+      name: 'refusing console key',
+      principal: sellerId,
+      policy: { minCloseValuePct: 0.9, onLimit: 'refuse' },
+    });
+    const { page } = await signedInWithKey(refusing.key);
+    const dealId = await dealOf('Refused From Console Fictional');
+    await page.goto(`${t.url}/console#/deals/${dealId}`);
+    await page.getByRole('heading', { name: 'Refused From Console Fictional' }).waitFor();
+    const words = 'The key’s policy refuses this move: close value 85% of list, policy asks at least 90%.';
+    await page.getByLabel('Close value (USD)').fill('34000');
+    await page.getByText(words).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Close won' }).isDisabled(), true);
+    // At 95% of the list the policy lets it through: offered again.
+    await page.getByLabel('Close value (USD)').fill('38000');
+    await page.getByText(words).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('button', { name: 'Close won' }).isEnabled(), true);
+    assert.equal((await seller.get(`/pipeline/deals/${dealId}`)).body.stage, 'negotiation', 'a dry run moves nothing');
   });
 });
