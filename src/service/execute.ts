@@ -159,6 +159,12 @@ export class UnitRunner {
    * A new key: the work runs and its answer is stored with its effects. A key already stored:
    * nothing runs. Racing requests with one key wait for each other on the key's lock, so one
    * runs and the others replay it.
+   *
+   * D-285: the key is read first, outside any unit (one statement): a stored answer is replayed at
+   * once. A key found free lets the unit's optimistic run skip the lock and the read inside its
+   * transaction, so that it can commit in a group like any other write: its answer is written only
+   * as a new row, behind the key's lock; should a racing request have stored one meanwhile, the
+   * unit conflicts, is rolled back, and runs again with the lock, which finds and replays it.
    */
   private async keyed<T>(
     command: UnitCommand<T>,
@@ -167,6 +173,11 @@ export class UnitRunner {
     principal: string | undefined,
   ): Promise<Execution> {
     const options = { principal, optimistic: true };
+    const peek = this.store.runsUnitsAgain
+      ? await this.store.read((reader) => reader.getAnswer(storedKey(mode)), { principal, oneStatement: true })
+      : null;
+    const kept = peek ? this.judged(peek, mode) : undefined;
+    if (kept) return kept;
     let refused: Result<T>;
     try {
       // The answer leaves the unit with its value: a store that reserves ids returns both with
@@ -174,15 +185,19 @@ export class UnitRunner {
       // Only the bytes leave the unit with the value: the answer object has served its turn.
       // A refused proposal is recorded, and its answer stored, in the same unit (D-61).
       const { result, stored } = await this.store.transaction(async (uow) => {
-        const found = await this.storedAnswer(uow, mode);
-        if (found) throw new Replayed(found);
+        // Free: the key had no row at all when read (an expired answer is replaced under the lock).
+        const free = peek === undefined && uow.runsAgainOnConflict;
+        if (!free) {
+          const found = await this.storedAnswer(uow, mode);
+          if (found) throw new Replayed(found);
+        }
         const result = await this.workOrRecord(uow, command);
         const bytes = rendering.bytes(rendering.answer(result));
         const secret = result.ok ? command.secretOf?.(result.value) : undefined;
-        if (secret === undefined) return { result, stored: await this.storeAnswer(uow, mode, bytes) };
+        if (secret === undefined) return { result, stored: await this.storeAnswer(uow, mode, bytes, free) };
         // D-251: stored with the key's nonce in its place; answered with the key.
         if (this.seal === undefined) throw new Error('a secret to store without a seal');
-        await this.storeAnswer(uow, mode, { ...bytes, body: this.seal.seal(bytes.body, secret) });
+        await this.storeAnswer(uow, mode, { ...bytes, body: this.seal.seal(bytes.body, secret) }, free);
         return { result, stored: bytes };
       }, options);
       if (result.ok) {
@@ -209,6 +224,11 @@ export class UnitRunner {
   private async storedAnswer(uow: UnitOfWork, mode: KeyedMode) {
     const key = storedKey(mode);
     const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
+    return this.judged(stored, mode);
+  }
+
+  /** What a key's stored answer means for this request: none (absent or expired), a replay, or a refusal. */
+  private judged(stored: StoredAnswer | undefined, mode: KeyedMode): Execution | undefined {
     if (!stored || stored.storedAt <= this.clock.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (stored.fingerprint !== mode.fingerprint) return { kind: 'reused', key: mode.key } satisfies Execution;
     const { status, location, etag } = stored;
@@ -225,7 +245,12 @@ export class UnitRunner {
   }
 
   /** Stores the answer under the key when its status is one a retry must see again. */
-  private async storeAnswer(uow: UnitOfWork, mode: KeyedMode, answer: RenderedAnswer): Promise<RenderedAnswer> {
+  private async storeAnswer(
+    uow: UnitOfWork,
+    mode: KeyedMode,
+    answer: RenderedAnswer,
+    asNew = false,
+  ): Promise<RenderedAnswer> {
     if (isStoredStatus(answer.status)) {
       // A literal, not spreads: every keyed write stores one.
       const stored: StoredAnswer = {
@@ -237,7 +262,7 @@ export class UnitRunner {
       if (answer.location !== undefined) stored.location = answer.location;
       if (answer.etag !== undefined) stored.etag = answer.etag;
       if (mode.owner !== undefined) stored.owner = mode.owner;
-      await uow.putAnswer(storedKey(mode), stored);
+      await uow.putAnswer(storedKey(mode), stored, asNew);
     }
     return answer;
   }

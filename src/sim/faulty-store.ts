@@ -65,6 +65,7 @@ export function faultyStore(inner: Store): FaultyStore {
       },
     });
   const store: FaultyStore = {
+    runsUnitsAgain: inner.runsUnitsAgain,
     read: (work, options) => inner.read(work, options),
     transaction: (work) => {
       if (armed === undefined) return inner.transaction(work);

@@ -50,6 +50,8 @@ export interface GigFilter {
 
 export interface StoreReader {
   getDeal(id: string): Promise<Deal | undefined>;
+  /** The answer stored under an idempotency key, however old (the caller judges its age). */
+  getAnswer(key: string): Promise<StoredAnswer | undefined>;
   getGig(id: string): Promise<Gig | undefined>;
   getCloser(id: string): Promise<Closer | undefined>;
   gigsOfDeal(dealId: string): Promise<Gig[]>;
@@ -161,10 +163,13 @@ export interface UnitOfWork extends StoreReader {
    * time, even across service instances (so that "seed if empty" never seeds twice).
    */
   lock(name: string): Promise<void>;
-  /** The answer stored under an idempotency key, however old (the caller judges its age). */
-  getAnswer(key: string): Promise<StoredAnswer | undefined>;
-  /** Stores (or replaces) the answer under a key. */
-  putAnswer(key: string, answer: StoredAnswer): Promise<void>;
+  /**
+   * Stores (or replaces) the answer under a key. `asNew` (D-285): the key had no answer when read
+   * outside the unit, and this run is its optimistic one (runsAgainOnConflict): the answer is
+   * written only as a new row, behind the key's lock, and should the key have one by then the
+   * unit conflicts and runs again, with locks. Where units run alone it changes nothing.
+   */
+  putAnswer(key: string, answer: StoredAnswer, asNew?: boolean): Promise<void>;
   /** Forgets the answers stored before `before` (machine ms); returns how many. */
   purgeAnswers(before: number): Promise<number>;
   /**
@@ -209,6 +214,12 @@ export interface ReadOptions extends UnitOptions {
 }
 
 export interface Store {
+  /**
+   * Whether an optimistic unit may run again on a conflict (UnitOfWork.runsAgainOnConflict): false
+   * where units run one at a time (memory). A keyed write reads its key first only where it may
+   * (D-285): elsewhere that read would only repeat the one inside the unit.
+   */
+  readonly runsUnitsAgain: boolean;
   /** A consistent read; never sees a unit of work half-done. */
   read<T>(work: (reader: StoreReader) => Promise<T>, options?: ReadOptions): Promise<T>;
   /**

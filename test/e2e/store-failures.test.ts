@@ -15,6 +15,7 @@ function failingStore(): { store: Store; fail(with_?: Error): void } {
   const inner = new MemoryStore();
   let failure: Error | undefined;
   const store: Store = {
+    runsUnitsAgain: inner.runsUnitsAgain,
     read: (work) => (failure ? Promise.reject(failure) : inner.read(work)),
     transaction: (work) => (failure ? Promise.reject(failure) : inner.transaction(work)),
     events: (filter) => inner.events(filter),

@@ -10,15 +10,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { Deal } from '../../src/domain/records.ts';
 import type { GroupCommitOptions } from '../../src/store/postgres/group-commit.ts';
 import { NUMBER_TAKER_DEFAULTS } from '../../src/store/postgres/number-taker.ts';
 import { PgDatabase } from '../../src/store/postgres/pg-database.ts';
 import { type SqlDatabase, sqlState } from '../../src/store/postgres/sql-database.ts';
 import { SqlStore } from '../../src/store/postgres/sql-store.ts';
-import type { UnitOfWork, UnitOptions } from '../../src/store/store.ts';
+import type { UnitOptions } from '../../src/store/store.ts';
 import { NO_TELEMETRY, type Telemetry } from '../../src/telemetry.ts';
 import { putCreated, sampleDeal } from '../store/contract.ts';
+import { holdDeal, note, notesOf, turns } from '../support/held-batch.ts';
 import { createTestSchema, postgresForTests, type TestSchema } from '../support/postgres.ts';
 
 const OPTIMISTIC = { optimistic: true } as const;
@@ -74,52 +74,6 @@ async function open(
   } finally {
     await owner?.close();
   }
-}
-
-/** A command's shape on a deal: read it, add a note to its activity, write it; the version it saw. */
-async function note(uow: UnitOfWork, id: string, text: string): Promise<number> {
-  const deal = await uow.getDeal(id);
-  if (!deal) throw new Error(`no ${id}`);
-  const entry = { at: deal.lastActedAt, by: 'service', stage: deal.stage, note: text } as const;
-  await uow.putDeal({ ...deal, version: deal.version + 1, activity: [...deal.activity, entry] });
-  return deal.version;
-}
-
-const notesOf = (deal: Deal | undefined) => deal?.activity.map((entry) => entry.note);
-
-/**
- * A deal's row lock, held from a connection of the test's own, and the wait for a unit's batch
- * to queue behind it (the server reports the batch's connection blocked by this one).
- */
-async function holdDeal(schema: TestSchema, watcher: pg.Client, id: string) {
-  const locker = new pg.Client({ connectionString: schema.url });
-  await locker.connect();
-  await locker.query('BEGIN');
-  await locker.query("SELECT set_config('pipeline.principal', 'platform', true)");
-  const [{ pid }] = (await locker.query('SELECT pg_backend_pid() AS pid')).rows;
-  const locked = await locker.query('SELECT id FROM deals WHERE id = $1 FOR UPDATE', [id]);
-  assert.equal(locked.rowCount, 1, `the lock on ${id} is held`);
-  return {
-    async blocking(): Promise<void> {
-      for (;;) {
-        const { rows } = await watcher.query(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
-          [pid],
-        );
-        if (rows[0].n > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
-    async release(): Promise<void> {
-      await locker.query('ROLLBACK');
-      await locker.end();
-    },
-  };
-}
-
-/** Turns of the event loop: units that decided on cached records reach their group meanwhile. */
-async function turns(count = 50): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 const server = await postgresForTests();

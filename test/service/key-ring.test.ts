@@ -17,6 +17,7 @@ import type { Store } from '../../src/store/store.ts';
 function counted(store: Store) {
   const count: { reads: number; units: number; held?: Promise<void> } = { reads: 0, units: 0 };
   const wrapped: Store = {
+    runsUnitsAgain: store.runsUnitsAgain,
     read: async (work, options) => {
       count.reads++;
       const answer = await store.read(work, options);

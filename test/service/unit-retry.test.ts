@@ -21,6 +21,7 @@ function retryingStore(): { store: Store; runs: () => number } {
   let runs = 0;
   const again = Symbol('deadlock');
   const store: Store = {
+    runsUnitsAgain: inner.runsUnitsAgain,
     read: (work) => inner.read(work),
     events: (filter) => inner.events(filter),
     lastSeq: () => inner.lastSeq(),

@@ -650,6 +650,31 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       });
     });
 
+    it('reads an answer outside a unit of work; one put as new after its key was stored meanwhile runs the unit again (D-285)', async () => {
+      const first = { fingerprint: 'f', status: 201, body: '{"by":"first"}', storedAt: T0 };
+      assert.equal(await store.read((r) => r.getAnswer('key-new'), { oneStatement: true }), undefined);
+      let raced = false;
+      const found: unknown[] = [];
+      await store.transaction(
+        async (uow) => {
+          if (uow.runsAgainOnConflict) {
+            // Another request with the key commits while this run has sent nothing.
+            raced = true;
+            await store.transaction((other) => other.putAnswer('key-new', first));
+            await uow.putAnswer('key-new', { ...first, body: '{"by":"second"}' }, true);
+            return;
+          }
+          const stored = await uow.getAnswer('key-new');
+          found.push(stored);
+          if (stored === undefined) await uow.putAnswer('key-new', first);
+        },
+        { optimistic: true },
+      );
+      // Where units run again, the second run found the first answer and kept it.
+      assert.deepEqual(found, [raced ? first : undefined]);
+      assert.deepEqual(await store.read((r) => r.getAnswer('key-new'), { oneStatement: true }), first);
+    });
+
     it('rolls back an answer stored by a unit of work that throws, and wipes answers', async () => {
       await assert.rejects(
         store.transaction(async (uow) => {

@@ -23,6 +23,7 @@ const OPTIMISTIC = { optimistic: true } as const;
 /** The store with every unit of work optimistic: the contract holds for them too. */
 function everyUnitOptimistic(store: Store): Store {
   return {
+    runsUnitsAgain: store.runsUnitsAgain,
     read: (work, options) => store.read(work, options),
     transaction: (work, options) => store.transaction(work, { ...options, optimistic: true }),
     events: (filter, options) => store.events(filter, options),

@@ -18,6 +18,7 @@ async function open(): Promise<Store> {
   if (current) return current;
   const store = await createStore(`pglite:${dataDir}`);
   const shared: Store = {
+    runsUnitsAgain: store.runsUnitsAgain,
     read: (work, options) => store.read(work, options),
     transaction: (work, options) => store.transaction(work, options),
     events: (filter, options) => store.events(filter, options),

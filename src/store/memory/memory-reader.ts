@@ -19,6 +19,9 @@ const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
 
 export class MemoryReader implements StoreReader {
   constructor(protected data: Data) {}
+  async getAnswer(key: string) {
+    return this.data.answers.get(key);
+  }
   get webhooks() {
     return new MemoryWebhookReader(this.data.webhooks);
   }

@@ -7,6 +7,7 @@ import { MemoryReader } from './memory-reader.ts';
 import { MemoryUnitOfWork } from './memory-unit.ts';
 
 export class MemoryStore implements Store {
+  readonly runsUnitsAgain = false;
   private data = emptyData();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly webhookWatchers = new Set<() => void>();

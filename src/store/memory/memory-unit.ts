@@ -145,9 +145,6 @@ export class MemoryUnitOfWork extends MemoryReader implements UnitOfWork {
     await this.setClockOffsetMs(this.data.clockOffsetMs + deltaMs);
     return this.data.clockOffsetMs;
   }
-  async getAnswer(key: string) {
-    return this.data.answers.get(key);
-  }
   async putAnswer(key: string, answer: StoredAnswer) {
     const { answers } = this.data;
     const previous = answers.get(key);

@@ -50,17 +50,31 @@ function insertInto(table: keyof typeof UPSERTS, rows: unknown[][], params: unkn
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }
 
-/** The answers' upsert (D-37): a second answer for a key replaces the first. */
-export function answersUpsert(answers: Map<string, StoredAnswer>, params: unknown[]): string {
-  const tuples = [...answers].map(([key, a]) => {
+/** The answers' rows' values, appended to params. */
+function answerTuples(answers: readonly (readonly [string, StoredAnswer])[], params: unknown[]): string {
+  const tuples = answers.map(([key, a]) => {
     const first = params.length + 1;
     params.push(key, a.fingerprint, a.status, a.body, a.location ?? null, a.etag ?? null, a.storedAt, a.owner ?? null);
     return `(${Array.from({ length: 8 }, (_, i) => `$${first + i}`).join(', ')})`;
   });
-  return `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at, owner) VALUES ${tuples.join(', ')}
+  return `INSERT INTO idempotency_keys (key, fingerprint, status, body, location, etag, stored_at, owner) VALUES ${tuples.join(', ')}`;
+}
+
+/** The answers' upsert (D-37): a second answer for a key replaces the first. */
+export function answersUpsert(answers: readonly (readonly [string, StoredAnswer])[], params: unknown[]): string {
+  return `${answerTuples(answers, params)}
     ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
       body = excluded.body, location = excluded.location, etag = excluded.etag, stored_at = excluded.stored_at,
       owner = excluded.owner`;
+}
+
+/**
+ * D-285: answers whose keys were read free, inserted as new rows only: a row found (a racing
+ * request with the key committed first) is left as it is and not counted, and the write's check
+ * then fails it (writeOf).
+ */
+export function answersInsert(answers: readonly (readonly [string, StoredAnswer])[], params: unknown[]): string {
+  return `${answerTuples(answers, params)} ON CONFLICT (key) DO NOTHING RETURNING 1`;
 }
 
 /** A key's closes of a day, as a unit adds them (D-68, migration 025): a row each, never updated. */

@@ -81,14 +81,17 @@ interface Waiting {
 
 /**
  * The records a unit's statements check or write, and those it writes: a deal, a deal's set of
- * gigs (a gig written changes its deal's set), a closer.
+ * gigs (a gig written changes its deal's set), a closer, an answer inserted under its key (D-285).
  */
 export function touchedBy(
   expected: Expectations,
   put: { deals: ReadonlySet<string>; gigs: ReadonlySet<string>; closers: ReadonlySet<string> },
   gigs: ReadonlyMap<string, Gig>,
+  freshAnswers: ReadonlySet<string> = new Set(),
 ): { touches: Set<string>; writes: Set<string> } {
   const writes = new Set<string>();
+  // D-285: two requests with one key never share a batch; the second runs again, with the lock.
+  for (const key of freshAnswers) writes.add(`answer:${key}`);
   for (const id of put.deals) writes.add(`deal:${id}`);
   for (const id of put.gigs) {
     const dealId = gigs.get(id)?.dealId;

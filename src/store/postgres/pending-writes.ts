@@ -7,6 +7,7 @@ import { eventDealId, type PublicEventDraft } from '../../domain/public-events.t
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 import type { StoredAnswer } from '../store.ts';
 import {
+  answersInsert,
   answersUpsert,
   emptyOutbox,
   foldedByKey,
@@ -58,7 +59,7 @@ export const noWrites = (): PendingWrites => ({
 export function statementsOf(
   pending: PendingWrites,
   params: unknown[],
-  fresh?: ReadonlySet<string>,
+  fresh?: Fresh,
 ): { statements: string[]; locks: string[]; inserted: { statement: number; rows: number }[] } {
   const statements: string[] = [];
   const inserted: { statement: number; rows: number }[] = [];
@@ -70,8 +71,8 @@ export function statementsOf(
     const all = [...records.values()];
     // D-281: records numbered outside the unit's transaction are inserted, never upserted over a
     // row of the same id (one a demo reset let another unit number again).
-    const news = fresh ? all.filter((record) => fresh.has(record.id)) : [];
-    const others = news.length === 0 ? all : all.filter((record) => !fresh?.has(record.id));
+    const news = fresh ? all.filter((record) => fresh.records.has(record.id)) : [];
+    const others = news.length === 0 ? all : all.filter((record) => !fresh?.records.has(record.id));
     if (others.length > 0) statements.push(upsert(table, others.map(values), params));
     if (news.length > 0) {
       inserted.push({ statement: statements.length, rows: news.length });
@@ -85,12 +86,24 @@ export function statementsOf(
   if (pending.proposals.length > 0) statements.push(...proposalWrites(pending.proposals, params));
   if (pending.transfers.length > 0) statements.push(transfersInsert(pending.transfers, params));
   if (pending.events.types.length > 0) statements.push(outboxInsert(pending.events, params));
-  if (pending.answers.size > 0) statements.push(answersUpsert(pending.answers, params));
+  const locks: string[] = [];
+  if (pending.answers.size > 0) {
+    // D-285: an answer whose key was read free is inserted behind the key's lock (the one a keyed
+    // unit that reads its key inside its transaction takes), and counted with the new records.
+    const all = [...pending.answers];
+    const news = fresh ? all.filter(([key]) => fresh.answers.has(key)) : [];
+    const others = news.length === 0 ? all : all.filter(([key]) => !fresh?.answers.has(key));
+    if (others.length > 0) statements.push(answersUpsert(others, params));
+    if (news.length > 0) {
+      for (const [key] of news) locks.push(`idempotency:${key}`);
+      inserted.push({ statement: statements.length, rows: news.length });
+      statements.push(answersInsert(news, params));
+    }
+  }
   const plain = pending.usage.filter((added) => added.within === undefined);
   if (plain.length > 0) statements.push(usageInsert(plain, params));
-  const locks: string[] = [];
   for (const added of foldedByKey(pending.usage)) {
-    locks.push(added.keyId);
+    locks.push(`key-usage:${added.keyId}`);
     const fold = foldedUsage(added, params);
     statements.push(fold.remove);
     statements.push(fold.insert(`w${statements.length - 1}`));
@@ -107,21 +120,29 @@ export const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), ha
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
+/** What a unit numbered, or found free, outside its transaction: written only as new rows. */
+export interface Fresh {
+  /** Records' ids (D-281). */
+  records: ReadonlySet<string>;
+  /** Idempotency keys (D-285). */
+  answers: ReadonlySet<string>;
+}
+
 /**
  * The statements that write `pending`, if anything: the locks of the keys whose usage the write
- * folds (D-278), then the write, one statement. A `versioned` write (an optimistic unit's) answers
+ * folds (D-278) and of the idempotency keys whose answers it inserts (D-285), then the write, one statement. A `versioned` write (an optimistic unit's) answers
  * its transaction's id, the version of every row it wrote, and fails with serialization_failure
- * unless every record of `fresh` (numbered outside the unit's transaction, D-281) was new.
+ * unless every record and answer of `fresh` was new.
  */
 export function writeOf(
   pending: PendingWrites,
-  fresh: ReadonlySet<string>,
+  fresh: Fresh,
   versioned: boolean,
 ): { statements: { text: string; params: unknown[] }[] } | undefined {
   const params: unknown[] = [];
   const { statements, locks, inserted } = statementsOf(pending, params, fresh);
   if (statements.length === 0) return undefined;
-  const locked = locks.map((keyId) => ({ text: LOCK, params: [`key-usage:${keyId}`] as unknown[] }));
+  const locked = locks.map((name) => ({ text: LOCK, params: [name] as unknown[] }));
   if (versioned) {
     const all = inserted.reduce((n, { rows }) => n + rows, 0);
     const counted = inserted.map(({ statement }) => `(SELECT count(*) FROM w${statement})`).join(' + ');

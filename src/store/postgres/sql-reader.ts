@@ -15,6 +15,7 @@ import type { ProposalReader } from '../proposals.ts';
 import type { DealFilter, EventFilter, GigFilter, StoredEvent, StoreReader } from '../store.ts';
 import { closerFromDoc, type EventRow, eventFromRow, PAYOUT_COLUMNS, type PayoutRow, payoutFromRow } from './codec.ts';
 import { SqlAccountReader } from './sql-accounts.ts';
+import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalReader } from './sql-approvals.ts';
 import type { SqlSession } from './sql-database.ts';
 import { SqlInsights } from './sql-insights.ts';
@@ -103,6 +104,10 @@ export class SqlReader implements StoreReader {
       id,
     ]);
     return rows.map(payoutFromRow);
+  }
+
+  getAnswer(key: string) {
+    return readAnswer((text, params) => this.send(text, params), key);
   }
 
   async getDeal(id: string): Promise<Deal | undefined> {

@@ -64,6 +64,7 @@ const MAX_ATTEMPTS = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SqlStore implements Store {
+  readonly runsUnitsAgain = true;
   private closed = false;
   /** Moves committed outbox rows into the feed (event-sequencer.ts). */
   private readonly sequencer: EventSequencer;

@@ -19,7 +19,6 @@ import { type GroupCommit, type Statement, touchedBy } from './group-commit.ts';
 import { type OptimisticReads, remember } from './optimistic-reads.ts';
 import { bufferEvents, LOCK, noWrites, writeOf } from './pending-writes.ts';
 import { SqlAccountUnit } from './sql-accounts.ts';
-import { readAnswer } from './sql-answers.ts';
 import { SqlApprovalUnit } from './sql-approvals.ts';
 import { advanceClockOffset, setClockOffset } from './sql-clock.ts';
 import { rollback, takeNumber } from './sql-database.ts';
@@ -47,8 +46,11 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
   webhooksChanged = false;
   /** The write's transaction id (XID), once a write of an optimistic unit answered it. */
   private xid: string | undefined;
-  /** Records numbered outside the unit's transaction: written only as new rows (D-281). */
-  private readonly fresh = new Set<string>();
+  /**
+   * Written only as new rows: records numbered outside the unit's transaction (D-281), and the
+   * answers of idempotency keys read free outside it (D-285).
+   */
+  private readonly fresh = { records: new Set<string>(), answers: new Set<string>() };
 
   /**
    * The unit's last write and COMMIT, sent together, behind BEGIN and the checks if the unit sent
@@ -100,7 +102,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     await group.commit({
       principal: this.setup.principal,
       statements,
-      ...touchedBy(reads.expected, this.put, this.heldGigs),
+      ...touchedBy(reads.expected, this.put, this.heldGigs, this.fresh.answers),
       stale: () => reads.stale(),
       committed: (rows) => {
         if (write) this.xid = (rows[rows.length - 1] as { xid: string }[])[0].xid;
@@ -244,7 +246,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     const ids = apart
       ? await group.numbers.take(kinds)
       : await takeIds((text, params) => this.send(text, params), kinds);
-    if (apart) for (const id of ids) this.fresh.add(id);
+    if (apart) for (const id of ids) this.fresh.records.add(id);
     const renames = new Map<string, string>();
     for (let i = 0; i < provisional.length; i++) {
       renames.set(provisional[i].id, ids[i]);
@@ -294,14 +296,12 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     return advanceClockOffset(this.session, deltaMs);
   }
 
-  getAnswer(key: string) {
-    return readAnswer((text, params) => this.send(text, params), key);
-  }
-
-  async putAnswer(key: string, answer: StoredAnswer) {
+  async putAnswer(key: string, answer: StoredAnswer, asNew?: boolean) {
     // Buffered like the puts: written in the unit's last statement, so that a keyed write costs
     // no statement of its own (its ids were taken before it was made, D-273).
     this.pending.answers.set(key, answer);
+    // D-285: only an optimistic unit's write checks what it inserted (writeOf's `versioned`).
+    if (asNew && this.reads) this.fresh.answers.add(key);
   }
 
   async purgeAnswers(before: number) {
