@@ -13,8 +13,8 @@
 // only events above a client's cursor (no duplicate).
 //
 // Memory: a live client whose socket holds more than `maxBufferedBytes` unwritten is ended (a
-// slow reader is never allowed to grow the server's memory); a catching-up client waits for its
-// socket to drain before it reads the next page, so it holds at most one page (and a heartbeat).
+// slow reader is never allowed to grow the server's memory); a catching-up client's next page,
+// and its joining the live set, wait for its socket to hold at most the bound (`paced`).
 //
 // Credentials (D-76, D-254, keys mode): every write first asks whether the client's key or console
 // session still stands (from memory: the key ring); one that does not is ended and sent nothing
@@ -26,11 +26,11 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
 import {
   type CredentialCheck,
-  drained,
   filterKey,
   frameOf,
   HEARTBEAT,
   matches,
+  paced,
   type StreamClient,
   type StreamFilter,
   type StreamSink,
@@ -57,10 +57,8 @@ const PUMP_PAGE = 1000;
 /** How long a wake waits, so that the commits of that moment go out together. */
 const BATCH_MS = 5;
 /**
- * Runs start at least this far apart: under a stream of commits each client gets one write per
- * PACE_MS holding all of them, not one per commit. Measured with 100 clients reading every
- * event of sells at full speed: each write costs the service ~26 µs of CPU whatever its size
- * (docs/performance.md), so at 5 ms apart the writes alone took more CPU than the sells.
+ * Runs start at least this far apart: each client gets one write per PACE_MS, not one per commit
+ * (a write costs ~26 µs whatever its size: at 5 ms apart, more than the sells; docs/performance.md).
  */
 const PACE_MS = 50;
 /** How long a stream being ended (the app closing, its credential ended) may take to finish. */
@@ -149,20 +147,24 @@ export class EventPump {
         client.caller,
       );
       if (client.closed) return;
-      // Not held to the bound: paced by 'drain' instead, a page at a time.
+      // Not held to the bound: paced instead (below), a page at a time.
       for (const stored of page) {
         if (!this.send(client, frameOf(stored), false)) return;
         client.cursor = stored.seq;
       }
       if (page.length < CATCH_UP_PAGE) client.cursor = Math.max(client.cursor, horizon);
+      // The next page, and the hand-over to the live fan-out (held to the bound), wait for this one.
+      const pacing = paced(client, this.options.maxBufferedBytes);
+      if (pacing) {
+        await pacing;
+        continue;
+      }
       // The hand-over: checked and joined in one synchronous step (see the top of this file).
       if (client.cursor >= this.seq) {
         client.live = true;
         this.live.add(client);
         return;
       }
-      // 'drain' comes only after a write that was refused (over the socket's high-water mark).
-      if (client.mustDrain) await drained(client);
     }
   }
 
@@ -250,9 +252,8 @@ export class EventPump {
     try {
       if (!this.started) return; // the first client's add() starts it
       if (this.live.size === 0) {
-        // Nobody to write to: move to the feed's end instead of reading what no one needs. Only
-        // if still nobody is live after the read, so that no client that joined meanwhile misses
-        // anything.
+        // Nobody to write to: move to the feed's end instead of reading what no one needs, if still
+        // nobody is live after the read (so that no client that joined meanwhile misses anything).
         const last = await this.service.queries.lastSeq();
         if (this.live.size === 0) this.seq = Math.max(this.seq, last);
         return;

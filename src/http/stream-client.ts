@@ -79,6 +79,22 @@ export function matches(
 }
 
 /** Resolves when the client's socket has written what it holds, or the client is gone. */
+/**
+ * What a catching-up client waits for before its next page or the hand-over, if anything: a
+ * refused write's 'drain', then its socket holding at most `bound` unwritten (polled: below the
+ * socket's high-water mark, 64 KiB, no write is refused and no 'drain' comes). Undefined when it
+ * need not wait, so that the hand-over stays in the same synchronous step as its check.
+ */
+export function paced(client: StreamClient, bound: number): Promise<void> | undefined {
+  if (!client.mustDrain && client.sink.writableLength <= bound) return undefined;
+  return (async () => {
+    if (client.mustDrain) await drained(client);
+    while (!client.closed && !client.sink.destroyed && client.sink.writableLength > bound) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+}
+
 export function drained(client: StreamClient): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
