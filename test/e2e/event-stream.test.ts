@@ -40,9 +40,11 @@ function asEvents(messages: SseMessage[]): any[] {
 }
 
 describe('GET /events/stream', () => {
+  // The server's log: a stream that ends early says why in its warn and error lines.
+  const lines: string[] = [];
   let t: TestServer;
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer({ logStream: { write: (line) => lines.push(line) } });
   });
   after(async () => {
     await t.close();
@@ -189,7 +191,13 @@ describe('GET /events/stream', () => {
       const kept = await feed(t);
       assert.equal(kept[0].type, 'demo.reset', 'the feed starts with demo.reset');
       assert.ok(kept[0].seq > start, 'seq goes on');
-      await stream.waitFor((m) => m.some((e) => e.event === 'deal.created'));
+      await stream
+        .waitFor((m) => m.some((e) => e.event === 'deal.created'))
+        .catch((error: Error) => {
+          // Once seen in CI on PostgreSQL (the stream ended with no event): what the server logged.
+          const logged = lines.filter((line) => /"level":(40|50|60)/.test(line)).slice(-5);
+          throw new Error(`${error.message}; the server logged: ${logged.join('\n') || 'nothing'}`);
+        });
       const events = asEvents(stream.messages);
       assert.equal(events[0].type, 'demo.reset');
       assert.equal(events[0].seq, kept[0].seq);
