@@ -78,7 +78,6 @@ export function matches(
   return seesEvent(filter.visibility, stored.event);
 }
 
-/** Resolves when the client's socket has written what it holds, or the client is gone. */
 /**
  * What a catching-up client waits for before its next page or the hand-over, if anything: a
  * refused write's 'drain', then its socket holding at most `bound` unwritten (polled: below the
@@ -95,6 +94,7 @@ export function paced(client: StreamClient, bound: number): Promise<void> | unde
   })();
 }
 
+/** Resolves when the client's socket has written what it holds, or the client is gone. */
 export function drained(client: StreamClient): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -4,7 +4,7 @@
 // other, and a key already stored answers its stored bytes (or IDEMPOTENCY_KEY_REUSED) without
 // running anything. Dry (D-48): the work runs against a unit that keeps its writes, then rolls
 // back, and the answer is what it would do.
-import type { Store, StoredAnswer, UnitOfWork } from '../store/store.ts';
+import { idempotencyLock, type Store, type StoredAnswer, type UnitOfWork } from '../store/store.ts';
 import { runDry } from './dry-run.ts';
 import { type Answer, IDEMPOTENCY_TTL_MS, isStoredStatus, type RenderedAnswer } from './idempotency.ts';
 import { KeySeal } from './key-seal.ts';
@@ -223,7 +223,7 @@ export class UnitRunner {
   /** Takes the key's lock and answers what its stored answer means, if one is kept. */
   private async storedAnswer(uow: UnitOfWork, mode: KeyedMode) {
     const key = storedKey(mode);
-    const [, stored] = await Promise.all([uow.lock(`idempotency:${key}`), uow.getAnswer(key)]);
+    const [, stored] = await Promise.all([uow.lock(idempotencyLock(key)), uow.getAnswer(key)]);
     return this.judged(stored, mode);
   }
 

@@ -213,6 +213,9 @@ export interface ReadOptions extends UnitOptions {
   oneStatement?: boolean;
 }
 
+/** The lock a keyed write holds on its key (UnitOfWork.lock): its unit's, or its write's (D-285). */
+export const idempotencyLock = (key: string) => `idempotency:${key}`;
+
 export interface Store {
   /**
    * Whether an optimistic unit may run again on a conflict (UnitOfWork.runsAgainOnConflict): false

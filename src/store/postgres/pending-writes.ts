@@ -5,7 +5,7 @@ import type { TransferDraft } from '../../domain/ledger/transfers.ts';
 import type { RefusedProposal } from '../../domain/proposals.ts';
 import { eventDealId, type PublicEventDraft } from '../../domain/public-events.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
-import type { StoredAnswer } from '../store.ts';
+import { idempotencyLock, type StoredAnswer } from '../store.ts';
 import {
   answersInsert,
   answersUpsert,
@@ -68,11 +68,9 @@ export function statementsOf(
     records: Map<string, R>,
     values: (r: R) => unknown[],
   ) => {
-    const all = [...records.values()];
     // D-281: records numbered outside the unit's transaction are inserted, never upserted over a
     // row of the same id (one a demo reset let another unit number again).
-    const news = fresh ? all.filter((record) => fresh.records.has(record.id)) : [];
-    const others = news.length === 0 ? all : all.filter((record) => !fresh?.records.has(record.id));
+    const [news, others] = split([...records.values()], (record) => fresh?.records.has(record.id) === true);
     if (others.length > 0) statements.push(upsert(table, others.map(values), params));
     if (news.length > 0) {
       inserted.push({ statement: statements.length, rows: news.length });
@@ -90,12 +88,10 @@ export function statementsOf(
   if (pending.answers.size > 0) {
     // D-285: an answer whose key was read free is inserted behind the key's lock (the one a keyed
     // unit that reads its key inside its transaction takes), and counted with the new records.
-    const all = [...pending.answers];
-    const news = fresh ? all.filter(([key]) => fresh.answers.has(key)) : [];
-    const others = news.length === 0 ? all : all.filter(([key]) => !fresh?.answers.has(key));
+    const [news, others] = split([...pending.answers], ([key]) => fresh?.answers.has(key) === true);
     if (others.length > 0) statements.push(answersUpsert(others, params));
     if (news.length > 0) {
-      for (const [key] of news) locks.push(`idempotency:${key}`);
+      for (const [key] of news) locks.push(idempotencyLock(key));
       inserted.push({ statement: statements.length, rows: news.length });
       statements.push(answersInsert(news, params));
     }
@@ -120,6 +116,12 @@ export const LOCK = 'SELECT pg_advisory_xact_lock(hashtext(current_schema()), ha
 /** The version every row a unit writes gets: its transaction's id, as xmin shows it. */
 const XID = 'pg_current_xact_id()::xid::text AS xid';
 
+/** Those of `all` that are new, and the others. */
+function split<T>(all: T[], isNew: (item: T) => boolean): [T[], T[]] {
+  const news = all.filter(isNew);
+  return [news, news.length === 0 ? all : all.filter((item) => !isNew(item))];
+}
+
 /** What a unit numbered, or found free, outside its transaction: written only as new rows. */
 export interface Fresh {
   /** Records' ids (D-281). */
@@ -130,7 +132,8 @@ export interface Fresh {
 
 /**
  * The statements that write `pending`, if anything: the locks of the keys whose usage the write
- * folds (D-278) and of the idempotency keys whose answers it inserts (D-285), then the write, one statement. A `versioned` write (an optimistic unit's) answers
+ * folds (D-278) and of the idempotency keys whose answers it inserts (D-285), then the write, one
+ * statement. A `versioned` write (an optimistic unit's) answers
  * its transaction's id, the version of every row it wrote, and fails with serialization_failure
  * unless every record and answer of `fresh` was new.
  */
