@@ -3,6 +3,7 @@
 // no record it may not see is the checks' work, under its own principal: test/postgres/shared-cache.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { remember } from '../../src/store/postgres/optimistic-reads.ts';
 import { RecordCache } from '../../src/store/postgres/record-cache.ts';
 import { sampleCloser, sampleDeal, sampleGig } from './contract.ts';
 
@@ -41,5 +42,30 @@ describe('the record cache (D-250)', () => {
     cache.setDeal({ record: sampleDeal('deal_0002'), version: '1' });
     cache.clear();
     assert.equal(cache.deal('deal_0002'), undefined);
+  });
+
+  it('keeps what a committed unit wrote, but no closed deal (nor its gigs): it is seldom written again', () => {
+    const cache = new RecordCache();
+    cache.setDeal({ record: sampleDeal('deal_0002', { stage: 'negotiation' }), version: '3' });
+    const none = new Set<string>();
+    remember(cache, {
+      xid: '9',
+      deals: new Map([
+        ['deal_0001', sampleDeal('deal_0001', { stage: 'proposal' })],
+        ['deal_0002', sampleDeal('deal_0002', { stage: 'closed_won' })],
+        ['deal_0003', sampleDeal('deal_0003', { stage: 'closed_lost' })],
+      ]),
+      gigs: new Map(),
+      closers: new Map(),
+      put: { deals: new Set(['deal_0001', 'deal_0002', 'deal_0003']), gigs: none, closers: none },
+      gigSetsKnown: new Set(['deal_0001', 'deal_0002', 'deal_0003']),
+    });
+    assert.equal(cache.deal('deal_0001')?.version, '9');
+    assert.deepEqual(cache.gigsOf('deal_0001'), []);
+    // The older copy of the deal it closed is gone too: nothing stale is left to serve.
+    for (const id of ['deal_0002', 'deal_0003']) {
+      assert.equal(cache.deal(id), undefined, id);
+      assert.equal(cache.gigsOf(id), undefined, id);
+    }
   });
 });

@@ -5,6 +5,7 @@
 // what a unit cost before. And what the cache keeps once a unit committed.
 import { compareIds } from '../../domain/ids.ts';
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
+import { isTerminal } from '../../domain/stages.ts';
 import { Expectations } from './check-unchanged.ts';
 import type { RecordCache, Versioned } from './record-cache.ts';
 
@@ -107,7 +108,10 @@ export interface Committed {
  * Keeps what a committed unit leaves known: every record it wrote, at the version its
  * transaction gave it, and every one it read with a version and left unchanged. What it wrote
  * without learning the version (a unit that was not optimistic), and a gig set it changed
- * without knowing it whole, are forgotten.
+ * without knowing it whole, are forgotten. So is a closed deal with its gigs: one is seldom
+ * written again (a refund, a revival), while a sell closes a deal in every request, and kept
+ * copies of them all only made the collector's work: each lived long enough to be promoted,
+ * only to be evicted later (docs/performance.md).
  */
 export function remember(cache: RecordCache, unit: Committed): void {
   const { xid, put, expected, known } = unit;
@@ -117,10 +121,12 @@ export function remember(cache: RecordCache, unit: Committed): void {
     served: ReadonlyMap<string, string> | undefined,
     read: ReadonlyMap<string, string> | undefined,
   ) => (written.has(id) ? xid : (served?.get(id) ?? read?.get(id)));
+  const closed = new Set<string>();
   for (const [id, deal] of unit.deals) {
     const version = versionOf(put.deals, id, expected?.deals, known?.deals);
-    if (version !== undefined) cache.setDeal({ record: deal, version });
-    else if (put.deals.has(id)) cache.forget({ deals: [id], closers: [] });
+    if (isTerminal(deal.stage)) closed.add(id);
+    if (version !== undefined && !closed.has(id)) cache.setDeal({ record: deal, version });
+    else if (put.deals.has(id) || closed.has(id)) cache.forget({ deals: [id], closers: [] });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();
   for (const [id, gig] of unit.gigs) {
@@ -132,7 +138,7 @@ export function remember(cache: RecordCache, unit: Committed): void {
   }
   for (const dealId of unit.gigSetsKnown) if (!sets.has(dealId)) sets.set(dealId, []);
   for (const [dealId, set] of sets) {
-    if (set)
+    if (set && !closed.has(dealId))
       cache.setGigsOf(
         dealId,
         set.sort((a, b) => compareIds(a.record.id, b.record.id)),
