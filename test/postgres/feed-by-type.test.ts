@@ -50,7 +50,7 @@ describe('the feed by type on PostgreSQL', { skip: server.skip }, () => {
       await client.query('BEGIN');
       await client.query(`SELECT set_config('pipeline.principal', 'platform', true)`);
       await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
-      await client.query({ name: 'feed_page', text: `EXPLAIN (COSTS OFF) ${text}`, values: params });
+      // Named, so prepared as the store prepares its statements (a generic plan is forced above).
       const { rows } = await client.query({ name: 'feed_page', text: `EXPLAIN (COSTS OFF) ${text}`, values: params });
       await client.query('ROLLBACK');
       return rows.map((row) => row['QUERY PLAN']).join('\n');

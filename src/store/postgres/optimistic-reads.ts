@@ -109,9 +109,9 @@ export interface Committed {
  * transaction gave it, and every one it read with a version and left unchanged. What it wrote
  * without learning the version (a unit that was not optimistic), and a gig set it changed
  * without knowing it whole, are forgotten. So is a closed deal with its gigs: one is seldom
- * written again (a refund, a revival), while a sell closes a deal in every request, and kept
- * copies of them all only made the collector's work: each lived long enough to be promoted,
- * only to be evicted later (docs/performance.md).
+ * written again (a refund, a revival), while a sell closes a deal in every request, and copies
+ * of them all (up to the cache's 25,000, about 60 MB) only gave the collector more to mark
+ * (docs/performance.md).
  */
 export function remember(cache: RecordCache, unit: Committed): void {
   const { xid, put, expected, known } = unit;
