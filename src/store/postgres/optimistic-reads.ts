@@ -123,9 +123,9 @@ export function remember(cache: RecordCache, unit: Committed): void {
   ) => (written.has(id) ? xid : (served?.get(id) ?? read?.get(id)));
   const closed = new Set<string>();
   for (const [id, deal] of unit.deals) {
-    const version = versionOf(put.deals, id, expected?.deals, known?.deals);
     if (isTerminal(deal.stage)) closed.add(id);
-    if (version !== undefined && !closed.has(id)) cache.setDeal({ record: deal, version });
+    const version = closed.has(id) ? undefined : versionOf(put.deals, id, expected?.deals, known?.deals);
+    if (version !== undefined) cache.setDeal({ record: deal, version });
     else if (put.deals.has(id) || closed.has(id)) cache.forget({ deals: [id], closers: [] });
   }
   const sets = new Map<string, Versioned<Gig>[] | undefined>();

@@ -7,7 +7,8 @@
 // and a record served from another principal's reads decides nothing unless the unit's principal
 // sees that very version. So the cache may be stale, or emptied, at any time without harm; it
 // only saves the round trip of the reads. A version is never reused, a demo reset included: new
-// rows have new xmins.
+// rows have new xmins. What it keeps of a committed unit is remember's choice (optimistic-reads.ts):
+// no closed deal, for one.
 import type { Closer, Deal, Gig } from '../../domain/records.ts';
 
 export interface Versioned<T> {
