@@ -13,7 +13,13 @@ export interface Options {
   only?: string;
   /** PostgreSQL's group commit in the service (GROUP_COMMIT); absent: the service's default. */
   groupCommit?: 'on' | 'off';
-  /** Seconds of the same load before each measured run, not measured (0: none). */
+  /**
+   * Seconds of the same load before each measured run, not measured (0: none). Default 3 in
+   * memory and 10 on a durable store: there the service reaches its steady cost only after
+   * 6,000 to 9,000 requests (V8 still compiling its request path and its batches' code), which
+   * at a durable row's 1,000 to 1,500 a second is 6 to 9 s; a 3 s warm-up measured a keys-mode
+   * sell at 844 to 1,059 µs of the service's CPU, a 10 s one at 547 to 556 (docs/performance.md).
+   */
   warmup: number;
   /**
    * Rounds of the scenarios (every row but /health): each row's figure is its median round's, and
@@ -23,7 +29,8 @@ export interface Options {
 }
 
 export function parseOptions(argv: string[]): Options {
-  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: 3, repeat: 1 };
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: -1, repeat: 1 };
+  let warmup: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -38,7 +45,7 @@ export function parseOptions(argv: string[]): Options {
     else if (arg === '--out') options.out = value();
     else if (arg === '--only') options.only = value();
     else if (arg === '--group-commit') options.groupCommit = value() as Options['groupCommit'];
-    else if (arg === '--warmup') options.warmup = Number(value());
+    else if (arg === '--warmup') warmup = Number(value());
     else if (arg === '--repeat') options.repeat = Number(value());
     else throw new Error(`unknown option ${arg}`);
   }
@@ -46,6 +53,7 @@ export function parseOptions(argv: string[]): Options {
     throw new Error('--store is memory, postgres or pglite');
   if (options.groupCommit !== undefined && !['on', 'off'].includes(options.groupCommit))
     throw new Error('--group-commit is on or off');
+  options.warmup = warmup ?? (options.store === 'memory' ? 3 : 10);
   if (!(options.warmup >= 0)) throw new Error('--warmup is a number of seconds');
   if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new Error('--repeat is a whole number of rounds');
   // The smoke run (CI) checks that every scenario runs, not its speed.

@@ -10,9 +10,10 @@
 //                   (and /health, first and last)
 //   --group-commit on|off   GROUP_COMMIT of every service the run starts (PostgreSQL's group
 //                   commit); without it the service's default holds
-//   --warmup <s>    seconds of each scenario's load before it is measured (default 3, 0: none;
-//                   none with --smoke): the figures are of a warm service, as pgbench's are of a
-//                   warm server, not of the JIT compiling the request path (measure.ts)
+//   --warmup <s>    seconds of each scenario's load before it is measured (default 3 in memory,
+//                   10 on PostgreSQL and PGlite, 0: none; none with --smoke): the figures are of a
+//                   warm service, as pgbench's are of a warm server, not of the JIT compiling the
+//                   request path (measure.ts; options.ts says why a durable row needs longer)
 //   --repeat <n>    rounds of the rows (default 1): each row's figure is its median round's; on
 //                   PostgreSQL pgbench runs after each round, a round's ratios to the TPC-B beside it
 // On PostgreSQL the run begins and ends with pgbench TPC-B on the same server with the same number
