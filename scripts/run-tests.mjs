@@ -35,11 +35,12 @@ function find(dir) {
 const UNIT_FOLDERS = ['test/domain', 'test/service', 'test/views', 'test/http'];
 /**
  * Files elsewhere that run in-process too: the group commit's batcher and its numbers against a
- * fake server, the record cache, the in-memory feed.
+ * fake server, the record cache, the in-memory feed, the events' JSON as stored.
  */
 const UNIT_FILES = [
   'test/store/event-log.test.ts',
   'test/store/column.test.ts',
+  'test/store/event-data-json.test.ts',
   'test/store/group-commit.test.ts',
   'test/store/number-taker.test.ts',
   'test/store/record-cache.test.ts',
