@@ -21,11 +21,17 @@ export interface Figure {
   ratioToHealth: number;
   /**
    * PostgreSQL: requests/s over pgbench TPC-B's transactions/s in the same run (with --repeat, the
-   * median round's, to the TPC-B runs before and after that round).
+   * median round's, to the TPC-B runs just before and after the row in that round).
    */
   ratioToPgbench?: number;
-  /** --repeat: every round's requests/s (and ratio to pgbench), in order; the figure is the median round's. */
-  rounds?: { requestsPerSecond: number; ratioToPgbench?: number }[];
+  /**
+   * --repeat: every round's requests/s, ratio to pgbench and CPU per request (the service's and the
+   * server's), in order; the figure is the median round's.
+   */
+  rounds?: Pick<
+    Figure,
+    'requestsPerSecond' | 'ratioToPgbench' | 'serviceCpuUsPerRequest' | 'postgresCpuUsPerRequest'
+  >[];
   /**
    * The service process's own CPU time (user + system) per request, in µs: what a request costs
    * the service wherever its clients run. On this 2-vCPU machine the load generator and the
@@ -150,6 +156,9 @@ export async function measure(
       const report = await side?.stop();
       if (report) console.log(`${scenario.name}: ${report}`);
     }
+    // A row that used every record prepared for it stopped early: its rate is of a short run.
+    if (request.amount !== undefined && result.requests.total >= request.amount)
+      console.warn(`${scenario.name}: used all ${request.amount} prepared records before ${options.duration} s`);
     const retriedAfter = retriedBefore === undefined ? undefined : await unitsRetried(service.url);
     const rps = result.requests.average;
     const figure: Figure = {

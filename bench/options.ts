@@ -23,7 +23,7 @@ export interface Options {
   warmup: number;
   /**
    * Rounds of the scenarios (every row but /health): each row's figure is its median round's, and
-   * on PostgreSQL each round is followed by pgbench, its rows' ratios to the TPC-B before and after it.
+   * on PostgreSQL each row is followed by pgbench, its ratio to the TPC-B runs before and after it.
    */
   repeat: number;
 }

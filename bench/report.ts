@@ -35,7 +35,7 @@ export function setRatios(figures: Figure[], pgbench: PgbenchFigure | undefined)
   const baseline = (figures[0].requestsPerSecond + figures[figures.length - 1].requestsPerSecond) / 2;
   for (const f of figures) {
     f.ratioToHealth = Math.round((f.requestsPerSecond / baseline) * 100) / 100;
-    // A row measured in rounds (--repeat) keeps its ratio to the TPC-B beside its round.
+    // A row measured in rounds (--repeat) keeps its ratio to the TPC-B runs beside it.
     if (pgbench && f.ratioToPgbench === undefined)
       f.ratioToPgbench = Math.round((f.requestsPerSecond / pgbench.transactionsPerSecond) * 100) / 100;
   }
