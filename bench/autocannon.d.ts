@@ -30,6 +30,8 @@ declare module 'autocannon' {
       errors: number;
       timeouts: number;
       non2xx: number;
+      /** Seconds the run took (with `amount`, until its requests were sent, whatever `duration`). */
+      duration: number;
     }
     /** A run under way: awaited for its result, or stopped early (it then emits `done`). */
     interface Instance extends Promise<Result> {

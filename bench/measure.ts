@@ -156,9 +156,10 @@ export async function measure(
       const report = await side?.stop();
       if (report) console.log(`${scenario.name}: ${report}`);
     }
-    // A row that used every record prepared for it stopped early: its rate is of a short run.
-    if (request.amount !== undefined && result.requests.total >= request.amount)
-      console.warn(`${scenario.name}: used all ${request.amount} prepared records before ${options.duration} s`);
+    // A row with a number of requests (one per prepared record) runs until they are all sent,
+    // whatever the duration (autocannon's `amount`): say so when that was shorter.
+    if (request.amount !== undefined && result.duration < options.duration)
+      console.warn(`${scenario.name}: its ${request.amount} prepared records lasted ${result.duration} s only`);
     const retriedAfter = retriedBefore === undefined ? undefined : await unitsRetried(service.url);
     const rps = result.requests.average;
     const figure: Figure = {
@@ -206,7 +207,8 @@ async function warmedUp(
   if (options.warmup <= 0) return scenario.prepare(url, expected);
   const reuse = scenario.warmup === 'reuse';
   // At most the measured run's data: a durable row's warm-up is longer than its run, and a row
-  // that prepares one record per request (a claim's gig) would otherwise sell twice as many first.
+  // that prepares one record per request (a claim's gig) runs until they are used, so twice as
+  // many would make its warm-up twice as long as its run.
   const share = Math.max(
     expected > 0 ? 500 : 0,
     Math.min(expected, Math.ceil((expected * options.warmup) / options.duration)),

@@ -62,15 +62,7 @@ async function main() {
       (s.name === HEALTH || !options.only || options.only.split('|').some((text) => named(s.name, text))),
   );
   const again: Scenario = { ...health, name: `${HEALTH}, again at the end` };
-  // The records a row prepares for its requests (a claim's gigs, an advance's deals): /health's
-  // rate over the run, or on PostgreSQL at most three times TPC-B's, which no durable row has come
-  // near (the fastest, a create, at 1.4 times): /health's 20,000 a second had a claim row sell 70,000
-  // gigs for 5,000 claims, twice over with the warm-up, minutes of every round.
-  const byHealth = (rps: number) => Math.max(2000, Math.ceil((rps || 20_000) * options.duration * 0.7));
-  const expected = () =>
-    pgbench
-      ? Math.min(byHealth(healthRps), Math.max(2000, pgbench.transactionsPerSecond * 3 * options.duration))
-      : byHealth(healthRps);
+  const expected = () => Math.max(2000, Math.ceil((healthRps || 20_000) * options.duration * 0.7));
   const first = await measure(health, options, env, 0);
   healthRps = first.rps;
   figures.push(first.figure);
@@ -109,7 +101,7 @@ async function main() {
   if (options.store === 'postgres' && !options.smoke) {
     const memoryEnv = { ...storeEnv({ ...options, store: 'memory' }), TIMER_INTERVAL_SECONDS: '0' };
     for (const scenario of rest.filter((s) => MEASURED_IN_MEMORY_TOO.includes(s.name))) {
-      const { figure } = await measure(scenario, { ...options, store: 'memory' }, memoryEnv, byHealth(healthRps));
+      const { figure } = await measure(scenario, { ...options, store: 'memory' }, memoryEnv, expected());
       inMemory.push({ ...figure, scenario: `${scenario.name}, in memory` });
     }
   }
