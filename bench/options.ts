@@ -29,7 +29,8 @@ export interface Options {
 }
 
 export function parseOptions(argv: string[]): Options {
-  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: -1, repeat: 1 };
+  // The warm-up's default depends on the store, which may come after it: set once both are read.
+  const options: Options = { store: 'memory', duration: 10, connections: 10, smoke: false, warmup: 3, repeat: 1 };
   let warmup: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

@@ -96,7 +96,8 @@ async function main() {
   if (pgbench && options.repeat === 1) tpcBs.push(await tpcB(options, 'again at the end'));
   if (pgbench) pgbench = meanOf(tpcBs);
   // On PostgreSQL, the rows with goals again in memory, so that the service's CPU per
-  // request on the durable path is compared with its CPU for the same request, in the same run.
+  // request on the durable path is compared with its CPU for the same request, in the same run,
+  // after the same warm-up (the run's: 10 s unless --warmup says otherwise).
   const inMemory: Figure[] = [];
   if (options.store === 'postgres' && !options.smoke) {
     const memoryEnv = { ...storeEnv({ ...options, store: 'memory' }), TIMER_INTERVAL_SECONDS: '0' };
