@@ -42,6 +42,29 @@ export function setRatios(figures: Figure[], pgbench: PgbenchFigure | undefined)
   return baseline;
 }
 
+/**
+ * A row's requests/s over its ceiling row's. With --repeat, the median of each round's ratio: in a
+ * round the ceiling runs right after its row, so each round's ratio is of one minute of this
+ * machine, whose speed moves by half within minutes; the median rows' figures may come from two
+ * different rounds. A round's ratio where both have rounds, else the figures'.
+ */
+export function ratioToCeiling(row: Figure | undefined, ceiling: Figure | undefined): number | undefined {
+  if (!row?.requestsPerSecond || !ceiling?.requestsPerSecond) return undefined;
+  const mine = row.rounds;
+  const theirs = ceiling.rounds;
+  const ratio =
+    mine && theirs && mine.length === theirs.length
+      ? median(mine.map((r, i) => r.requestsPerSecond / theirs[i].requestsPerSecond))
+      : row.requestsPerSecond / ceiling.requestsPerSecond;
+  return Math.round(ratio * 100) / 100;
+}
+
+/** The median (the lower of the middle two of an even count, as a row's median round is). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 /** Features every request may pay for, each beside what it adds to (same run). */
 export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Figure[] = []) {
   const rps = (name: string) => figures.find((f) => f.scenario === name)?.requestsPerSecond ?? 0;
@@ -57,7 +80,11 @@ export function costsOf(figures: Figure[], pgbench?: PgbenchFigure, inMemory: Fi
   // In memory: each row against its bare-Fastify ceiling row.
   const toCeiling: Record<string, number> = {};
   for (const [name, { ceiling }] of Object.entries(CEILING_GOALS)) {
-    if (rps(name) && rps(ceiling)) toCeiling[name] = round(rps(name) / rps(ceiling));
+    const found = ratioToCeiling(
+      figures.find((f) => f.scenario === name),
+      figures.find((f) => f.scenario === ceiling),
+    );
+    if (found !== undefined) toCeiling[name] = found;
   }
   const ratio = (name: string, base: string) => (rps(base) ? Math.round((rps(name) / rps(base)) * 100) / 100 : 0);
   const cpu = (name: string) => figures.find((f) => f.scenario === name)?.serviceCpuUsPerRequest ?? 0;

@@ -15,7 +15,8 @@
 //                   warm service, as pgbench's are of a warm server, not of the JIT compiling the
 //                   request path (measure.ts; options.ts says why a durable row needs longer)
 //   --repeat <n>    rounds of the rows (default 1): each row's figure is its median round's; on
-//                   PostgreSQL pgbench runs after each row, a row's ratio to the TPC-B beside it
+//                   PostgreSQL pgbench runs after each row, a row's ratio to the TPC-B beside it;
+//                   in memory a row's ratio to its ceiling is the median of its rounds' (report.ts)
 // On PostgreSQL the run begins and ends with pgbench TPC-B on the same server with the same number
 // of clients (bench/pgbench.ts) and every row also says its ratio to their mean (`vs pgbench`; with
 // --repeat, to the runs just before and after it), beside the
