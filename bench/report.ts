@@ -52,10 +52,14 @@ export function ratioToCeiling(row: Figure | undefined, ceiling: Figure | undefi
   if (!row?.requestsPerSecond || !ceiling?.requestsPerSecond) return undefined;
   const mine = row.rounds;
   const theirs = ceiling.rounds;
-  const ratio =
+  // A round whose ceiling answered nothing has no ratio.
+  const ratios =
     mine && theirs && mine.length === theirs.length
-      ? median(mine.map((r, i) => r.requestsPerSecond / theirs[i].requestsPerSecond))
-      : row.requestsPerSecond / ceiling.requestsPerSecond;
+      ? mine.flatMap((r, i) =>
+          theirs[i].requestsPerSecond > 0 ? [r.requestsPerSecond / theirs[i].requestsPerSecond] : [],
+        )
+      : [];
+  const ratio = ratios.length > 0 ? median(ratios) : row.requestsPerSecond / ceiling.requestsPerSecond;
   return Math.round(ratio * 100) / 100;
 }
 

@@ -43,5 +43,7 @@ describe('bench: a row against its ceiling', () => {
   it('has no ratio without both rows', () => {
     assert.equal(ratioToCeiling(undefined, figure(10_000)), undefined);
     assert.equal(ratioToCeiling(figure(4_500), figure(0)), undefined);
+    // A round whose ceiling answered nothing is left out, not read as an infinite ratio.
+    assert.equal(ratioToCeiling(figure(5_000, [4_000, 5_000, 6_000]), figure(9_000, [10_000, 0, 20_000])), 0.3);
   });
 });
