@@ -59,13 +59,13 @@ export function ratioToCeiling(row: Figure | undefined, ceiling: Figure | undefi
           theirs[i].requestsPerSecond > 0 ? [r.requestsPerSecond / theirs[i].requestsPerSecond] : [],
         )
       : [];
-  const ratio = ratios.length > 0 ? median(ratios) : row.requestsPerSecond / ceiling.requestsPerSecond;
+  const ratio = ratios.length > 0 ? medianBy(ratios, (r) => r) : row.requestsPerSecond / ceiling.requestsPerSecond;
   return Math.round(ratio * 100) / 100;
 }
 
-/** The median (the lower of the middle two of an even count, as a row's median round is). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+/** The median item by `by`: the lower of the middle two of an even count (a row's median round, a median ratio). */
+export function medianBy<T>(items: readonly T[], by: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => by(a) - by(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 

@@ -34,7 +34,7 @@ import { MEASURED_IN_MEMORY_TOO } from './goals.ts';
 import { type Figure, measure } from './measure.ts';
 import { type Options, parseOptions, postgresOwnerUrl, postgresUrl, storeEnv } from './options.ts';
 import { hasPgbench, type PgbenchFigure, pgbenchTpcB } from './pgbench.ts';
-import { costsOf, printTable, setRatios, verdict, writeReport } from './report.ts';
+import { costsOf, medianBy, printTable, setRatios, verdict, writeReport } from './report.ts';
 import { HEALTH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 /** Whether --only's text names a scenario: a part of its name, or the whole name when it ends in `$`. */
@@ -149,9 +149,7 @@ function meanOf(runs: PgbenchFigure[]): PgbenchFigure {
 /** A row's rounds as one figure: its median round's (by ratio to pgbench, else requests/s), with every round's. */
 function medianRound(measured: Figure[]): Figure {
   if (measured.length === 1) return measured[0];
-  const by = (f: Figure) => f.ratioToPgbench ?? f.requestsPerSecond;
-  const sorted = [...measured].sort((a, b) => by(a) - by(b));
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  const median = medianBy(measured, (f) => f.ratioToPgbench ?? f.requestsPerSecond);
   return {
     ...median,
     rounds: measured.map(({ requestsPerSecond, ratioToPgbench, serviceCpuUsPerRequest, postgresCpuUsPerRequest }) => ({
