@@ -242,6 +242,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       } finally {
         clearInterval(sweep);
       }
+      // D-286: and the handlers whose clients went away meanwhile, before the store closes.
+      await app.handlersInFlight.drained();
       await running;
       await service.close();
       await store.close();

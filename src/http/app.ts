@@ -18,6 +18,7 @@ import { completeContract, type OpenApi } from './contract.ts';
 import { BEARER_SCHEME, BEARER_SECURITY_SCHEME, declareSecurity } from './contract-security.ts';
 import { answerError } from './error-handler.ts';
 import type { StreamOptions } from './event-pump.ts';
+import { trackHandlers } from './in-flight.ts';
 import { acceptJsonOnly } from './json-body.ts';
 import { logDestination } from './log-destination.ts';
 import { MethodTable } from './methods.ts';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
   // D-49: the Host and Origin rules, before every other hook: a refused request is answered
   // before its body is read, counts against no rate limit and changes nothing.
+  trackHandlers(app);
   app.addHook('onRequest', originGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
