@@ -50,7 +50,8 @@ export async function build() {
   const startedAt = new Date();
   const { build: esbuild } = await import('esbuild');
   mkdirSync(DIST, { recursive: true });
-  const scratch = `${DIST}.build-${process.pid}-${Date.now()}/`;
+  // Beside dist/, not in it: a source map names its sources relative to where it is made.
+  const scratch = `${ROOT}.dist-build-${process.pid}-${Date.now()}/`;
   try {
     const result = await esbuild({
       absWorkingDir: ROOT,
