@@ -134,9 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Set once the rate limit is registered (below): an unknown path counts against it too.
   let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+  // D-286: every route's handler counted while it runs (a shutdown waits for the last of them).
+  trackHandlers(app);
   // D-49: the Host and Origin rules, before every other hook: a refused request is answered
   // before its body is read, counts against no rate limit and changes nothing.
-  trackHandlers(app);
   app.addHook('onRequest', originGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
   // D-38: every answer carries the request's id, and so does every log line of it.
   app.addHook('onRequest', (request, reply, done) => {
