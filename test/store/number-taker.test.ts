@@ -198,6 +198,37 @@ describe('numbers taken for units that commit in a group', () => {
     assert.ok(number(after) <= 16, `a number the counter gave after the reset: ${after}`);
   });
 
+  it('a reset waits for the statement in flight and takes nothing ahead until it is done: its first number is 1', async () => {
+    const { taker, counters, statements, tick, hold } = setup();
+    for (let i = 0; i < 60; i++) {
+      await taker.take(['deal']);
+      tick(0.5);
+    }
+    await settle();
+    const release = hold();
+    const before = statements.length;
+    for (let i = 0; i < 16 && statements.length === before; i++) {
+      await taker.take(['deal']);
+      tick(0.5);
+    }
+    assert.equal(statements.length, before + 1, 'a refill in flight');
+    let quiet = false;
+    const quiescing = taker.quiesce().then(() => {
+      quiet = true;
+    });
+    await settle();
+    assert.equal(quiet, false, 'the reset waits for the statement in flight');
+    release();
+    await quiescing;
+    // A unit numbered while the reset runs takes only its own number, nothing ahead.
+    const during = statements.length;
+    await taker.take(['deal']);
+    assert.deepEqual(statements.slice(during), [['deal']], 'nothing taken ahead during the reset');
+    counters.clear();
+    taker.forget();
+    assert.equal((await taker.take(['deal']))[0], 'deal_0001');
+  });
+
   it('a failed statement fails the units it numbered, and the next unit is numbered', async () => {
     const { taker, failNextWith } = setup();
     failNextWith(new Error('connection lost'));

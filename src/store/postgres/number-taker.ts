@@ -52,6 +52,9 @@ export class NumberTaker {
   private periodStart = Number.NEGATIVE_INFINITY;
   /** How many resets this instance has seen (forget). */
   private resets = 0;
+  /** Resets under way (quiesce), and who waits for the statement in flight to end. */
+  private quiet = 0;
+  private idle: (() => void)[] = [];
 
   constructor(
     private readonly session: <T>(work: (query: SqlSession['query']) => Promise<T>) => Promise<T>,
@@ -75,12 +78,27 @@ export class NumberTaker {
   }
 
   /**
-   * Drops every number held, and those a statement in flight takes ahead: the demo's reset
-   * restarted the counters they came from.
+   * Before a demo reset on this instance: what is held is dropped (with what the statement in
+   * flight takes ahead), nothing is taken ahead until `forget`, and this settles once no
+   * statement is in flight. A statement taking ahead while the reset runs would wait for its lock
+   * and then take the restarted counters' first numbers, only to drop them: the first record
+   * after a reset would not be number 1.
+   */
+  quiesce(): Promise<void> {
+    this.quiet++;
+    this.held.clear();
+    this.resets++;
+    return this.inFlight ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
+  }
+
+  /**
+   * After a reset's unit (committed or not): drops every number held, and those a statement in
+   * flight takes ahead, since the reset restarted the counters they came from; and ends `quiesce`.
    */
   forget(): void {
     this.held.clear();
     this.resets++;
+    if (this.quiet > 0) this.quiet--;
   }
 
   private count(kinds: readonly NumberedKind[], now: number): void {
@@ -171,6 +189,9 @@ export class NumberTaker {
       )
       .finally(() => {
         this.inFlight = false;
+        const idle = this.idle;
+        this.idle = [];
+        for (const resolve of idle) resolve();
         this.next();
       });
   }
@@ -181,6 +202,7 @@ export class NumberTaker {
    */
   private ahead(kinds: readonly NumberedKind[]): NumberedKind[] {
     const ahead: NumberedKind[] = [];
+    if (this.quiet > 0) return ahead;
     for (const kind of new Set([...this.asked.keys(), ...this.askedBefore.keys()])) {
       const target = this.target(kind);
       const held = this.held.get(kind)?.length ?? 0;

@@ -126,6 +126,7 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
         await Promise.all(this.checked);
       }
     } finally {
+      if (this.wiped) this.setup.group?.numbers.forget();
       if (this.begun) await rollback(this.raw);
       const expected = this.reads?.expected;
       this.setup.cache.forget({
@@ -342,6 +343,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.heldGigs.clear();
     this.heldClosers.clear();
     this.dealsWithGigs.clear();
+    // No numbers taken ahead meanwhile (D-283): the first record after the reset is number 1.
+    await this.setup.group?.numbers.quiesce();
     await this.session.exec(WIPE);
   }
 }
