@@ -63,6 +63,28 @@ const number = (id: string) => Number(id.slice(id.indexOf('_') + 1));
 /** Lets the fake's answers and the taker's next statement run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A taker under a load that lasts, whose units were served from what it held until a refill went,
+ * and stays in flight until `release` is called.
+ */
+async function refillInFlight() {
+  const numbers = setup();
+  const { taker, statements, tick, hold } = numbers;
+  for (let i = 0; i < 60; i++) {
+    await taker.take(['deal']);
+    tick(0.5);
+  }
+  await settle();
+  const release = hold();
+  const before = statements.length;
+  for (let i = 0; i < 16 && statements.length === before; i++) {
+    await taker.take(['deal']);
+    tick(0.5);
+  }
+  assert.equal(statements.length, before + 1, 'a refill in flight');
+  return { ...numbers, release };
+}
+
 describe('numbers taken for units that commit in a group', () => {
   it('takes no number ahead for a service used one request at a time: no gaps', async () => {
     const { taker, statements, tick } = setup();
@@ -176,20 +198,7 @@ describe('numbers taken for units that commit in a group', () => {
   });
 
   it('keeps none of the numbers a statement in flight at the reset takes ahead', async () => {
-    const { taker, counters, statements, tick, hold } = setup();
-    for (let i = 0; i < 60; i++) {
-      await taker.take(['deal']);
-      tick(0.5);
-    }
-    await settle();
-    // Units served from what is held until a refill goes, and stays in flight.
-    const release = hold();
-    const before = statements.length;
-    for (let i = 0; i < 16 && statements.length === before; i++) {
-      await taker.take(['deal']);
-      tick(0.5);
-    }
-    assert.equal(statements.length, before + 1, 'a refill in flight');
+    const { taker, counters, release } = await refillInFlight();
     counters.clear();
     taker.forget();
     release();
@@ -199,19 +208,7 @@ describe('numbers taken for units that commit in a group', () => {
   });
 
   it('a reset waits for the statement in flight and takes nothing ahead until it is done: its first number is 1', async () => {
-    const { taker, counters, statements, tick, hold } = setup();
-    for (let i = 0; i < 60; i++) {
-      await taker.take(['deal']);
-      tick(0.5);
-    }
-    await settle();
-    const release = hold();
-    const before = statements.length;
-    for (let i = 0; i < 16 && statements.length === before; i++) {
-      await taker.take(['deal']);
-      tick(0.5);
-    }
-    assert.equal(statements.length, before + 1, 'a refill in flight');
+    const { taker, counters, statements, release } = await refillInFlight();
     let quiet = false;
     const quiescing = taker.quiesce().then(() => {
       quiet = true;
