@@ -1,6 +1,7 @@
 // The fan-out of GET /events/stream (D-41): ONE pump per app reads the feed's new events and
 // writes each to every live client whose filter matches, so that the cost of a committed change
-// is one read of the store and one serialization, whatever the number of clients.
+// is one read of the store and one serialization, whatever the number of clients (the writing of
+// a page: stream-fan-out.ts).
 //
 // Each client has a cursor: the seq after which it still has to receive events (every matching
 // event up to it was written to it, or never will exist). A client starts behind the pump and
@@ -26,16 +27,15 @@ import type { PipelineService } from '../service/pipeline-service.ts';
 import type { StoredEvent } from '../store/store.ts';
 import {
   type CredentialCheck,
-  filterKey,
   frameOf,
   HEARTBEAT,
-  matches,
   paced,
   type StreamClient,
   type StreamFilter,
   type StreamSink,
   stands,
 } from './stream-client.ts';
+import { fanOut } from './stream-fan-out.ts';
 
 export interface StreamOptions {
   /** A comment line (`: heartbeat`) is written to every stream this often. */
@@ -261,47 +261,12 @@ export class EventPump {
       for (;;) {
         const page = await this.service.queries.events({ after: this.seq, limit: PUMP_PAGE });
         if (this.closed || page.length === 0) return;
-        this.fanOut(page);
+        fanOut(page, [...this.live], this.dealIdOf, (client, batch) => this.send(client, batch));
         this.seq = page[page.length - 1].seq;
         if (page.length < PUMP_PAGE) return;
       }
     } catch (error) {
       if (!this.closed) this.log.error({ err: error }, 'event stream pump failed: retried on the next wake');
-    }
-  }
-
-  /**
-   * Writes a page to every live client: each event serialized once, and each client's matching
-   * events joined into one write (shared by the clients of the same filter).
-   */
-  private fanOut(page: readonly StoredEvent[]): void {
-    const frames = new Map<StoredEvent, string>();
-    const frame = (stored: StoredEvent) => {
-      let text = frames.get(stored);
-      if (text === undefined) {
-        text = frameOf(stored);
-        frames.set(stored, text);
-      }
-      return text;
-    };
-    // Encoded once (a string written to a socket is encoded for each write).
-    const batches = new Map<string, Buffer>();
-    const first = page[0].seq;
-    for (const client of [...this.live]) {
-      const wanted = (stored: StoredEvent) =>
-        stored.seq > client.cursor && matches(client.filter, stored, this.dealIdOf);
-      // A client whose cursor is below the page takes every matching event: the batch of its filter.
-      const key = client.cursor < first ? filterKey(client.filter) : undefined;
-      let batch = key === undefined ? undefined : batches.get(key);
-      if (batch === undefined) {
-        let text = '';
-        for (const stored of page) if (wanted(stored)) text += frame(stored);
-        batch = Buffer.from(text);
-        if (key !== undefined) batches.set(key, batch);
-      }
-      if (batch.length === 0 || this.send(client, batch)) {
-        client.cursor = Math.max(client.cursor, page[page.length - 1].seq);
-      }
     }
   }
 

@@ -13,8 +13,7 @@ import type { MailUnit } from '../mail.ts';
 import type { NotificationUnit } from '../notifications.ts';
 import type { PeopleUnit } from '../people.ts';
 import type { ProposalUnit } from '../proposals.ts';
-import { DuplicatePayoutError, type StoredAnswer, type UnitOfWork } from '../store.ts';
-import { payoutParams } from './codec.ts';
+import type { StoredAnswer, UnitOfWork } from '../store.ts';
 import { type GroupCommit, type Statement, touchedBy } from './group-commit.ts';
 import { type OptimisticReads, remember } from './optimistic-reads.ts';
 import { bufferEvents, LOCK, noWrites, writeOf } from './pending-writes.ts';
@@ -26,9 +25,11 @@ import { SqlLedgerUnit } from './sql-ledger.ts';
 import { SqlMailUnit } from './sql-mail.ts';
 import { SqlNotificationUnit } from './sql-notifications.ts';
 import { nextNumbers, takeIds } from './sql-numbers.ts';
+import { insertPayoutLine } from './sql-payout-lines.ts';
 import { SqlPeopleUnit } from './sql-people.ts';
 import { SqlProposalUnit } from './sql-proposals.ts';
 import { ignore } from './sql-reader.ts';
+import { purgeAnswers, purgeEvents } from './sql-retention.ts';
 import { SqlUnitReads } from './sql-unit-reads.ts';
 import { SqlWebhookUnit } from './sql-webhooks.ts';
 import { WIPE } from './wipe.ts';
@@ -275,17 +276,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     this.put.closers.add(closer.id);
   }
 
-  async appendPayout(line: PayoutLine) {
-    // The primary key on gig_id refuses a second line; DO NOTHING keeps the transaction usable
-    // and waits for a racing writer of the same line to finish before deciding.
-    // Its Seller is its deal's (D-57), taken in the same statement.
-    const inserted = await this.session.query(
-      `INSERT INTO payouts (gig_id, closer_id, deal_id, role, kind, amount_cents, at, seller_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT seller_id FROM deals WHERE id = $3))
-       ON CONFLICT (gig_id) DO NOTHING RETURNING gig_id`,
-      payoutParams(line),
-    );
-    if (inserted.length === 0) throw new DuplicatePayoutError(line.gigId);
+  appendPayout(line: PayoutLine) {
+    return insertPayoutLine(this.session, line);
   }
 
   // Every change of the offset is told to the other instances when it commits (watchClockOffset).
@@ -305,9 +297,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (asNew && this.reads) this.fresh.answers.add(key);
   }
 
-  async purgeAnswers(before: number) {
-    const rows = await this.send('DELETE FROM idempotency_keys WHERE stored_at < $1 RETURNING key', [before]);
-    return rows.length;
+  purgeAnswers(before: number) {
+    return purgeAnswers((text, params) => this.send(text, params), before);
   }
 
   async publish(events: readonly PublicEventDraft[], recordedAt: number) {
@@ -316,16 +307,8 @@ export class SqlUnitOfWork extends SqlUnitReads implements UnitOfWork {
     if (events.length > 0) this.published = true;
   }
 
-  async purgeEvents(before: number) {
-    // The oldest events, in seq order, up to the first one still within retention (migration 017):
-    // the primary key finds it, walking from the oldest, and no index on recorded_at is kept.
-    const [row] = await this.send<{ purged: string | number }>(
-      `WITH purged AS (DELETE FROM events WHERE seq < coalesce(
-         (SELECT seq FROM events WHERE recorded_at >= $1 ORDER BY seq LIMIT 1), 9223372036854775807) RETURNING 1)
-       SELECT count(*) AS purged FROM purged`,
-      [before],
-    );
-    return Number(row.purged);
+  purgeEvents(before: number) {
+    return purgeEvents((text, params) => this.send(text, params), before);
   }
 
   async lock(name: string) {
