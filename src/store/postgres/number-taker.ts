@@ -86,8 +86,7 @@ export class NumberTaker {
    */
   quiesce(): Promise<void> {
     this.quiet++;
-    this.held.clear();
-    this.resets++;
+    this.dropAll();
     return this.inFlight ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
   }
 
@@ -96,9 +95,14 @@ export class NumberTaker {
    * flight takes ahead, since the reset restarted the counters they came from; and ends `quiesce`.
    */
   forget(): void {
+    this.dropAll();
+    if (this.quiet > 0) this.quiet--;
+  }
+
+  /** Drops what is held, and (by the count of resets) what the statement in flight takes ahead. */
+  private dropAll(): void {
     this.held.clear();
     this.resets++;
-    if (this.quiet > 0) this.quiet--;
   }
 
   private count(kinds: readonly NumberedKind[], now: number): void {

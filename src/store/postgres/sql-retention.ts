@@ -1,6 +1,9 @@
 // What the platform's timers purge on PostgreSQL: idempotency keys' answers past their time to
 // live (D-37), and the feed's events past its retention (EVENT_RETENTION_HOURS).
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+import type { SqlSession } from './sql-database.ts';
+
+/** The unit's statements (sent after its buffered writes). */
+type Send = SqlSession['query'];
 
 /** Deletes the answers stored before `before`; answers how many. */
 export async function purgeAnswers(send: Send, before: number): Promise<number> {
