@@ -3,7 +3,7 @@
 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.ts';
 import type { RootCatalog } from '../public/catalog.ts';
 import { SHARED_SCHEMAS } from '../schemas/shared.ts';
@@ -28,7 +28,7 @@ import { operationRoutes } from './operation-routes.ts';
 import { originGuard } from './origin-guard.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
-import { logRequest } from './request-log.ts';
+import { AnswerLogController, logRequest } from './request-log.ts';
 import { markRootSurface } from './root-surface.ts';
 import { collectIndex } from './route-index.ts';
 import { consoleRoutes } from './routes/console.ts';
@@ -94,8 +94,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { metrics } = options;
   /** Every answer: its request log line (D-38) and its count and latency (GET /metrics). */
   const answered = (request: FastifyRequest, reply: FastifyReply) => {
-    if (options.logLevel) logRequest(request, reply);
-    metrics?.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    // routeOptions is a getter that builds an object: read once.
+    const route = request.routeOptions.url;
+    if (options.logLevel) logRequest(request, reply, route);
+    metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   };
   const app = Fastify({
     ...(options.connectionLimits ? { serverFactory: limitedServerFactory(options.connectionLimits) } : {}),
@@ -106,8 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           stream: options.logStream ?? logDestination(),
         }
       : false,
-    // One line per request, written by onResponse below (the framework's own are two).
-    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // One line per request, ours (the framework's own are two), and its count.
+    logController: new AnswerLogController(answered),
     requestIdHeader: false,
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
@@ -136,12 +138,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let limitUnknownPath: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
   // D-286: every route's handler counted while it runs (a shutdown waits for the last of them).
   trackHandlers(app);
-  // D-49: the Host and Origin rules, before every other hook: a refused request is answered
-  // before its body is read, counts against no rate limit and changes nothing.
-  app.addHook('onRequest', originGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
-  // D-38: every answer carries the request's id, and so does every log line of it.
+  const passesOrigin = originGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
+  // One hook for every request's first steps (each hook costs every request its runner's turn).
   app.addHook('onRequest', (request, reply, done) => {
+    // D-38: every answer carries the request's id, and so does every log line of it.
     reply.header('x-request-id', request.id);
+    // D-49: the Host and Origin rules, before anything else: a refused request is answered before
+    // its body is read, counts against no rate limit and changes nothing.
+    if (!passesOrigin(request, reply)) return;
     // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
     // wrong method is 405), so a bad body on a path that names nothing is never 400, 413 or 415.
     if (request.is404) {
@@ -156,12 +160,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  if (options.logLevel || metrics) {
-    app.addHook('onResponse', (request, reply, done) => {
-      answered(request, reply);
-      done();
-    });
-  }
+  // The log controller above is told of every answer's end, which the framework listens for when
+  // it has a logger or the route an onResponse hook. Without a logger (tests that count without
+  // logging) this empty hook makes it listen; with one, no hook is needed.
+  if (!options.logLevel && metrics) app.addHook('onResponse', (_request, _reply, done) => done());
   app.setValidatorCompiler(validatorCompiler);
   // Response schemas document the contract; the bytes come from JSON.stringify of the views.
   // (Schema-driven serialization validates every anyOf branch at run time, e.g. each staffing

@@ -1,6 +1,6 @@
-// D-49, D-194: no web page can drive the service through a visitor's browser. One onRequest hook,
-// run on every request before anything else (so a refused request's body is never read and
-// nothing changes):
+// D-49, D-194: no web page can drive the service through a visitor's browser. One check, run by
+// app.ts's onRequest hook on every request before anything else (so a refused request's body is
+// never read and nothing changes):
 // - Host, once: a request carrying `Host` more than once is 400 DUPLICATE_HOST (D-203; RFC 9112
 //   section 3.2). Node keeps the first and drops the others, so a request could pass this guard
 //   on one name and mean another to whatever reads the raw headers (a proxy in front).
@@ -19,7 +19,7 @@
 //   name is not the one the request was sent to; ALLOWED_HOSTS closes the rebinding door there.
 // The common path (no Origin, an allowed Host) allocates nothing: the Host is compared in place
 // against entries parsed once, here, when the app is built.
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../views/errors.ts';
 
 /** The names a service listening on a loopback address answers to by default, on any port. */
@@ -134,42 +134,37 @@ export interface OriginGuardOptions {
   allowedOrigins?: readonly string[];
 }
 
-function refuse(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'DUPLICATE_HOST',
-) {
-  // Answered before the hook that sets it: every answer carries its request's id (D-38).
-  reply.header('x-request-id', request.id);
+/** Answers the refusal; the request goes no further (false). */
+function refuse(reply: FastifyReply, code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'DUPLICATE_HOST'): false {
   reply.code(code === 'DUPLICATE_HOST' ? 400 : 403).send(errorBody(code));
+  return false;
 }
 
-/** The onRequest hook; register it once, before every other. */
-export function originGuard(options: OriginGuardOptions): onRequestHookHandler {
+/**
+ * The check of every request, for the first onRequest hook: true if the request may go on, false
+ * if it was refused (and answered).
+ */
+export function originGuard(options: OriginGuardOptions): (request: FastifyRequest, reply: FastifyReply) => boolean {
   const hosts = options.allowedHosts?.map(hostEntry);
   const origins = new Set(options.allowedOrigins ?? []);
   const listed = (origin: string) => origins.size > 0 && (origins.has(origin) || origins.has(origin.toLowerCase()));
 
-  return function guardOrigin(request, reply, done) {
+  return function passesOrigin(request, reply) {
     const headers = request.raw.headers;
     if (repeatsHost(request.raw.rawHeaders)) {
-      refuse(request, reply, 'DUPLICATE_HOST');
-      return;
+      return refuse(reply, 'DUPLICATE_HOST');
     }
     const host = headers.host;
     if (hosts !== undefined && (host === undefined || !hostMatches(host, hosts))) {
-      refuse(request, reply, 'HOST_NOT_ALLOWED');
-      return;
+      return refuse(reply, 'HOST_NOT_ALLOWED');
     }
     const origin = headers.origin;
     if (origin === undefined) {
-      done();
-      return;
+      return true;
     }
     // Only now is the route's surface looked up (request.routeOptions builds an object).
     if (!request.is404 && request.routeOptions.config.surface === 'root') {
-      done();
-      return;
+      return true;
     }
     if ((host !== undefined && isOwnOrigin(origin, host)) || listed(origin)) {
       // A page on an allowed origin may read the demo's answers, and send what its preflight lists
@@ -178,8 +173,7 @@ export function originGuard(options: OriginGuardOptions): onRequestHookHandler {
       reply.raw.setHeader('access-control-allow-origin', origin);
       reply.raw.setHeader('access-control-expose-headers', DEMO_EXPOSED_HEADERS);
       reply.raw.setHeader('vary', 'Origin');
-      done();
-      return;
+      return true;
     }
     const method = request.method;
     const unsafe =
@@ -189,10 +183,9 @@ export function originGuard(options: OriginGuardOptions): onRequestHookHandler {
       method === 'DELETE' ||
       (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined);
     if (unsafe) {
-      refuse(request, reply, 'ORIGIN_NOT_ALLOWED');
-      return;
+      return refuse(reply, 'ORIGIN_NOT_ALLOWED');
     }
     // A safe read from a foreign page is answered without CORS headers: its browser withholds it.
-    done();
+    return true;
   };
 }

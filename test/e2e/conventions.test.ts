@@ -760,6 +760,8 @@ describe('conventions: one request log line per request (D-38)', () => {
       ['GET', '/no/such/route', null, {}, undefined],
       ['DELETE', '/deals', '/deals', {}, undefined],
       ['OPTIONS', '/gigs', '/gigs', {}, undefined],
+      // Refused by the origin guard (D-49) before its body is read: still one line.
+      ['POST', `${P}/deals`, `${P}/deals`, { ...JSON_HEADERS, origin: 'https://evil.example' }, '{}'],
     ];
     for (const [method, path, route, headers, body] of cases) {
       const answer = await send(t.url, method, path, headers, body);
@@ -775,6 +777,33 @@ describe('conventions: one request log line per request (D-38)', () => {
       assert.equal(typeof line.durationMs, 'number');
       assert.ok((line.durationMs as number) >= 0);
     }
+  });
+
+  it('an answer that is logged is counted once in GET /metrics too', async () => {
+    const created = async () => {
+      const text = await (await fetch(`${t.url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) =>
+          l.startsWith(
+            `http_request_duration_seconds_count{method="POST",route="${t.prefix}/deals",status_code="201"}`,
+          ),
+        );
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const before = await created();
+    for (let i = 0; i < 2; i++) {
+      const answer = await send(
+        t.url,
+        'POST',
+        `${t.prefix}/deals`,
+        { 'content-type': 'application/json' },
+        JSON.stringify(dealBody()),
+      );
+      assert.equal(answer.status, 201);
+      assert.equal((await linesOf(answer.headers['x-request-id'] as string)).length, 1);
+    }
+    assert.equal((await created()) - before, 2);
   });
 
   it('a malformed URL and a request the parser refuses are logged too, under the id they were answered with', async () => {
