@@ -8,7 +8,7 @@ import type { ConsoleSession } from '../../domain/sessions.ts';
 import type { AccountReader, AccountUnit, KeyFilter } from '../accounts.ts';
 import type { UsageAdded } from './buffered-writes.ts';
 import { keyFromRow } from './codec.ts';
-import type { Send } from './sql-webhooks.ts';
+import type { Send } from './sql-database.ts';
 
 type Num = string | number;
 type KeyRow = { doc: ApiKey; last_used_at: Num | null };

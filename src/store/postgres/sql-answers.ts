@@ -1,8 +1,7 @@
 // An answer stored under an idempotency key (D-37), read back from its row. Written buffered with
 // the unit's other puts (buffered-writes.ts answersUpsert); read here, before a keyed write runs.
 import type { StoredAnswer } from '../store.ts';
-
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+import type { Send } from './sql-database.ts';
 
 interface AnswerRow {
   fingerprint: string;

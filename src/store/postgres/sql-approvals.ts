@@ -3,10 +3,9 @@
 // they hold, so each write is its own statement, sent at once.
 import type { Approval, ApprovalDraft } from '../../domain/approvals.ts';
 import type { ApprovalFilter, ApprovalReader, ApprovalUnit } from '../approvals.ts';
+import type { Send } from './sql-database.ts';
 import { takeIds } from './sql-numbers.ts';
 import { parameters } from './sql-parameters.ts';
-
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
 const numberOf = (id: string) => Number(id.slice('apr_'.length));
 

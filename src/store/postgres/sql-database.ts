@@ -15,6 +15,9 @@ export interface SqlSession {
   readonly connection: ConnectionState;
 }
 
+/** A session's statement function, as the SQL store's helpers take it (a unit's, or the pool's). */
+export type Send = SqlSession['query'];
+
 /** A connection's own settings, as the store last confirmed them. */
 export interface ConnectionState {
   /** The principal the connection is held to (D-57); unset when not known. */

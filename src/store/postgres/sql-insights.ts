@@ -12,8 +12,8 @@ import { PLATFORM } from '../../domain/mandate.ts';
 import type { Gig } from '../../domain/records.ts';
 import { nextStage, type Stage } from '../../domain/stages.ts';
 import type { InsightReader, InsightScope } from '../insights.ts';
+import type { Send } from './sql-database.ts';
 
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 type Num = string | number | null;
 const num = (value: Num) => (value === null ? null : Number(value));
 

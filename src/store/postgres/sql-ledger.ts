@@ -14,10 +14,9 @@ import {
   type PayoutFilter,
   type TransferFilter,
 } from '../ledger.ts';
+import type { Send } from './sql-database.ts';
 import { takeIds } from './sql-numbers.ts';
 import { parameters } from './sql-parameters.ts';
-
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
 const numberOf = (id: string) => Number(id.slice(id.indexOf('_') + 1));
 

@@ -3,7 +3,7 @@
 // take and skip those another transaction holds, so instances claiming at once never take the
 // same message. Memory's reference behaviour is src/store/memory/mail-tables.ts.
 import type { MailMessage, MailReader, MailUnit } from '../mail.ts';
-import type { Send } from './sql-webhooks.ts';
+import type { Send } from './sql-database.ts';
 
 type Num = string | number;
 

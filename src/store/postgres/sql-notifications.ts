@@ -10,9 +10,9 @@ import type {
   NotifyingType,
 } from '../../domain/notifications.ts';
 import type { DigestDue, NotificationFilter, NotificationReader, NotificationUnit } from '../notifications.ts';
+import type { Send } from './sql-database.ts';
 import { parameters } from './sql-parameters.ts';
 
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 type Num = string | number;
 
 interface Row {

@@ -6,8 +6,8 @@ import type { ConsoleSession } from '../../domain/sessions.ts';
 import { emailKey, type OneTimeToken, type SignInThrottle, type User } from '../../domain/users.ts';
 import type { PeopleReader, PeopleUnit, UserFilter } from '../people.ts';
 import { SESSION_COLUMNS, type SessionRow, sessionFromRow } from './sql-accounts.ts';
+import type { Send } from './sql-database.ts';
 import { parameters } from './sql-parameters.ts';
-import type { Send } from './sql-webhooks.ts';
 
 type Num = string | number;
 

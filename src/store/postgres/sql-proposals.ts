@@ -9,10 +9,9 @@ import {
 } from '../../domain/proposals.ts';
 import type { RefusalCode } from '../../domain/refusal.ts';
 import type { ProposalFilter, ProposalReader, ProposalUnit, TallyScope } from '../proposals.ts';
+import type { Send } from './sql-database.ts';
 import { takeIds } from './sql-numbers.ts';
 import { parameters } from './sql-parameters.ts';
-
-type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
 export class SqlProposalReader implements ProposalReader {
   constructor(protected readonly send: Send) {}

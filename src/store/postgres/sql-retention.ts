@@ -1,9 +1,6 @@
 // What the platform's timers purge on PostgreSQL: idempotency keys' answers past their time to
 // live (D-37), and the feed's events past its retention (EVENT_RETENTION_HOURS).
-import type { SqlSession } from './sql-database.ts';
-
-/** The unit's statements (sent after its buffered writes). */
-type Send = SqlSession['query'];
+import type { Send } from './sql-database.ts';
 
 /** Deletes the answers stored before `before`; answers how many. */
 export async function purgeAnswers(send: Send, before: number): Promise<number> {

@@ -13,9 +13,7 @@ import type {
   WebhookUnit,
 } from '../webhooks.ts';
 import { eventDataJson, eventFromRow } from './codec.ts';
-import { takeNumber } from './sql-database.ts';
-
-export type Send = <R>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+import { type Send, takeNumber } from './sql-database.ts';
 
 type Num = string | number;
 interface HookRow {
