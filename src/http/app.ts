@@ -143,8 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     // D-38: every answer carries the request's id, and so does every log line of it.
     reply.header('x-request-id', request.id);
-    // D-49: the Host and Origin rules, before anything else: a refused request is answered before
-    // its body is read, counts against no rate limit and changes nothing.
+    // D-49: the Host and Origin rules, before any other rule or hook: a refused request is answered
+    // before its body is read, counts against no rate limit and changes nothing.
     if (!passesOrigin(request, reply)) return;
     // An unknown path is 404 whatever it carries: answered here, before any body is read (as a
     // wrong method is 405), so a bad body on a path that names nothing is never 400, 413 or 415.
