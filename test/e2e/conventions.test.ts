@@ -26,6 +26,7 @@ import {
   openCloserGig,
 } from '../support/marketplace-e2e.ts';
 import { createTestSchema } from '../support/postgres.ts';
+import { parse, sample } from '../support/prometheus.ts';
 
 const JSON_TYPE = /^application\/json/;
 const WELL_FORMED_ID = /^[\x21-\x7e]{1,128}$/;
@@ -780,17 +781,12 @@ describe('conventions: one request log line per request (D-38)', () => {
   });
 
   it('an answer that is logged is counted once in GET /metrics too', async () => {
-    const created = async () => {
-      const text = await (await fetch(`${t.url}/metrics`)).text();
-      const line = text
-        .split('\n')
-        .find((l) =>
-          l.startsWith(
-            `http_request_duration_seconds_count{method="POST",route="${t.prefix}/deals",status_code="201"}`,
-          ),
-        );
-      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
-    };
+    const created = async () =>
+      sample(parse(await (await fetch(`${t.url}/metrics`)).text()), 'http_request_duration_seconds_count', {
+        method: 'POST',
+        route: `${t.prefix}/deals`,
+        status_code: '201',
+      });
     const before = await created();
     for (let i = 0; i < 2; i++) {
       const answer = await send(

@@ -6,30 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/http.ts';
 import { advanceClock, createDeal } from '../support/marketplace-e2e.ts';
+import { parse, sample } from '../support/prometheus.ts';
 import { type Receiver, startReceiver, until } from '../support/receiver.ts';
-
-/** The samples of an exposition: `name{labels}` → value, labels in the order written. */
-function parse(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    samples.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return samples;
-}
-
-/** A sample's value (0 when absent, as Prometheus reads a series not yet seen). */
-function sample(samples: Map<string, number>, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels);
-  for (const [key, value] of samples) {
-    const open = key.indexOf('{');
-    if ((open < 0 ? key : key.slice(0, open)) !== name) continue;
-    const written = open < 0 ? '' : key.slice(open + 1, -1);
-    if (wanted.every(([k, v]) => written.includes(`${k}="${v}"`))) return value;
-  }
-  return 0;
-}
 
 describe('GET /metrics', () => {
   let t: TestServer;
